@@ -1,0 +1,61 @@
+#include "CommandRegistry.h"
+
+#include <cstdio>
+
+namespace sf::cli {
+
+Command chatCommand();
+Command guiCommand();
+Command modelsListCommand();
+
+const std::vector<Command> &commands()
+{
+    static const std::vector<Command> all = {guiCommand(), modelsListCommand(), chatCommand()};
+    return all;
+}
+
+const Command *findCommand(const QStringList &arguments, qsizetype *consumed)
+{
+    const Command *best = nullptr;
+    for (const Command &command : commands()) {
+        const qsizetype n = command.words.size();
+        if (arguments.size() >= n && arguments.mid(0, n) == command.words && (!best || n > best->words.size()))
+            best = &command;
+    }
+    *consumed = best ? best->words.size() : 0;
+    return best;
+}
+
+QString usageText()
+{
+    QString text = QStringLiteral("Usage: skillforge [PROJECT]\n"
+                                  "       skillforge COMMAND [OPTIONS]\n"
+                                  "       skillforge --version | --help\n\n"
+                                  "Skillforge turns a teacher model's agent trace into a skill and measures whether it\n"
+                                  "helps student models. Without a command it opens the GUI on PROJECT, the last\n"
+                                  "project, or the bundled sample project.\n\nCommands:\n");
+    qsizetype width = 0;
+    for (const Command &command : commands())
+        width = std::max(width, command.words.join(u' ').size());
+    for (const Command &command : commands())
+        text += QStringLiteral("  %1  %2\n").arg(command.words.join(u' ').leftJustified(width), command.summary);
+    text += QStringLiteral("\n'skillforge COMMAND --help' describes a command. Exit codes: 0 success, 1 a check "
+                           "failed,\n2 bad usage or bad input.\n");
+    return text;
+}
+
+void out(const QString &text)
+{
+    const QByteArray bytes = text.toUtf8();
+    std::fwrite(bytes.constData(), 1, size_t(bytes.size()), stdout);
+    std::fflush(stdout);
+}
+
+void err(const QString &text)
+{
+    const QByteArray bytes = text.toUtf8();
+    std::fwrite(bytes.constData(), 1, size_t(bytes.size()), stderr);
+    std::fflush(stderr);
+}
+
+} // namespace sf::cli

@@ -1,0 +1,36 @@
+#pragma once
+
+#include <QStringList>
+
+#include <functional>
+#include <vector>
+
+namespace sf::cli {
+
+/// Exit codes shared by every command (design.md): 0 success, 1 a gate or check failed, 2 bad usage or input.
+enum ExitCode { Success = 0, CheckFailed = 1, BadUsage = 2 };
+
+/// One command of the command line: its words ("models list"), a one-line summary, its own help text,
+/// and what it runs. The arguments passed to run() are those after the command's words.
+struct Command
+{
+    QStringList words;
+    QString summary;
+    QString help;
+    std::function<int(const QStringList &arguments)> run;
+    bool needsGui = false; ///< true when run() needs a QApplication rather than a QCoreApplication
+};
+
+/// All commands, in the order --help lists them. Each command file registers itself in commands().
+const std::vector<Command> &commands();
+
+/// The command whose words begin @p arguments (program name removed); *consumed says how many words.
+const Command *findCommand(const QStringList &arguments, qsizetype *consumed);
+
+QString usageText();
+
+/// Writes to stdout / stderr without Qt's logging decorations.
+void out(const QString &text);
+void err(const QString &text);
+
+} // namespace sf::cli

@@ -1,0 +1,140 @@
+#include "GuiStartup.h"
+
+#include "CommandRegistry.h"
+#include "MainWindow.h"
+#include "common/Theme.h"
+#include "common/ViewPage.h"
+#include "LlmServices.h"
+#include "jobs/JobListModel.h"
+#include "models/LocalModelStatus.h"
+#include "models/TryModelDialog.h"
+#include "project/AppSettings.h"
+#include "project/SampleProject.h"
+
+#include <QApplication>
+#include <QDeadlineTimer>
+#include <QDir>
+#include <QFileInfo>
+#include <QImageWriter>
+#include <QMenu>
+#include <QMessageBox>
+#include <QPixmap>
+#include <QThread>
+
+namespace sf {
+
+namespace {
+
+// Waits, with the event loop running, until no view is busy (file reads, tool detection) or time is up.
+void settle(MainWindow &window, int timeoutMs)
+{
+    QDeadlineTimer deadline(timeoutMs);
+    auto busy = [&] {
+        for (const MainWindow::View view : MainWindow::AllViews) {
+            if (window.page(view)->isBusy())
+                return true;
+        }
+        return false;
+    };
+    do {
+        QApplication::processEvents(QEventLoop::AllEvents, 50);
+        QThread::msleep(10);
+    } while (busy() && !deadline.hasExpired());
+    for (int i = 0; i < 5; ++i) // let layouts and deferred paints land
+        QApplication::processEvents();
+}
+
+void wireModels(MainWindow &window, LlmServices &llm, JobListModel &jobs)
+{
+    auto *localStatus = new LocalModelStatus(llm.localServer(), jobs, &window);
+    window.addStatusWidget(localStatus);
+    QMenu *tools = window.toolsMenu();
+    QAction *tryModel = tools->addAction(QObject::tr("&Try a Model…"));
+    QObject::connect(tryModel, &QAction::triggered, &window, [&window, &llm] {
+        QStringList models;
+        if (const auto &project = window.project()) {
+            models = project->defaults().students;
+            if (!project->defaults().teacher.isEmpty())
+                models.append(project->defaults().teacher);
+        }
+        if (!models.contains(QStringLiteral("local:gemma3-270m")))
+            models.prepend(QStringLiteral("local:gemma3-270m"));
+        TryModelDialog dialog(llm.chat(), models, &window);
+        dialog.exec();
+    });
+    tools->addSeparator();
+    tools->addAction(localStatus->startAction());
+    tools->addAction(localStatus->stopAction());
+}
+
+QString projectToOpen(const GuiOptions &options, QString *error)
+{
+    if (!options.project.isEmpty())
+        return options.project;
+    if (!options.sample) {
+        const QStringList recent = AppSettings().recentProjects();
+        if (!recent.isEmpty())
+            return recent.first();
+    }
+    const QString sample = SampleProject::defaultInstallPath();
+    *error = SampleProject::ensureInstalled(sample);
+    return error->isEmpty() ? sample : QString();
+}
+
+} // namespace
+
+int runGui(const GuiOptions &options)
+{
+    std::optional<MainWindow::View> view;
+    if (!options.view.isEmpty()) {
+        view = MainWindow::viewFromName(options.view);
+        if (!view) {
+            cli::err(QStringLiteral("skillforge: unknown view '%1' (use trace, skill, compare, runs or kernels)\n")
+                         .arg(options.view));
+            return cli::BadUsage;
+        }
+    }
+    Theme::apply(Theme::modeFromName(options.theme.isEmpty() ? AppSettings().theme() : options.theme));
+
+    JobListModel jobs;
+    LlmServices llm;
+    MainWindow window(&jobs);
+    wireModels(window, llm, jobs);
+    QString error;
+    const QString project = projectToOpen(options, &error);
+    const bool screenshot = !options.screenshot.isEmpty();
+    if (!project.isEmpty())
+        error = window.openProject(project, /*quiet=*/screenshot);
+    if (!error.isEmpty()) {
+        if (screenshot) {
+            cli::err(QStringLiteral("skillforge: %1\n").arg(error));
+            return cli::BadUsage;
+        }
+        // The window still opens: the user can pick another project from the File menu.
+        if (options.project.isEmpty())
+            QMessageBox::warning(&window, QObject::tr("Cannot open the sample project"), error);
+    }
+    if (view) {
+        window.openFirstItemFor(*view);
+        window.showView(*view);
+    }
+
+    if (!screenshot) {
+        window.show();
+        return QApplication::exec();
+    }
+
+    window.resize(1360, 860);
+    window.show();
+    settle(window, 20000);
+    const QPixmap shot = window.grab();
+    QDir().mkpath(QFileInfo(options.screenshot).absolutePath());
+    if (!shot.save(options.screenshot, "PNG")) {
+        cli::err(QStringLiteral("skillforge: cannot write the screenshot %1\n").arg(options.screenshot));
+        return cli::BadUsage;
+    }
+    cli::out(QStringLiteral("%1 (%2x%3)\n").arg(options.screenshot).arg(shot.width()).arg(shot.height()));
+    return cli::Success;
+}
+
+} // namespace sf

@@ -1,0 +1,61 @@
+#pragma once
+
+#include <QObject>
+#include <QPointer>
+#include <QProcess>
+#include <QString>
+
+#include <functional>
+
+namespace sf {
+
+/// What the machine offers for CUDA kernel tasks: a compiler, and a GPU to run on.
+struct CudaToolchainInfo
+{
+    QString nvccPath;     ///< empty when nvcc was not found
+    QString nvccRelease;  ///< e.g. "13.0"
+    QString gpuName;      ///< empty when no GPU answered
+    QString computeCapability; ///< e.g. "9.0"
+    QString gpuProblem;   ///< why no GPU is listed, in the words of the tool that said so
+
+    bool canCompile() const { return !nvccPath.isEmpty(); }
+    bool canRun() const { return !gpuName.isEmpty(); }
+};
+
+/**
+ * Finds nvcc and the local GPU without blocking: runs `nvcc --version` and `nvidia-smi` as child
+ * processes with a timeout and reports once both have answered (or failed).
+ */
+class CudaToolchain final : public QObject
+{
+    Q_OBJECT
+
+public:
+    explicit CudaToolchain(QObject *parent = nullptr);
+    ~CudaToolchain() override;
+
+    /// Starts detection; detected() follows. A second call while one is running does nothing.
+    void detect();
+    bool isDetecting() const { return m_pending > 0; }
+
+    /// nvcc on PATH, else the usual CUDA install folders; empty when none.
+    static QString findNvcc();
+    /// Parses the "release X.Y" of `nvcc --version` output.
+    static QString parseNvccRelease(const QString &versionOutput);
+
+Q_SIGNALS:
+    void detected(const sf::CudaToolchainInfo &info);
+
+private:
+    void runTool(const QString &program, const QStringList &arguments,
+                 const std::function<void(int exitCode, const QString &output)> &onDone);
+    void finishOne();
+
+    CudaToolchainInfo m_info;
+    int m_pending = 0;
+    QList<QPointer<QProcess>> m_processes;
+};
+
+} // namespace sf
+
+Q_DECLARE_METATYPE(sf::CudaToolchainInfo)

@@ -1,0 +1,109 @@
+#pragma once
+
+#include "HttpReply.h"
+
+#include <QElapsedTimer>
+#include <QList>
+#include <QObject>
+#include <QProcess>
+#include <QStringList>
+#include <QTimer>
+#include <QUrl>
+
+namespace sf {
+
+class HttpEngine;
+
+/**
+ * Runs the embedded llama.cpp server (`llama-server`) on a free loopback port, on demand. It is Ready
+ * once `/health` answers 200; if the process dies unexpectedly it is restarted, up to `maxRestarts`
+ * times within `restartWindowMs`, after which it is Failed with the tail of the server's stderr.
+ * Nothing here blocks the calling thread except the bounded wait in stop().
+ */
+class LocalModelServer final : public QObject
+{
+    Q_OBJECT
+
+public:
+    enum class State
+    {
+        Stopped,
+        Starting,
+        Ready,
+        Failed,
+    };
+    Q_ENUM(State)
+
+    struct Options
+    {
+        QString serverPath;
+        QString modelPath;
+        int contextSize = 4096;
+        int threads = 0; // 0: one per logical core
+        int startupTimeoutMs = 120000;
+        QString chatTemplate; // Jinja; empty: the template in the model's metadata
+        int maxRestarts = 3;
+        int restartWindowMs = 60000;
+        QStringList extraArguments;
+
+        /** Paths from LocalRuntime, everything else at its default. */
+        static Options fromRuntime();
+    };
+
+    explicit LocalModelServer(HttpEngine &engine, QObject *parent = nullptr);
+    LocalModelServer(HttpEngine &engine, Options options, QObject *parent = nullptr);
+    ~LocalModelServer() override;
+
+    State state() const { return m_state; }
+    /** `http://127.0.0.1:<port>/v1` while Starting or Ready. */
+    QUrl baseUrl() const { return m_baseUrl; }
+    /** The server's pid, 0 when no process runs. */
+    qint64 processId() const;
+    int restartCount() const { return m_restartCount; }
+    QString errorString() const { return m_errorString; }
+    /** The last lines the server wrote to stderr. */
+    QStringList stderrTail() const { return m_stderrTail; }
+
+    /** Starts the server when Stopped or Failed; does nothing when Starting or Ready. */
+    void ensureStarted();
+    /** SIGTERM, up to 3 s for the server to exit, then SIGKILL. */
+    void stop();
+
+Q_SIGNALS:
+    void stateChanged(sf::LocalModelServer::State state);
+    void ready(const QUrl &baseUrl);
+    void failed(const QString &message);
+    void restarted(int count);
+
+private:
+    void launch();
+    void pollHealth();
+    void onHealthFinished();
+    void onProcessFinished();
+    void onProcessError(QProcess::ProcessError error);
+    void onStartupTimeout();
+    void readStderr();
+    bool lastExitWasPortClash() const;
+    void fail(const QString &message);
+    void discardProcess();
+    void setState(State state);
+    QString tailText() const;
+
+    HttpEngine &m_engine;
+    const Options m_options;
+    State m_state = State::Stopped;
+    QProcess *m_process = nullptr;
+    HttpReplyPtr m_healthReply;
+    QUrl m_baseUrl;
+    QTimer m_pollTimer;
+    QTimer m_startupTimer;
+    QElapsedTimer m_clock;
+    QList<qint64> m_crashTimes;
+    int m_restartCount = 0;
+    int m_portRetries = 0;
+    QStringList m_stderrTail;
+    QByteArray m_partialLine;
+    QString m_errorString;
+};
+
+} // namespace sf

@@ -1,0 +1,47 @@
+#pragma once
+
+#include "HttpTypes.h"
+
+#include <QString>
+#include <QUrl>
+
+namespace sf {
+
+/** The two chat wire formats that cover every provider Skillforge talks to. */
+enum class WireFormat
+{
+    OpenAiChat,
+    AnthropicMessages,
+};
+
+/** How a provider lists its models. */
+enum class ModelListStyle
+{
+    OpenAiModels, // GET <base>/models -> data[].id (Anthropic's /v1/models has the same shape)
+    OllamaTags,   // GET <host>/api/tags -> models[].name
+};
+
+/** Everything needed to reach one provider; the key itself is never stored here, only where to find it. */
+struct ProviderConfig
+{
+    QString name;
+    WireFormat format = WireFormat::OpenAiChat;
+    QUrl baseUrl;
+    QString baseUrlEnv; // where the user overrides baseUrl, for messages when it is missing
+    QString apiKeyEnv;
+    bool apiKeyRequired = true;
+    HttpHeaders extraHeaders;
+    int maxConcurrent = 8; // requests in flight at once; 0 means unlimited
+    ModelListStyle listStyle = ModelListStyle::OpenAiModels;
+};
+
+/** `base` with `path` appended to its path ("https://api.openai.com/v1" + "/models"). */
+QUrl endpointUrl(const QUrl &base, const QString &path);
+
+/** Content type, authentication in the provider's style, and the provider's extra headers. */
+HttpHeaders providerHeaders(const ProviderConfig &provider, const QString &apiKey);
+
+/** Why a provider without a base URL cannot be used, and how to fix it. */
+QString missingBaseUrlMessage(const ProviderConfig &provider);
+
+} // namespace sf

@@ -1,0 +1,47 @@
+#pragma once
+
+#include <QByteArray>
+#include <QSettings>
+#include <QStringList>
+
+namespace sf {
+
+/**
+ * The one typed wrapper over QSettings: every user preference and piece of remembered state has a
+ * getter and a setter here, so keys and defaults live in one place. Never holds secrets.
+ */
+class AppSettings final
+{
+public:
+    static constexpr int MaxRecentProjects = 10;
+
+    AppSettings();
+
+    /// Most recent first; folders that no longer exist are dropped.
+    QStringList recentProjects() const;
+    void addRecentProject(const QString &folder);
+    void clearRecentProjects();
+
+    QByteArray windowGeometry() const;
+    void setWindowGeometry(const QByteArray &geometry);
+    QByteArray windowState() const;
+    void setWindowState(const QByteArray &state);
+    QString lastView() const;
+    void setLastView(const QString &view);
+
+    /// "system", "light" or "dark".
+    QString theme() const;
+    void setTheme(const QString &theme);
+
+    /// Context window the local llama.cpp server is started with, in tokens.
+    int localModelContextSize() const;
+    void setLocalModelContextSize(int tokens);
+    /// CPU threads for the local server; 0 means "all cores".
+    int localModelThreads() const;
+    void setLocalModelThreads(int threads);
+
+private:
+    mutable QSettings m_settings;
+};
+
+} // namespace sf

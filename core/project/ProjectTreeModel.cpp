@@ -1,0 +1,131 @@
+#include "project/ProjectTreeModel.h"
+
+#include <QDir>
+
+namespace sf {
+
+ProjectTreeModel::ProjectTreeModel(QObject *parent)
+    : QAbstractItemModel(parent)
+{
+    connect(&m_watcher, &QFileSystemWatcher::directoryChanged, this, &ProjectTreeModel::reload);
+}
+
+void ProjectTreeModel::setProject(const std::optional<Project> &project)
+{
+    m_project = project;
+    reload();
+}
+
+void ProjectTreeModel::reload()
+{
+    beginResetModel();
+    for (size_t i = 0; i < Kinds.size(); ++i)
+        m_items[i] = m_project ? m_project->items(Kinds[i]) : QList<ProjectItem>{};
+    endResetModel();
+    watchFolders();
+}
+
+void ProjectTreeModel::watchFolders()
+{
+    if (const QStringList watched = m_watcher.directories(); !watched.isEmpty())
+        m_watcher.removePaths(watched);
+    if (!m_project)
+        return;
+    QStringList folders{m_project->rootPath()};
+    for (const ProjectItem::Kind kind : Kinds) {
+        if (QDir(m_project->pathFor(kind)).exists())
+            folders.append(m_project->pathFor(kind));
+    }
+    // Skill folders are listed only once they hold SKILL.md, so watch each skill folder as well.
+    for (const ProjectItem &item : m_items[size_t(ProjectItem::Kind::Skill)])
+        folders.append(item.path);
+    m_watcher.addPaths(folders);
+}
+
+QModelIndex ProjectTreeModel::index(int row, int column, const QModelIndex &parent) const
+{
+    if (!hasIndex(row, column, parent))
+        return {};
+    if (!parent.isValid())
+        return createIndex(row, column, CategoryId);
+    return createIndex(row, column, quintptr(parent.row()));
+}
+
+QModelIndex ProjectTreeModel::parent(const QModelIndex &child) const
+{
+    if (!child.isValid() || child.internalId() == CategoryId)
+        return {};
+    return createIndex(int(child.internalId()), 0, CategoryId);
+}
+
+int ProjectTreeModel::rowCount(const QModelIndex &parent) const
+{
+    if (!m_project)
+        return 0;
+    if (!parent.isValid())
+        return int(Kinds.size());
+    if (parent.internalId() == CategoryId && parent.column() == 0)
+        return int(m_items[size_t(parent.row())].size());
+    return 0;
+}
+
+int ProjectTreeModel::columnCount(const QModelIndex &) const
+{
+    return 1;
+}
+
+QVariant ProjectTreeModel::data(const QModelIndex &index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid))
+        return {};
+    const bool isCategory = index.internalId() == CategoryId;
+    const size_t kindRow = isCategory ? size_t(index.row()) : size_t(index.internalId());
+    const ProjectItem::Kind kind = Kinds[kindRow];
+
+    if (isCategory) {
+        switch (role) {
+        case Qt::DisplayRole:
+            return QStringLiteral("%1 (%2)").arg(categoryTitle(kind)).arg(m_items[kindRow].size());
+        case Qt::ToolTipRole: return m_project->pathFor(kind);
+        case KindRole: return int(kind);
+        case PathRole: return m_project->pathFor(kind);
+        case IsCategoryRole: return true;
+        default: return {};
+        }
+    }
+    const ProjectItem &item = m_items[kindRow].at(index.row());
+    switch (role) {
+    case Qt::DisplayRole: return item.name;
+    case Qt::ToolTipRole: return item.path;
+    case KindRole: return int(kind);
+    case PathRole: return item.path;
+    case IsCategoryRole: return false;
+    default: return {};
+    }
+}
+
+QModelIndex ProjectTreeModel::indexForPath(const QString &path) const
+{
+    for (size_t kindRow = 0; kindRow < Kinds.size(); ++kindRow) {
+        const QList<ProjectItem> &items = m_items[kindRow];
+        for (int row = 0; row < items.size(); ++row) {
+            if (items.at(row).path == path)
+                return index(row, 0, index(int(kindRow), 0));
+        }
+    }
+    return {};
+}
+
+QString ProjectTreeModel::categoryTitle(ProjectItem::Kind kind)
+{
+    switch (kind) {
+    case ProjectItem::Kind::Trace: return tr("Traces");
+    case ProjectItem::Kind::Skill: return tr("Skills");
+    case ProjectItem::Kind::TestSuite: return tr("Test suites");
+    case ProjectItem::Kind::Run: return tr("Runs");
+    case ProjectItem::Kind::KernelTask: return tr("Kernel tasks");
+    }
+    return {};
+}
+
+} // namespace sf

@@ -1,0 +1,83 @@
+// A stand-in for llama-server in LocalModelServer tests: same command line, same /health behaviour
+// (503 while "loading", then 200), a canned chat answer, and environment knobs to misbehave.
+//   FAKE_LLAMA_HEALTH_DELAY_MS  how long /health answers 503 (default 300)
+//   FAKE_LLAMA_EXIT_AFTER_MS    exit with code 3 this long after starting, as a crash would
+//   FAKE_LLAMA_FAIL_AT_START    print a model-loading error and exit 1 at once
+//   FAKE_LLAMA_BIND_FAIL_ONCE   a marker path: the first process to see it missing creates it and
+//                               exits complaining that the port is taken, as llama-server does
+#include "ScriptedHttpServer.h"
+
+#include <QCoreApplication>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QTimer>
+
+#include <cstdio>
+
+using namespace sf::test;
+
+namespace {
+
+const QByteArray chatAnswer = R"({"choices":[{"finish_reason":"stop","index":0,
+  "message":{"role":"assistant","content":"Fake reply from the local model."}}],
+  "created":1764450000,"model":"fake-model","object":"chat.completion","id":"chatcmpl-fake",
+  "usage":{"completion_tokens":7,"prompt_tokens":12,"total_tokens":19},
+  "timings":{"prompt_n":12,"prompt_ms":10.0,"predicted_n":7,"predicted_ms":70.0,"predicted_per_second":100.0}})";
+
+[[noreturn]] void die(const QByteArray &message, int code)
+{
+    std::fprintf(stderr, "%s\n", message.constData());
+    std::fflush(stderr);
+    std::_Exit(code);
+}
+
+int envInt(const char *name, int fallback)
+{
+    bool ok = false;
+    const int value = qEnvironmentVariableIntValue(name, &ok);
+    return ok ? value : fallback;
+}
+
+} // namespace
+
+int main(int argc, char *argv[])
+{
+    QCoreApplication app(argc, argv);
+    const QStringList arguments = app.arguments();
+    const qsizetype portIndex = arguments.indexOf(QStringLiteral("--port"));
+    const quint16 port = portIndex >= 0 ? quint16(arguments.value(portIndex + 1).toUInt()) : 8080;
+    std::fprintf(stderr, "fake llama-server starting on port %u\n", unsigned(port));
+
+    if (qEnvironmentVariableIsSet("FAKE_LLAMA_FAIL_AT_START")) {
+        die("llama_model_load: error loading model: fake failure to load the model", 1);
+    }
+    const QByteArray bindMarker = qgetenv("FAKE_LLAMA_BIND_FAIL_ONCE");
+    const QByteArray bindError = "srv    start: couldn't bind HTTP server socket, hostname: 127.0.0.1, port: "
+                                 + QByteArray::number(port);
+    if (!bindMarker.isEmpty() && !QFile::exists(QString::fromLocal8Bit(bindMarker))) {
+        QFile marker(QString::fromLocal8Bit(bindMarker));
+        if (marker.open(QIODevice::WriteOnly)) {
+            marker.close();
+        }
+        die(bindError, 1);
+    }
+
+    ScriptedHttpServer server;
+    if (!server.listen(port)) {
+        die(bindError, 1);
+    }
+    server.route("GET", "/health", ScriptedResponse::json(503, R"({"error":{"code":503,"message":"Loading model"}})"));
+    QTimer::singleShot(envInt("FAKE_LLAMA_HEALTH_DELAY_MS", 300), &server,
+                       [&server] { server.route("GET", "/health", ScriptedResponse::json(200, R"({"status":"ok"})")); });
+    server.route("POST", "/v1/chat/completions", ScriptedResponse::json(200, chatAnswer));
+    server.route("GET", "/fake/arguments",
+                 ScriptedResponse::json(200, QJsonDocument(QJsonArray::fromStringList(arguments)).toJson()));
+
+    if (const int exitAfter = envInt("FAKE_LLAMA_EXIT_AFTER_MS", -1); exitAfter >= 0) {
+        QTimer::singleShot(exitAfter, [exitAfter] {
+            die("fake llama-server exiting after " + QByteArray::number(exitAfter) + " ms", 3);
+        });
+    }
+    return app.exec();
+}

@@ -1,0 +1,244 @@
+#include "ScriptedHttpServer.h"
+#include "llm/ChatCall.h"
+#include "llm/ChatClient.h"
+#include "llm/HttpEngine.h"
+#include "llm/ProviderRegistry.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTcpServer>
+#include <QTest>
+
+#include <memory>
+
+using namespace sf;
+using namespace sf::test;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+const QByteArray openAiAnswer = R"({"id":"chatcmpl-9","object":"chat.completion","model":"gpt-4.1-2025-04-14",
+  "choices":[{"index":0,"message":{"role":"assistant","content":"A CUDA kernel runs on the GPU."},"finish_reason":"stop"}],
+  "usage":{"prompt_tokens":30,"completion_tokens":9,"total_tokens":39,"prompt_tokens_details":{"cached_tokens":10}}})";
+
+const QByteArray anthropicAnswer = R"({"id":"msg_1","type":"message","role":"assistant","model":"claude-opus-4-5",
+  "content":[{"type":"text","text":"Kernels are GPU functions."}],"stop_reason":"end_turn",
+  "usage":{"input_tokens":21,"output_tokens":6,"cache_creation_input_tokens":0,"cache_read_input_tokens":100}})";
+
+ChatRequest question()
+{
+    ChatRequest request;
+    request.system = u"Answer briefly."_s;
+    request.messages = {{u"user"_s, u"What is a CUDA kernel?"_s}};
+    request.maxTokens = 64;
+    request.temperature = 0.0;
+    return request;
+}
+
+QJsonObject jsonOf(const QByteArray &body)
+{
+    return QJsonDocument::fromJson(body).object();
+}
+
+} // namespace
+
+class TestChatClient final : public QObject
+{
+    Q_OBJECT
+
+private:
+    std::unique_ptr<ScriptedHttpServer> m_server;
+    std::unique_ptr<HttpEngine> m_engine;
+    std::unique_ptr<ProviderRegistry> m_providers;
+    std::unique_ptr<ChatClient> m_client;
+
+private Q_SLOTS:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+    void init()
+    {
+        m_server = std::make_unique<ScriptedHttpServer>();
+        QVERIFY(m_server->listen());
+        const QByteArray base = m_server->baseUrl().toEncoded();
+        qputenv("OPENAI_BASE_URL", base + "/v1");
+        qputenv("OPENAI_API_KEY", "sk-test-openai-0001");
+        qputenv("ANTHROPIC_BASE_URL", base);
+        qputenv("ANTHROPIC_API_KEY", "sk-ant-test-0002");
+        m_engine = std::make_unique<HttpEngine>();
+        m_providers = std::make_unique<ProviderRegistry>();
+        m_client = std::make_unique<ChatClient>(*m_engine, *m_providers, nullptr);
+    }
+
+    void cleanup()
+    {
+        m_client.reset();
+        m_providers.reset();
+        m_engine.reset();
+        m_server.reset();
+    }
+
+    void openAi_chat_sendsBearerKeyAndParsesAnswer()
+    {
+        m_server->route("POST", "/v1/chat/completions", ScriptedResponse::json(200, openAiAnswer));
+        std::unique_ptr<ChatCall> call(m_client->chat(u"openai:gpt-4.1"_s, question()));
+        QSignalSpy finished(call.get(), &ChatCall::finished);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 5000);
+
+        const auto response = finished.first().first().value<ChatResponse>();
+        QCOMPARE(response.text, u"A CUDA kernel runs on the GPU."_s);
+        QCOMPARE(response.usage.uncachedInput, 20);
+        QCOMPARE(response.usage.cacheRead, 10);
+        QCOMPARE(response.usage.output, 9);
+        QVERIFY(response.latencyMs > 0);
+        QVERIFY(response.firstByteMs > 0);
+
+        const RecordedRequest sent = m_server->requests().first();
+        QCOMPARE(sent.path, QByteArray("/v1/chat/completions"));
+        QCOMPARE(sent.header("Authorization"), QByteArray("Bearer sk-test-openai-0001"));
+        QCOMPARE(sent.header("Content-Type"), QByteArray("application/json"));
+        const QJsonObject body = jsonOf(sent.body);
+        QCOMPARE(body.value("model"_L1).toString(), u"gpt-4.1"_s);
+        QCOMPARE(body.value("messages"_L1).toArray().size(), 2);
+    }
+
+    void anthropic_chat_sendsApiKeyAndVersionHeaders()
+    {
+        m_server->route("POST", "/v1/messages", ScriptedResponse::json(200, anthropicAnswer));
+        std::unique_ptr<ChatCall> call(m_client->chat(u"anthropic:claude-opus-4-5"_s, question()));
+        QSignalSpy finished(call.get(), &ChatCall::finished);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 5000);
+
+        const auto response = finished.first().first().value<ChatResponse>();
+        QCOMPARE(response.text, u"Kernels are GPU functions."_s);
+        QCOMPARE(response.usage.totalInput(), 121);
+        const RecordedRequest sent = m_server->requests().first();
+        QCOMPARE(sent.path, QByteArray("/v1/messages"));
+        QCOMPARE(sent.header("x-api-key"), QByteArray("sk-ant-test-0002"));
+        QCOMPARE(sent.header("anthropic-version"), QByteArray("2023-06-01"));
+        QVERIFY(sent.header("Authorization").isEmpty());
+        QCOMPARE(jsonOf(sent.body).value("system"_L1).toString(), u"Answer briefly."_s);
+    }
+
+    void hfModelWithRouteSuffix_sendsEverythingAfterFirstColon()
+    {
+        ProviderConfig hf = *m_providers->find(u"hf"_s);
+        hf.baseUrl = m_server->baseUrl();
+        m_providers->add(hf);
+        qputenv("HF_TOKEN", "hf_test_token_0003");
+        m_server->route("POST", "/chat/completions", ScriptedResponse::json(200, openAiAnswer));
+        std::unique_ptr<ChatCall> call(m_client->chat(u"hf:moonshotai/Kimi-K2-Thinking:groq"_s, question()));
+        QSignalSpy finished(call.get(), &ChatCall::finished);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 5000);
+        const RecordedRequest sent = m_server->requests().first();
+        QCOMPARE(jsonOf(sent.body).value("model"_L1).toString(), u"moonshotai/Kimi-K2-Thinking:groq"_s);
+        QCOMPARE(sent.header("Authorization"), QByteArray("Bearer hf_test_token_0003"));
+        qunsetenv("HF_TOKEN");
+    }
+
+    void http401_failsWithProviderMessageVerbatim()
+    {
+        m_server->route("POST", "/v1/chat/completions",
+                        ScriptedResponse::json(401, R"({"error":{"message":"Incorrect API key provided: sk-tes***0001.",
+                            "type":"invalid_request_error","code":"invalid_api_key"}})"));
+        std::unique_ptr<ChatCall> call(m_client->chat(u"openai:gpt-4.1"_s, question()));
+        QSignalSpy failed(call.get(), &ChatCall::failed);
+        QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, 5000);
+        QCOMPARE(failed.first().first().toString(), u"HTTP 401: Incorrect API key provided: sk-tes***0001."_s);
+    }
+
+    void missingApiKey_failsNamingTheVariable_withoutSending()
+    {
+        qunsetenv("OPENAI_API_KEY");
+        std::unique_ptr<ChatCall> call(m_client->chat(u"openai:gpt-4.1"_s, question()));
+        QSignalSpy failed(call.get(), &ChatCall::failed);
+        QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, 5000);
+        const QString message = failed.first().first().toString();
+        QVERIFY2(message.contains("OPENAI_API_KEY"_L1), qPrintable(message));
+        QCOMPARE(m_server->requests().size(), 0);
+    }
+
+    void badModelNames_failClearly_data()
+    {
+        QTest::addColumn<QString>("model");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("no provider") << u"gpt-4.1"_s << u"PROVIDER:MODEL"_s;
+        QTest::newRow("unknown provider") << u"mistery:model"_s << u"Unknown provider 'mistery'"_s;
+        QTest::newRow("local without server") << u"local:gemma3-270m"_s << u"local model is not available"_s;
+        QTest::newRow("generic without url") << u"generic:any"_s << u"GENERIC_BASE_URL"_s;
+    }
+
+    void badModelNames_failClearly()
+    {
+        QFETCH(QString, model);
+        QFETCH(QString, expected);
+        qunsetenv("GENERIC_BASE_URL");
+        m_providers = std::make_unique<ProviderRegistry>();
+        m_client = std::make_unique<ChatClient>(*m_engine, *m_providers, nullptr);
+        std::unique_ptr<ChatCall> call(m_client->chat(model, question()));
+        QSignalSpy failed(call.get(), &ChatCall::failed);
+        QSignalSpy finished(call.get(), &ChatCall::finished);
+        QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, 5000);
+        QVERIFY2(failed.first().first().toString().contains(expected), qPrintable(failed.first().first().toString()));
+        QCOMPARE(finished.count(), 0);
+    }
+
+    void unreachableProvider_failsWithTransportError()
+    {
+        quint16 closedPort = 0;
+        {
+            QTcpServer probe;
+            QVERIFY(probe.listen(QHostAddress::LocalHost, 0));
+            closedPort = probe.serverPort();
+        }
+        ProviderConfig openai = *m_providers->find(u"openai"_s);
+        openai.baseUrl = QUrl(u"http://127.0.0.1:%1/v1"_s.arg(closedPort));
+        m_providers->add(openai);
+        std::unique_ptr<ChatCall> call(m_client->chat(u"openai:gpt-4.1"_s, question()));
+        QSignalSpy failed(call.get(), &ChatCall::failed);
+        QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, 5000);
+        QVERIFY(failed.first().first().toString().contains("'openai' failed"_L1));
+    }
+
+    void cancel_stopsTheCallWithCancelled()
+    {
+        ScriptedResponse slow = ScriptedResponse::json(200, openAiAnswer);
+        slow.delayMs = 30000;
+        m_server->route("POST", "/v1/chat/completions", slow);
+        std::unique_ptr<ChatCall> call(m_client->chat(u"openai:gpt-4.1"_s, question()));
+        QSignalSpy failed(call.get(), &ChatCall::failed);
+        QSignalSpy finished(call.get(), &ChatCall::finished);
+        QTRY_COMPARE_WITH_TIMEOUT(m_server->requests().size(), 1, 5000);
+        call->cancel();
+        QCOMPARE(failed.count(), 1);
+        QCOMPARE(failed.first().first().toString(), u"Cancelled"_s);
+        call->cancel();
+        QCOMPARE(failed.count(), 1);
+        QCOMPARE(finished.count(), 0);
+    }
+
+    void maxConcurrent_queuesCallsBeyondTheLimit()
+    {
+        ProviderConfig openai = *m_providers->find(u"openai"_s);
+        openai.maxConcurrent = 1;
+        m_providers->add(openai);
+        ScriptedResponse slow = ScriptedResponse::json(200, openAiAnswer);
+        slow.delayMs = 200;
+        m_server->route("POST", "/v1/chat/completions", slow);
+
+        std::unique_ptr<ChatCall> first(m_client->chat(u"openai:gpt-4.1"_s, question()));
+        std::unique_ptr<ChatCall> second(m_client->chat(u"openai:gpt-4.1"_s, question()));
+        qsizetype requestsWhenFirstFinished = -1;
+        connect(first.get(), &ChatCall::finished, this,
+                [&] { requestsWhenFirstFinished = m_server->requests().size(); });
+        QSignalSpy secondFinished(second.get(), &ChatCall::finished);
+        QTRY_COMPARE_WITH_TIMEOUT(secondFinished.count(), 1, 5000);
+        QCOMPARE(requestsWhenFirstFinished, 1);
+        QCOMPARE(m_server->requests().size(), 2);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestChatClient)
+#include "test_chat_client.moc"

@@ -1,0 +1,271 @@
+#include "llm/ChatCall.h"
+#include "llm/ChatClient.h"
+#include "llm/HttpEngine.h"
+#include "llm/HttpReply.h"
+#include "llm/LocalModelServer.h"
+#include "llm/ProviderRegistry.h"
+
+#include <QCoreApplication>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <cerrno>
+#include <csignal>
+#include <memory>
+
+using namespace sf;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+bool processExists(qint64 pid)
+{
+    return ::kill(pid_t(pid), 0) == 0 || errno != ESRCH;
+}
+
+} // namespace
+
+class TestLocalModelServer final : public QObject
+{
+    Q_OBJECT
+
+private:
+    std::unique_ptr<HttpEngine> m_engine;
+    QTemporaryDir m_dir;
+
+    LocalModelServer::Options fakeOptions() const
+    {
+        LocalModelServer::Options options;
+        options.serverPath = QStringLiteral(FAKE_LLAMA_SERVER);
+        options.modelPath = QStringLiteral(FAKE_LLAMA_SERVER); // any existing file: the fake never reads it
+        options.startupTimeoutMs = 20000;
+        return options;
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QVERIFY(m_dir.isValid());
+    }
+
+    void init() { m_engine = std::make_unique<HttpEngine>(); }
+
+    void cleanup()
+    {
+        for (const char *knob : {"FAKE_LLAMA_EXIT_AFTER_MS", "FAKE_LLAMA_FAIL_AT_START", "FAKE_LLAMA_BIND_FAIL_ONCE",
+                                 "FAKE_LLAMA_HEALTH_DELAY_MS"}) {
+            qunsetenv(knob);
+        }
+        m_engine.reset();
+    }
+
+    void ensureStarted_becomesReadyOnceHealthAnswers200()
+    {
+        LocalModelServer server(*m_engine, fakeOptions());
+        QSignalSpy ready(&server, &LocalModelServer::ready);
+        QSignalSpy states(&server, &LocalModelServer::stateChanged);
+        server.ensureStarted();
+        QCOMPARE(server.state(), LocalModelServer::State::Starting);
+        QTRY_COMPARE_WITH_TIMEOUT(ready.count(), 1, 15000);
+
+        QCOMPARE(server.state(), LocalModelServer::State::Ready);
+        const QUrl baseUrl = ready.first().first().toUrl();
+        QCOMPARE(baseUrl, server.baseUrl());
+        QCOMPARE(baseUrl.host(), u"127.0.0.1"_s);
+        QCOMPARE(baseUrl.path(), u"/v1"_s);
+        QVERIFY(baseUrl.port() > 0);
+        QVERIFY(server.processId() > 0);
+        QCOMPARE(states.count(), 2); // Starting, Ready
+    }
+
+    void launch_passesTheLlamaServerCommandLine()
+    {
+        LocalModelServer::Options options = fakeOptions();
+        options.contextSize = 2048;
+        options.threads = 3;
+        LocalModelServer server(*m_engine, options);
+        QSignalSpy ready(&server, &LocalModelServer::ready);
+        server.ensureStarted();
+        QTRY_COMPARE_WITH_TIMEOUT(ready.count(), 1, 15000);
+
+        HttpRequest request;
+        request.url = server.baseUrl();
+        request.url.setPath(u"/fake/arguments"_s);
+        std::unique_ptr<HttpReply> reply(m_engine->send(request));
+        QSignalSpy finished(reply.get(), &HttpReply::finished);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 5000);
+        const QString arguments = QJsonDocument::fromJson(reply->response().body).toVariant().toStringList().join(u' ');
+        QVERIFY2(arguments.contains(u"--host 127.0.0.1 --port %1"_s.arg(server.baseUrl().port())), qPrintable(arguments));
+        QVERIFY(arguments.contains(u"-m "_s + options.modelPath));
+        QVERIFY(arguments.contains("-c 2048"_L1));
+        QVERIFY(arguments.contains("--threads 3"_L1));
+        QVERIFY(arguments.contains("--jinja"_L1));
+    }
+
+    void ensureStarted_twice_startsOneProcess()
+    {
+        LocalModelServer server(*m_engine, fakeOptions());
+        QSignalSpy ready(&server, &LocalModelServer::ready);
+        server.ensureStarted();
+        const qint64 pid = server.processId();
+        server.ensureStarted();
+        QCOMPARE(server.processId(), pid);
+        QTRY_COMPARE_WITH_TIMEOUT(ready.count(), 1, 15000);
+        server.ensureStarted();
+        QCOMPARE(server.processId(), pid);
+        QCOMPARE(server.state(), LocalModelServer::State::Ready);
+    }
+
+    void chatClient_localModel_startsTheServerAndChats()
+    {
+        LocalModelServer server(*m_engine, fakeOptions());
+        ProviderRegistry providers;
+        ChatClient client(*m_engine, providers, &server);
+        ChatRequest request;
+        request.messages = {{u"user"_s, u"Hello?"_s}};
+        std::unique_ptr<ChatCall> call(client.chat(u"local:gemma3-270m"_s, request));
+        QSignalSpy finished(call.get(), &ChatCall::finished);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 15000);
+
+        const auto response = finished.first().first().value<ChatResponse>();
+        QCOMPARE(response.text, u"Fake reply from the local model."_s);
+        QCOMPARE(response.usage.output, 7);
+        QCOMPARE(response.serverTokensPerSecond, std::optional<double>(100.0));
+        QCOMPARE(server.state(), LocalModelServer::State::Ready);
+    }
+
+    void crashWhileReady_restartsAndCountsIt()
+    {
+        LocalModelServer server(*m_engine, fakeOptions());
+        QSignalSpy ready(&server, &LocalModelServer::ready);
+        QSignalSpy restarted(&server, &LocalModelServer::restarted);
+        server.ensureStarted();
+        QTRY_COMPARE_WITH_TIMEOUT(ready.count(), 1, 15000);
+        const qint64 firstPid = server.processId();
+
+        QCOMPARE(::kill(pid_t(firstPid), SIGKILL), 0);
+        QTRY_COMPARE_WITH_TIMEOUT(restarted.count(), 1, 10000);
+        QCOMPARE(restarted.first().first().toInt(), 1);
+        QCOMPARE(server.restartCount(), 1);
+        QTRY_COMPARE_WITH_TIMEOUT(ready.count(), 2, 15000);
+        QVERIFY(server.processId() != firstPid);
+        QCOMPARE(server.state(), LocalModelServer::State::Ready);
+    }
+
+    void repeatedCrashes_giveUpAfterThreeRestarts_withStderrTail()
+    {
+        qputenv("FAKE_LLAMA_EXIT_AFTER_MS", "600");
+        LocalModelServer server(*m_engine, fakeOptions());
+        QSignalSpy restarted(&server, &LocalModelServer::restarted);
+        QSignalSpy failed(&server, &LocalModelServer::failed);
+        server.ensureStarted();
+        QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, 30000);
+
+        QCOMPARE(restarted.count(), 3);
+        QCOMPARE(server.state(), LocalModelServer::State::Failed);
+        const QString message = failed.first().first().toString();
+        QVERIFY2(message.contains("fake llama-server exiting after 600 ms"_L1), qPrintable(message));
+        QVERIFY(message.contains("giving up"_L1));
+        QVERIFY(server.stderrTail().last().contains("exiting after 600 ms"_L1));
+        QCOMPARE(server.processId(), 0);
+    }
+
+    void failingAtStart_reportsTheServersError()
+    {
+        qputenv("FAKE_LLAMA_FAIL_AT_START", "1");
+        LocalModelServer server(*m_engine, fakeOptions());
+        QSignalSpy restarted(&server, &LocalModelServer::restarted);
+        QSignalSpy failed(&server, &LocalModelServer::failed);
+        server.ensureStarted();
+        QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, 15000);
+        QCOMPARE(restarted.count(), 3);
+        QVERIFY2(failed.first().first().toString().contains("error loading model: fake failure"_L1),
+                 qPrintable(failed.first().first().toString()));
+
+        // A later ensureStarted() tries afresh rather than staying Failed for good.
+        qunsetenv("FAKE_LLAMA_FAIL_AT_START");
+        QSignalSpy ready(&server, &LocalModelServer::ready);
+        server.ensureStarted();
+        QTRY_COMPARE_WITH_TIMEOUT(ready.count(), 1, 15000);
+    }
+
+    void portTakenAtStart_retriesOnAnotherPortWithoutCountingACrash()
+    {
+        qputenv("FAKE_LLAMA_BIND_FAIL_ONCE", m_dir.filePath(u"bind-failed-once"_s).toLocal8Bit());
+        LocalModelServer server(*m_engine, fakeOptions());
+        QSignalSpy ready(&server, &LocalModelServer::ready);
+        QSignalSpy restarted(&server, &LocalModelServer::restarted);
+        server.ensureStarted();
+        QTRY_COMPARE_WITH_TIMEOUT(ready.count(), 1, 15000);
+        QCOMPARE(restarted.count(), 0);
+        QVERIFY(QFile::exists(m_dir.filePath(u"bind-failed-once"_s)));
+    }
+
+    void startupTimeout_failsAndStopsTheProcess()
+    {
+        qputenv("FAKE_LLAMA_HEALTH_DELAY_MS", "600000");
+        LocalModelServer::Options options = fakeOptions();
+        options.startupTimeoutMs = 700;
+        LocalModelServer server(*m_engine, options);
+        QSignalSpy failed(&server, &LocalModelServer::failed);
+        server.ensureStarted();
+        const qint64 pid = server.processId();
+        QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, 10000);
+        QVERIFY2(failed.first().first().toString().contains("not ready within"_L1),
+                 qPrintable(failed.first().first().toString()));
+        QVERIFY(!processExists(pid));
+    }
+
+    void stop_terminatesTheProcess()
+    {
+        LocalModelServer server(*m_engine, fakeOptions());
+        QSignalSpy ready(&server, &LocalModelServer::ready);
+        QSignalSpy restarted(&server, &LocalModelServer::restarted);
+        server.ensureStarted();
+        QTRY_COMPARE_WITH_TIMEOUT(ready.count(), 1, 15000);
+        const qint64 pid = server.processId();
+        QVERIFY(processExists(pid));
+
+        server.stop();
+        QCOMPARE(server.state(), LocalModelServer::State::Stopped);
+        QCOMPARE(server.processId(), 0);
+        QVERIFY(!processExists(pid));
+        QCoreApplication::processEvents(); // a stray exit notification must not restart it
+        QCOMPARE(restarted.count(), 0);
+        QCOMPARE(server.state(), LocalModelServer::State::Stopped);
+    }
+
+    void destructor_stopsTheProcess()
+    {
+        qint64 pid = 0;
+        {
+            LocalModelServer server(*m_engine, fakeOptions());
+            QSignalSpy ready(&server, &LocalModelServer::ready);
+            server.ensureStarted();
+            QTRY_COMPARE_WITH_TIMEOUT(ready.count(), 1, 15000);
+            pid = server.processId();
+        }
+        QVERIFY(!processExists(pid));
+    }
+
+    void missingServerBinary_failsWithSetupHint()
+    {
+        LocalModelServer::Options options = fakeOptions();
+        options.serverPath = m_dir.filePath(u"no-such-llama-server"_s);
+        LocalModelServer server(*m_engine, options);
+        QSignalSpy failed(&server, &LocalModelServer::failed);
+        server.ensureStarted();
+        QCOMPARE(server.state(), LocalModelServer::State::Failed);
+        QCOMPARE(failed.count(), 1);
+        QVERIFY(failed.first().first().toString().contains("scripts/setup"_L1));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestLocalModelServer)
+#include "test_local_model_server.moc"

@@ -1,0 +1,84 @@
+// Runs the real executable the way the README's screenshots are made, and checks the pictures.
+#include <QFileInfo>
+#include <QGuiApplication>
+#include <QImage>
+#include <QProcess>
+#include <QSet>
+#include <QTemporaryDir>
+#include <QTest>
+
+class TestGuiScreenshot : public QObject
+{
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_home;
+
+    QProcess *run(const QStringList &arguments)
+    {
+        auto *process = new QProcess(this);
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        // A private HOME and XDG folders: the test never touches the user's settings or data.
+        env.insert(QStringLiteral("HOME"), m_home.path());
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_home.filePath(QStringLiteral("config")));
+        env.insert(QStringLiteral("XDG_DATA_HOME"), m_home.filePath(QStringLiteral("data")));
+        env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+        process->setProcessEnvironment(env);
+        process->start(QStringLiteral(SKILLFORGE_EXECUTABLE), arguments);
+        return process;
+    }
+
+private Q_SLOTS:
+    void screenshot_eachView_writesANonBlankPng_data()
+    {
+        QTest::addColumn<QString>("view");
+        for (const char *view : {"trace", "skill", "compare", "runs", "kernels"})
+            QTest::newRow(view) << QString::fromLatin1(view);
+    }
+
+    void screenshot_eachView_writesANonBlankPng()
+    {
+        QFETCH(QString, view);
+        const QString png = m_home.filePath(view + QStringLiteral(".png"));
+        QProcess *process = run({QStringLiteral("gui"), QStringLiteral("--sample"), QStringLiteral("--view"), view,
+                                 QStringLiteral("--screenshot"), png});
+        QVERIFY(process->waitForFinished(120000));
+        QVERIFY2(process->exitCode() == 0, process->readAllStandardError().constData());
+        const QImage image(png);
+        QVERIFY(!image.isNull());
+        QVERIFY(image.width() >= 1000 && image.height() >= 600);
+        // A real window has many colours; a blank or failed render has one or two.
+        QSet<QRgb> colours;
+        for (int y = 0; y < image.height(); y += 7) {
+            for (int x = 0; x < image.width(); x += 7)
+                colours.insert(image.pixel(x, y));
+        }
+        QVERIFY2(colours.size() > 20, qPrintable(QString::number(colours.size())));
+    }
+
+    void screenshot_unknownView_exitsWithUsageError()
+    {
+        QProcess *process = run({QStringLiteral("gui"), QStringLiteral("--sample"), QStringLiteral("--view"),
+                                 QStringLiteral("nope"), QStringLiteral("--screenshot"), m_home.filePath(QStringLiteral("x.png"))});
+        QVERIFY(process->waitForFinished(60000));
+        QCOMPARE(process->exitCode(), 2);
+        QVERIFY(process->readAllStandardError().contains("unknown view"));
+    }
+
+    void screenshot_brokenProject_exitsWithFileAndLine()
+    {
+        QTemporaryDir project;
+        QFile file(project.filePath(QStringLiteral("skillforge.json")));
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("{\"name\": \"x\",\n \"defaults\": [}\n");
+        file.close();
+        QProcess *process = run({QStringLiteral("gui"), project.path(), QStringLiteral("--screenshot"),
+                                 m_home.filePath(QStringLiteral("y.png"))});
+        QVERIFY(process->waitForFinished(60000));
+        QCOMPARE(process->exitCode(), 2);
+        QVERIFY2(process->readAllStandardError().contains("skillforge.json:2:"), "error names file and line");
+    }
+};
+
+QTEST_GUILESS_MAIN(TestGuiScreenshot)
+#include "test_gui_screenshot.moc"

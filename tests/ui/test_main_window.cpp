@@ -1,0 +1,126 @@
+#include "MainWindow.h"
+#include "common/ProjectSidebar.h"
+#include "jobs/JobListModel.h"
+#include "kernels/KernelsView.h"
+#include "project/SampleProject.h"
+#include "runs/RunsView.h"
+#include "skill/SkillView.h"
+#include "trace/TraceView.h"
+
+#include <QApplication>
+#include <QFile>
+#include <QPlainTextEdit>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTreeView>
+
+using namespace sf;
+
+class TestMainWindow : public QObject
+{
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_dir;
+    QString m_project;
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setApplicationName(QStringLiteral("skillforge-test-window"));
+        m_project = m_dir.filePath(QStringLiteral("sample"));
+        QCOMPARE(SampleProject::ensureInstalled(m_project), QString());
+    }
+
+    void openProject_sample_fillsSidebarAndTitle()
+    {
+        JobListModel jobs;
+        MainWindow window(&jobs);
+        QCOMPARE(window.openProject(m_project, true), QString());
+        QVERIFY(window.windowTitle().contains(window.project()->name()));
+        QAbstractItemModel *tree = window.sidebar()->treeView()->model();
+        QCOMPARE(tree->rowCount(), 5);
+        QVERIFY(tree->rowCount(tree->index(0, 0)) >= 1); // the trace
+    }
+
+    void openProject_brokenProjectFile_keepsCurrentProjectAndNamesLine()
+    {
+        QTemporaryDir broken;
+        QFile file(broken.filePath(QStringLiteral("skillforge.json")));
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("{\n\"name\": }\n");
+        file.close();
+        JobListModel jobs;
+        MainWindow window(&jobs);
+        QCOMPARE(window.openProject(m_project, true), QString());
+        const QString error = window.openProject(broken.path(), true);
+        QVERIFY2(error.contains(QStringLiteral("skillforge.json:2:")), qPrintable(error));
+        QCOMPARE(window.project()->rootPath(), QFileInfo(m_project).absoluteFilePath());
+    }
+
+    void selectingTrace_showsTraceViewWithText()
+    {
+        JobListModel jobs;
+        MainWindow window(&jobs);
+        window.openProject(m_project, true);
+        QVERIFY(window.openFirstItemFor(MainWindow::View::Trace));
+        QCOMPARE(window.currentView(), MainWindow::View::Trace);
+        auto *trace = static_cast<TraceView *>(window.page(MainWindow::View::Trace));
+        QTRY_VERIFY_WITH_TIMEOUT(!trace->isBusy() && !trace->textEditor()->document()->isEmpty(), 10000);
+        QVERIFY(trace->textEditor()->toPlainText().contains(QStringLiteral("\"type\":\"assistant\"")));
+        QVERIFY(trace->textEditor()->isReadOnly());
+    }
+
+    void editingSkill_saveWritesFileAndClearsModified()
+    {
+        JobListModel jobs;
+        MainWindow window(&jobs);
+        window.openProject(m_project, true);
+        QVERIFY(window.openFirstItemFor(MainWindow::View::Skill));
+        auto *skill = static_cast<SkillView *>(window.page(MainWindow::View::Skill));
+        QVERIFY(skill->currentFile().endsWith(QStringLiteral("SKILL.md")));
+        QPlainTextEdit *editor = skill->textEditor();
+        editor->moveCursor(QTextCursor::End);
+        editor->insertPlainText(QStringLiteral("\nAn added line.\n"));
+        QVERIFY(skill->isModified());
+        QVERIFY(window.isWindowModified());
+        QVERIFY(skill->save());
+        QVERIFY(!skill->isModified());
+        QFile file(skill->currentFile());
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QVERIFY(file.readAll().endsWith("An added line.\n"));
+        editor->undo();
+        QVERIFY(skill->isModified());
+    }
+
+    void viewNames_roundTrip()
+    {
+        for (const MainWindow::View view : MainWindow::AllViews)
+            QCOMPARE(MainWindow::viewFromName(MainWindow::viewName(view)), view);
+        QVERIFY(!MainWindow::viewFromName(QStringLiteral("nope")));
+    }
+
+    void kernelsView_reportsToolchainOrItsAbsence()
+    {
+        JobListModel jobs;
+        MainWindow window(&jobs);
+        window.openProject(m_project, true);
+        window.showView(MainWindow::View::Kernels);
+        auto *kernels = static_cast<KernelsView *>(window.page(MainWindow::View::Kernels));
+        QTRY_VERIFY_WITH_TIMEOUT(kernels->toolchainText().startsWith(QStringLiteral("Compiler:")), 30000);
+        QVERIFY(kernels->toolchainText().contains(QStringLiteral("GPU:")));
+    }
+
+    void runsView_emptyProject_hasNoRuns()
+    {
+        JobListModel jobs;
+        MainWindow window(&jobs);
+        window.openProject(m_project, true);
+        QCOMPARE(static_cast<RunsView *>(window.page(MainWindow::View::Runs))->runCount(), 0);
+    }
+};
+
+QTEST_MAIN(TestMainWindow)
+#include "test_main_window.moc"

@@ -1,0 +1,345 @@
+#include "MainWindow.h"
+
+#include "common/JobsPanel.h"
+#include "common/ProjectSidebar.h"
+#include "common/ViewPage.h"
+#include "compare/CompareView.h"
+#include "jobs/JobListModel.h"
+#include "kernels/KernelsView.h"
+#include "project/ProjectTreeModel.h"
+#include "runs/RunsView.h"
+#include "settings/PreferencesDialog.h"
+#include "skill/SkillView.h"
+#include "trace/TraceView.h"
+
+#include <QActionGroup>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QInputDialog>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QPlainTextEdit>
+#include <QStackedWidget>
+#include <QStatusBar>
+#include <QToolBar>
+
+namespace sf {
+
+MainWindow::MainWindow(JobListModel *jobs, QWidget *parent)
+    : QMainWindow(parent)
+    , m_jobs(jobs)
+    , m_treeModel(new ProjectTreeModel(this))
+    , m_sidebar(new ProjectSidebar(m_treeModel, this))
+    , m_views(new QStackedWidget(this))
+    , m_viewActions(new QActionGroup(this))
+    , m_projectLabel(new QLabel(this))
+{
+    setWindowIcon(QIcon(QStringLiteral(":/icons/skillforge.svg")));
+    m_pages = {new TraceView(this), new SkillView(this), new CompareView(this), new RunsView(this),
+               new KernelsView(this)};
+    for (ViewPage *page : m_pages) {
+        m_views->addWidget(page);
+        connect(page, &ViewPage::modificationChanged, this, [this] {
+            updateEditActions();
+            updateTitle();
+        });
+    }
+    setCentralWidget(m_views);
+    connect(m_views, &QStackedWidget::currentChanged, this, [this] {
+        updateEditActions();
+        if (currentView() == View::Kernels)
+            static_cast<KernelsView *>(page(View::Kernels))->detectToolchain();
+    });
+    connect(m_sidebar, &ProjectSidebar::itemActivated, this, &MainWindow::openItem);
+
+    createActions();
+    createDocks();
+    statusBar()->addWidget(m_projectLabel, 1);
+
+    resize(1280, 800);
+    restoreGeometry(m_settings.windowGeometry());
+    restoreState(m_settings.windowState());
+    showView(viewFromName(m_settings.lastView()).value_or(View::Skill));
+    updateTitle();
+}
+
+QString MainWindow::viewName(View view)
+{
+    switch (view) {
+    case View::Trace: return QStringLiteral("trace");
+    case View::Skill: return QStringLiteral("skill");
+    case View::Compare: return QStringLiteral("compare");
+    case View::Runs: return QStringLiteral("runs");
+    case View::Kernels: return QStringLiteral("kernels");
+    }
+    return {};
+}
+
+std::optional<MainWindow::View> MainWindow::viewFromName(const QString &name)
+{
+    for (const View view : AllViews) {
+        if (viewName(view) == name)
+            return view;
+    }
+    return std::nullopt;
+}
+
+void MainWindow::createActions()
+{
+    QMenu *file = menuBar()->addMenu(tr("&File"));
+    QAction *newProject = file->addAction(tr("&New Project…"), this, &MainWindow::chooseProjectToCreate);
+    newProject->setShortcut(QKeySequence::New);
+    QAction *open = file->addAction(tr("&Open Project…"), this, &MainWindow::chooseProjectToOpen);
+    open->setShortcut(QKeySequence::Open);
+    m_recentMenu = file->addMenu(tr("Open &Recent"));
+    updateRecentMenu();
+    file->addSeparator();
+    m_saveAction = file->addAction(tr("&Save"), this, [this] { page(currentView())->save(); });
+    m_saveAction->setShortcut(QKeySequence::Save);
+    file->addSeparator();
+    QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+    quit->setShortcut(QKeySequence::Quit);
+    quit->setMenuRole(QAction::QuitRole);
+
+    QMenu *edit = menuBar()->addMenu(tr("&Edit"));
+    m_undoAction = edit->addAction(tr("&Undo"), this, [this] {
+        if (QPlainTextEdit *editor = page(currentView())->textEditor())
+            editor->undo();
+    });
+    m_undoAction->setShortcut(QKeySequence::Undo);
+    m_redoAction = edit->addAction(tr("&Redo"), this, [this] {
+        if (QPlainTextEdit *editor = page(currentView())->textEditor())
+            editor->redo();
+    });
+    m_redoAction->setShortcut(QKeySequence::Redo);
+    edit->addSeparator();
+    m_findAction = edit->addAction(tr("&Find…"), this, [this] { page(currentView())->activateFind(); });
+    m_findAction->setShortcut(QKeySequence::Find);
+    edit->addSeparator();
+    QAction *preferences = edit->addAction(tr("&Preferences…"), this, [this] {
+        PreferencesDialog dialog(m_settings, this);
+        dialog.exec();
+    });
+    preferences->setShortcut(QKeySequence::Preferences);
+    preferences->setMenuRole(QAction::PreferencesRole);
+
+    QMenu *viewMenu = menuBar()->addMenu(tr("&View"));
+    QToolBar *viewBar = addToolBar(tr("Views"));
+    viewBar->setObjectName(QStringLiteral("viewsToolBar"));
+    viewBar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    viewBar->setMovable(false);
+    const std::array<QString, AllViews.size()> titles = {tr("&Trace"), tr("&Skill"), tr("&Compare"), tr("&Runs"),
+                                                         tr("&Kernels")};
+    const std::array<QString, AllViews.size()> icons = {QStringLiteral("trace"), QStringLiteral("skill"),
+                                                        QStringLiteral("compare"), QStringLiteral("runs"),
+                                                        QStringLiteral("kernels")};
+    for (size_t i = 0; i < AllViews.size(); ++i) {
+        QAction *action = viewMenu->addAction(QIcon(QStringLiteral(":/icons/%1.svg").arg(icons[i])), titles[i]);
+        action->setCheckable(true);
+        action->setShortcut(QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + int(i))));
+        action->setData(int(i));
+        m_viewActions->addAction(action);
+        viewBar->addAction(action);
+        connect(action, &QAction::triggered, this, [this, i] { showView(AllViews[i]); });
+    }
+    viewMenu->addSeparator();
+    m_toolsMenu = menuBar()->addMenu(tr("&Tools"));
+
+    QMenu *help = menuBar()->addMenu(tr("&Help"));
+    QAction *about = help->addAction(tr("&About Skillforge"), this, &MainWindow::showAbout);
+    about->setMenuRole(QAction::AboutRole);
+    help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
+    updateEditActions();
+}
+
+void MainWindow::createDocks()
+{
+    auto *projectDock = new QDockWidget(tr("Project"), this);
+    projectDock->setObjectName(QStringLiteral("projectDock"));
+    projectDock->setWidget(m_sidebar);
+    addDockWidget(Qt::LeftDockWidgetArea, projectDock);
+
+    m_jobsDock = new QDockWidget(tr("Jobs"), this);
+    m_jobsDock->setObjectName(QStringLiteral("jobsDock"));
+    m_jobsDock->setWidget(new JobsPanel(m_jobs, this));
+    addDockWidget(Qt::BottomDockWidgetArea, m_jobsDock);
+    resizeDocks({projectDock}, {260}, Qt::Horizontal);
+    resizeDocks({m_jobsDock}, {140}, Qt::Vertical);
+
+    const QList<QAction *> viewMenuActions = menuBar()->actions();
+    for (QAction *menuAction : viewMenuActions) {
+        if (menuAction->menu() && menuAction->text() == tr("&View")) {
+            menuAction->menu()->addAction(projectDock->toggleViewAction());
+            menuAction->menu()->addAction(m_jobsDock->toggleViewAction());
+        }
+    }
+    // A job that starts brings the panel back if the user had closed it.
+    connect(m_jobs, &QAbstractItemModel::rowsInserted, m_jobsDock, &QWidget::show);
+}
+
+QString MainWindow::openProject(const QString &folder, bool quiet)
+{
+    if (!maybeSaveAll())
+        return tr("cancelled");
+    auto result = Project::open(folder);
+    if (auto *error = std::get_if<LoadError>(&result)) {
+        if (!quiet)
+            QMessageBox::warning(this, tr("Cannot open project"), error->toString());
+        return error->toString();
+    }
+    m_project = std::get<Project>(std::move(result));
+    m_settings.addRecentProject(m_project->rootPath());
+    updateRecentMenu();
+    m_treeModel->setProject(m_project);
+    for (ViewPage *page : m_pages)
+        page->setProject(&*m_project);
+    m_projectLabel->setText(m_project->rootPath());
+    updateTitle();
+    return {};
+}
+
+void MainWindow::showView(View view)
+{
+    m_views->setCurrentWidget(page(view));
+    m_viewActions->actions().at(int(view))->setChecked(true);
+    m_settings.setLastView(viewName(view));
+}
+
+MainWindow::View MainWindow::currentView() const
+{
+    return AllViews[size_t(m_views->currentIndex())];
+}
+
+ViewPage *MainWindow::page(View view) const
+{
+    return m_pages[size_t(view)];
+}
+
+bool MainWindow::openFirstItemFor(View view)
+{
+    switch (view) {
+    case View::Trace: return m_sidebar->selectFirst(ProjectItem::Kind::Trace);
+    case View::Skill: return m_sidebar->selectFirst(ProjectItem::Kind::Skill);
+    case View::Runs: return m_sidebar->selectFirst(ProjectItem::Kind::Run);
+    case View::Kernels: return m_sidebar->selectFirst(ProjectItem::Kind::KernelTask);
+    case View::Compare: return false;
+    }
+    return false;
+}
+
+void MainWindow::addStatusWidget(QWidget *widget)
+{
+    statusBar()->addPermanentWidget(widget);
+}
+
+void MainWindow::openItem(ProjectItem::Kind kind, const QString &path)
+{
+    View view = View::Skill;
+    switch (kind) {
+    case ProjectItem::Kind::Trace: view = View::Trace; break;
+    case ProjectItem::Kind::Skill:
+    case ProjectItem::Kind::TestSuite: view = View::Skill; break;
+    case ProjectItem::Kind::Run: view = View::Runs; break;
+    case ProjectItem::Kind::KernelTask: view = View::Kernels; break;
+    }
+    page(view)->openPath(path);
+    showView(view);
+}
+
+void MainWindow::updateRecentMenu()
+{
+    m_recentMenu->clear();
+    const QStringList recent = m_settings.recentProjects();
+    for (const QString &folder : recent)
+        m_recentMenu->addAction(folder, this, [this, folder] { openProject(folder); });
+    if (!recent.isEmpty()) {
+        m_recentMenu->addSeparator();
+        m_recentMenu->addAction(tr("Clear List"), this, [this] {
+            m_settings.clearRecentProjects();
+            updateRecentMenu();
+        });
+    }
+    m_recentMenu->setEnabled(!recent.isEmpty());
+}
+
+void MainWindow::updateEditActions()
+{
+    if (!m_saveAction)
+        return;
+    ViewPage *current = page(currentView());
+    QPlainTextEdit *editor = current->textEditor();
+    m_saveAction->setEnabled(current->isModified());
+    m_undoAction->setEnabled(editor && !editor->isReadOnly());
+    m_redoAction->setEnabled(editor && !editor->isReadOnly());
+    m_findAction->setEnabled(editor != nullptr);
+}
+
+void MainWindow::updateTitle()
+{
+    bool modified = false;
+    for (const ViewPage *page : m_pages)
+        modified = modified || page->isModified();
+    const QString name = m_project ? m_project->name() : tr("No project");
+    setWindowTitle(QStringLiteral("%1[*] — Skillforge").arg(name));
+    setWindowModified(modified);
+}
+
+bool MainWindow::maybeSaveAll()
+{
+    for (ViewPage *page : m_pages) {
+        if (!page->maybeSave())
+            return false;
+    }
+    return true;
+}
+
+void MainWindow::chooseProjectToOpen()
+{
+    const QString folder = QFileDialog::getExistingDirectory(this, tr("Open Project"),
+                                                             m_project ? m_project->rootPath() : QString());
+    if (!folder.isEmpty())
+        openProject(folder);
+}
+
+void MainWindow::chooseProjectToCreate()
+{
+    const QString folder = QFileDialog::getExistingDirectory(this, tr("New Project — choose an empty folder"));
+    if (folder.isEmpty())
+        return;
+    bool ok = false;
+    const QString name = QInputDialog::getText(this, tr("New Project"), tr("Project name:"), QLineEdit::Normal,
+                                               QFileInfo(folder).fileName(), &ok);
+    if (!ok || name.trimmed().isEmpty())
+        return;
+    auto created = Project::create(folder, name.trimmed());
+    if (auto *error = std::get_if<LoadError>(&created)) {
+        QMessageBox::warning(this, tr("Cannot create project"), error->toString());
+        return;
+    }
+    openProject(folder);
+}
+
+void MainWindow::showAbout()
+{
+    QMessageBox::about(this, tr("About Skillforge"),
+                       tr("<h3>Skillforge %1</h3><p>A studio for teaching language models with agent skills: import "
+                          "a teacher's trace, turn it into a skill, and measure whether it helps cheaper student "
+                          "models.</p><p>Built with Qt %2.</p>")
+                           .arg(QStringLiteral(SKILLFORGE_VERSION), QString::fromLatin1(qVersion())));
+}
+
+void MainWindow::closeEvent(QCloseEvent *event)
+{
+    if (!maybeSaveAll()) {
+        event->ignore();
+        return;
+    }
+    m_settings.setWindowGeometry(saveGeometry());
+    m_settings.setWindowState(saveState());
+    event->accept();
+}
+
+} // namespace sf

@@ -1,0 +1,23 @@
+#pragma once
+
+#include <QLabel>
+#include <QWidget>
+
+namespace sf {
+
+/// A centred title and explanation shown where a view has nothing to show yet.
+class EmptyState final : public QWidget
+{
+    Q_OBJECT
+
+public:
+    explicit EmptyState(QWidget *parent = nullptr);
+    void setText(const QString &title, const QString &explanation);
+    QString title() const { return m_title->text(); }
+
+private:
+    QLabel *m_title;
+    QLabel *m_explanation;
+};
+
+} // namespace sf

@@ -1,0 +1,96 @@
+#include "models/TryModelDialog.h"
+
+#include "llm/ChatCall.h"
+#include "llm/ChatClient.h"
+
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QFormLayout>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QVBoxLayout>
+
+namespace sf {
+
+TryModelDialog::TryModelDialog(ChatClient &client, const QStringList &suggestedModels, QWidget *parent)
+    : QDialog(parent)
+    , m_client(client)
+    , m_model(new QComboBox(this))
+    , m_prompt(new QPlainTextEdit(this))
+    , m_reply(new QPlainTextEdit(this))
+    , m_stats(new QLabel(this))
+    , m_send(new QPushButton(tr("Send"), this))
+{
+    setWindowTitle(tr("Try a Model"));
+    resize(640, 520);
+    m_model->setEditable(true);
+    m_model->addItems(suggestedModels);
+    m_model->setToolTip(tr("PROVIDER:MODEL, e.g. local:gemma3-270m, anthropic:claude-opus-4-5, openai:gpt-4.1"));
+    m_prompt->setPlaceholderText(tr("Prompt"));
+    m_prompt->setPlainText(tr("In two sentences: what does an RMSNorm CUDA kernel compute?"));
+    m_reply->setReadOnly(true);
+    m_reply->setPlaceholderText(tr("The reply appears here."));
+    m_stats->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_send->setDefault(true);
+
+    auto *form = new QFormLayout;
+    form->addRow(tr("Model:"), m_model);
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
+    buttons->addButton(m_send, QDialogButtonBox::ActionRole);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    connect(m_send, &QPushButton::clicked, this, &TryModelDialog::send);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(form);
+    layout->addWidget(m_prompt, 1);
+    layout->addWidget(m_reply, 2);
+    layout->addWidget(m_stats);
+    layout->addWidget(buttons);
+}
+
+TryModelDialog::~TryModelDialog()
+{
+    delete m_call; // deleting an unfinished call cancels it
+}
+
+void TryModelDialog::send()
+{
+    if (m_call) {
+        m_call->cancel();
+        return;
+    }
+    ChatRequest request;
+    request.messages.append({QStringLiteral("user"), m_prompt->toPlainText()});
+    request.maxTokens = 512;
+    m_reply->clear();
+    m_stats->setText(tr("Waiting for %1… (a local model starts on first use)").arg(m_model->currentText()));
+    m_call = m_client.chat(m_model->currentText().trimmed(), request);
+    m_call->setParent(this);
+    connect(m_call, &ChatCall::finished, this, [this](const ChatResponse &response) {
+        m_reply->setPlainText(response.text);
+        m_stats->setText(tr("%1 input and %2 output tokens in %3 ms (first byte after %4 ms)")
+                             .arg(response.usage.totalInput())
+                             .arg(response.usage.output)
+                             .arg(response.latencyMs)
+                             .arg(response.firstByteMs));
+        m_call->deleteLater();
+        m_call.clear();
+        setBusy(false);
+    });
+    connect(m_call, &ChatCall::failed, this, [this](const QString &message) {
+        m_stats->setText(tr("Failed: %1").arg(message));
+        m_call->deleteLater();
+        m_call.clear();
+        setBusy(false);
+    });
+    setBusy(true);
+}
+
+void TryModelDialog::setBusy(bool busy)
+{
+    m_send->setText(busy ? tr("Cancel") : tr("Send"));
+    m_model->setEnabled(!busy);
+}
+
+} // namespace sf
