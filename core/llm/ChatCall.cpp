@@ -18,8 +18,8 @@ constexpr int chatFirstByteTimeoutMs = 10 * 60 * 1000;
 
 QString httpErrorText(const HttpResponse &response, const QString &providerMessage)
 {
-    const QString detail = providerMessage.isEmpty() ? QString::fromUtf8(response.body.left(300)).simplified()
-                                                     : providerMessage;
+    const QString detail =
+        providerMessage.isEmpty() ? QString::fromUtf8(response.body.left(300)).simplified() : providerMessage;
     return detail.isEmpty() ? u"HTTP %1"_s.arg(response.status) : u"HTTP %1: %2"_s.arg(response.status).arg(detail);
 }
 

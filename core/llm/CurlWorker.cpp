@@ -1,14 +1,11 @@
 #include "CurlWorker_p.h"
-
 #include "HttpReplyLink_p.h"
 #include "LlmLogging.h"
 
 #include <QElapsedTimer>
 #include <QMutexLocker>
-
-#include <curl/curl.h>
-
 #include <algorithm>
+#include <curl/curl.h>
 
 using namespace Qt::StringLiterals;
 
@@ -265,8 +262,8 @@ void CurlWorker::enforceDeadlines()
         const HttpRequest &request = transfer->request;
         if (transfer->lastByteMs < 0 && request.firstByteTimeoutMs > 0 && now >= request.firstByteTimeoutMs) {
             expired.emplace_back(id, u"No response within %1 ms"_s.arg(request.firstByteTimeoutMs));
-        } else if (transfer->lastByteMs >= 0 && request.idleTimeoutMs > 0
-                   && now - transfer->lastByteMs >= request.idleTimeoutMs) {
+        } else if (transfer->lastByteMs >= 0 && request.idleTimeoutMs > 0 &&
+                   now - transfer->lastByteMs >= request.idleTimeoutMs) {
             expired.emplace_back(id, u"The response stalled for %1 ms"_s.arg(request.idleTimeoutMs));
         }
     }
@@ -311,8 +308,8 @@ void CurlWorker::finish(quint64 id, HttpError kind, const QString &error)
         qCDebug(lcHttp).noquote() << transfer->request.method << loggableUrl(transfer->request.url) << "->"
                                   << response.status << "in" << response.totalMs << "ms";
     } else {
-        qCDebug(lcHttp).noquote() << transfer->request.method << loggableUrl(transfer->request.url) << "failed:"
-                                  << error;
+        qCDebug(lcHttp).noquote() << transfer->request.method << loggableUrl(transfer->request.url)
+                                  << "failed:" << error;
     }
     transfer->link->postFinished(response);
 }

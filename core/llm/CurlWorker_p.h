@@ -3,10 +3,8 @@
 #include "HttpTypes.h"
 
 #include <QMutex>
-
-#include <curl/curl.h>
-
 #include <atomic>
+#include <curl/curl.h>
 #include <memory>
 #include <thread>
 #include <unordered_map>
@@ -40,7 +38,11 @@ public:
 private:
     struct Command
     {
-        enum class Kind { Add, Abort } kind;
+        enum class Kind
+        {
+            Add,
+            Abort
+        } kind;
         quint64 id = 0;
         std::shared_ptr<ReplyLink> link;
         HttpRequest request;

@@ -5,7 +5,6 @@
 #include "HttpReplyLink_p.h"
 
 #include <curl/curl.h>
-
 #include <mutex>
 
 namespace sf {

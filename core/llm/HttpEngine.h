@@ -3,7 +3,6 @@
 #include "HttpTypes.h"
 
 #include <QObject>
-
 #include <memory>
 
 namespace sf {

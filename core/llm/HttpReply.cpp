@@ -41,7 +41,8 @@ void ReplyLink::postChunk(const QByteArray &chunk)
 {
     QMutexLocker lock(&m_mutex);
     if (HttpReply *reply = m_reply) {
-        QMetaObject::invokeMethod(reply, [reply, chunk] { reply->deliverChunk(chunk); }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            reply, [reply, chunk] { reply->deliverChunk(chunk); }, Qt::QueuedConnection);
     }
 }
 
@@ -49,7 +50,8 @@ void ReplyLink::postFinished(const HttpResponse &response)
 {
     QMutexLocker lock(&m_mutex);
     if (HttpReply *reply = m_reply) {
-        QMetaObject::invokeMethod(reply, [reply, response] { reply->deliverFinished(response); }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            reply, [reply, response] { reply->deliverFinished(response); }, Qt::QueuedConnection);
     }
 }
 

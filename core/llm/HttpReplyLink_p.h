@@ -3,7 +3,6 @@
 #include "HttpTypes.h"
 
 #include <QMutex>
-
 #include <memory>
 
 namespace sf {

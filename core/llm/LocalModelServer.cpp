@@ -9,7 +9,6 @@
 #include <QHostAddress>
 #include <QTcpServer>
 #include <QThread>
-
 #include <algorithm>
 
 using namespace Qt::StringLiterals;
@@ -124,8 +123,8 @@ void LocalModelServer::launch()
     m_baseUrl = QUrl(u"http://127.0.0.1:%1/v1"_s.arg(port));
     const int threads = m_options.threads > 0 ? m_options.threads : std::max(1, QThread::idealThreadCount());
     QStringList arguments{
-        u"--host"_s, u"127.0.0.1"_s, u"--port"_s, QString::number(port), u"-m"_s, m_options.modelPath,
-        u"-c"_s, QString::number(m_options.contextSize), u"--threads"_s, QString::number(threads), u"--jinja"_s,
+        u"--host"_s, u"127.0.0.1"_s, u"--port"_s, QString::number(port), u"-m"_s, m_options.modelPath, u"-c"_s,
+        QString::number(m_options.contextSize), u"--threads"_s, QString::number(threads), u"--jinja"_s,
         // Warnings and errors only: the stderr tail should show why a start failed, not per-request chatter.
         u"--log-verbosity"_s, u"2"_s, u"--no-webui"_s};
     if (!m_options.chatTemplate.isEmpty()) {
@@ -244,8 +243,8 @@ bool LocalModelServer::lastExitWasPortClash() const
     const qsizetype from = std::max<qsizetype>(0, m_stderrTail.size() - 5);
     for (qsizetype i = from; i < m_stderrTail.size(); ++i) {
         const QString &line = m_stderrTail.at(i);
-        if (line.contains("couldn't bind"_L1, Qt::CaseInsensitive)
-            || line.contains("address already in use"_L1, Qt::CaseInsensitive)) {
+        if (line.contains("couldn't bind"_L1, Qt::CaseInsensitive) ||
+            line.contains("address already in use"_L1, Qt::CaseInsensitive)) {
             return true;
         }
     }

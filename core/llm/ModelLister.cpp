@@ -52,7 +52,8 @@ ModelListCall *ModelLister::list(const QString &providerName)
     const ProviderConfig *provider = m_providers.find(providerName);
     Result<QStringList> early;
     if (!provider) {
-        early.error = u"Unknown provider '%1'; known providers: %2"_s.arg(providerName, m_providers.names().join(", "_L1));
+        early.error =
+            u"Unknown provider '%1'; known providers: %2"_s.arg(providerName, m_providers.names().join(", "_L1));
     } else if (provider->baseUrl.isEmpty()) {
         early.error = missingBaseUrlMessage(*provider);
     } else if (provider->apiKeyRequired && m_providers.apiKey(*provider).isEmpty()) {
@@ -90,8 +91,9 @@ void ModelLister::send(ModelListCall *call, const ProviderConfig &provider)
             call->complete(Result<QStringList>::failure(response.error));
         } else if (response.status >= 400) {
             const QString message = detail::providerErrorMessage(response.body);
-            call->complete(Result<QStringList>::failure(
-                message.isEmpty() ? u"HTTP %1"_s.arg(response.status) : u"HTTP %1: %2"_s.arg(response.status).arg(message)));
+            call->complete(Result<QStringList>::failure(message.isEmpty()
+                                                            ? u"HTTP %1"_s.arg(response.status)
+                                                            : u"HTTP %1: %2"_s.arg(response.status).arg(message)));
         } else {
             call->complete(ollama ? parseOllamaTags(response.body) : OpenAiChatFormat::parseModelList(response.body));
         }

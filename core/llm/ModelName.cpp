@@ -9,7 +9,8 @@ Result<ModelName> ModelName::parse(const QString &text)
     const QString trimmed = text.trimmed();
     const qsizetype colon = trimmed.indexOf(u':');
     if (colon < 0) {
-        return Result<ModelName>::failure(u"Model name '%1' must be PROVIDER:MODEL, e.g. anthropic:claude-opus-4-5"_s.arg(text));
+        return Result<ModelName>::failure(
+            u"Model name '%1' must be PROVIDER:MODEL, e.g. anthropic:claude-opus-4-5"_s.arg(text));
     }
     ModelName name{trimmed.left(colon).trimmed(), trimmed.mid(colon + 1).trimmed()};
     if (name.provider.isEmpty()) {

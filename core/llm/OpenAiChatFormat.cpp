@@ -5,7 +5,6 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-
 #include <algorithm>
 
 using namespace Qt::StringLiterals;
@@ -42,8 +41,7 @@ TokenUsage parseUsage(const QJsonObject &usage)
     // prompt_tokens already includes the cached tokens; counting both would bill them twice.
     result.uncachedInput = std::max<qint64>(0, prompt - cached);
     result.output = usage.value("completion_tokens"_L1).toInteger();
-    result.reasoning =
-        usage.value("completion_tokens_details"_L1).toObject().value("reasoning_tokens"_L1).toInteger();
+    result.reasoning = usage.value("completion_tokens_details"_L1).toObject().value("reasoning_tokens"_L1).toInteger();
     return result;
 }
 

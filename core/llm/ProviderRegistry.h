@@ -5,7 +5,6 @@
 
 #include <QList>
 #include <QStringList>
-
 #include <memory>
 
 namespace sf {

@@ -1,7 +1,6 @@
 #pragma once
 
 #include <QString>
-
 #include <optional>
 #include <utility>
 
@@ -10,8 +9,7 @@ namespace sf {
 /**
  * A value or an error message: a stand-in for std::expected, which g++ 12 lacks.
  */
-template <typename T>
-struct Result
+template <typename T> struct Result
 {
     std::optional<T> value;
     QString error;

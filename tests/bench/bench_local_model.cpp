@@ -12,7 +12,6 @@
 #include <QElapsedTimer>
 #include <QEventLoop>
 #include <QTimer>
-
 #include <algorithm>
 #include <cstdio>
 #include <memory>
@@ -81,9 +80,8 @@ int main(int argc, char *argv[])
 
     bool ready = false;
     QObject::connect(&server, &LocalModelServer::ready, [&] { ready = true; });
-    QObject::connect(&server, &LocalModelServer::failed, [&](const QString &message) {
-        std::fprintf(stderr, "server failed: %s\n", qPrintable(message));
-    });
+    QObject::connect(&server, &LocalModelServer::failed,
+                     [&](const QString &message) { std::fprintf(stderr, "server failed: %s\n", qPrintable(message)); });
     QElapsedTimer clock;
     clock.start();
     server.ensureStarted();
@@ -95,7 +93,8 @@ int main(int argc, char *argv[])
     std::printf("cold start to Ready: %.2f s\n\n", coldStartS);
 
     ChatRequest request;
-    request.messages = {{u"user"_s, u"Explain in a few sentences what a CUDA kernel is and how threads are organised."_s}};
+    request.messages = {
+        {u"user"_s, u"Explain in a few sentences what a CUDA kernel is and how threads are organised."_s}};
     request.maxTokens = parser.value(tokensOption).toInt();
     request.temperature = 0.0;
 
@@ -118,7 +117,8 @@ int main(int argc, char *argv[])
         if (!spin(done, 300000) || !result) {
             return 1;
         }
-        const double tps = result->latencyMs > 0 ? double(result->usage.output) * 1000.0 / double(result->latencyMs) : 0;
+        const double tps =
+            result->latencyMs > 0 ? double(result->usage.output) * 1000.0 / double(result->latencyMs) : 0;
         latencies.push_back(double(result->latencyMs));
         clientTps.push_back(tps);
         if (result->serverTokensPerSecond) {

@@ -10,7 +10,6 @@
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTest>
-
 #include <csignal>
 #include <cstdio>
 #include <memory>

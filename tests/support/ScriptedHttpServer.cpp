@@ -2,7 +2,6 @@
 
 #include <QTcpSocket>
 #include <QTimer>
-
 #include <algorithm>
 
 namespace sf::test {
@@ -12,14 +11,22 @@ namespace {
 QByteArray reasonPhrase(int status)
 {
     switch (status) {
-    case 200: return "OK";
-    case 400: return "Bad Request";
-    case 401: return "Unauthorized";
-    case 404: return "Not Found";
-    case 429: return "Too Many Requests";
-    case 500: return "Internal Server Error";
-    case 503: return "Service Unavailable";
-    default: return "Status";
+    case 200:
+        return "OK";
+    case 400:
+        return "Bad Request";
+    case 401:
+        return "Unauthorized";
+    case 404:
+        return "Not Found";
+    case 429:
+        return "Too Many Requests";
+    case 500:
+        return "Internal Server Error";
+    case 503:
+        return "Service Unavailable";
+    default:
+        return "Status";
     }
 }
 
@@ -155,8 +162,8 @@ void ScriptedHttpServer::processBuffer(QTcpSocket *socket)
     RecordedRequest request;
     request.method = requestLine.value(0);
     request.target = requestLine.value(1);
-    request.path = request.target.left(request.target.indexOf('?') < 0 ? request.target.size()
-                                                                        : request.target.indexOf('?'));
+    request.path =
+        request.target.left(request.target.indexOf('?') < 0 ? request.target.size() : request.target.indexOf('?'));
     qsizetype contentLength = 0;
     for (qsizetype i = 1; i < lines.size(); ++i) {
         const qsizetype colon = lines.at(i).indexOf(':');
@@ -197,7 +204,8 @@ void ScriptedHttpServer::answer(QTcpSocket *socket, const ScriptedResponse &resp
         return;
     }
     if (response.chunks.isEmpty()) {
-        socket->write(statusAndHeaders(response, "Content-Length: " + QByteArray::number(response.body.size()) + "\r\n"));
+        socket->write(
+            statusAndHeaders(response, "Content-Length: " + QByteArray::number(response.body.size()) + "\r\n"));
         socket->write(response.body);
         finishAnswer(socket);
         return;

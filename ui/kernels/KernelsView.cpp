@@ -31,7 +31,8 @@ KernelsView::KernelsView(QWidget *parent)
 
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(machine);
-    layout->addWidget(tasks, 1);
+    layout->addWidget(tasks);
+    layout->addStretch(1);
 
     connect(&m_toolchain, &CudaToolchain::detected, this, &KernelsView::showToolchain);
     setProject(nullptr);
@@ -57,6 +58,7 @@ void KernelsView::setProject(const Project *project)
         row->setData(Qt::UserRole, item.path);
         row->setToolTip(item.path);
     }
+    m_tasks->setVisible(!items.isEmpty());
     m_tasksLabel->setText(items.isEmpty()
                               ? tr("No kernel tasks in this project's kernels/ folder. A kernel task declares the "
                                    "entry point a student's kernel must export, the shapes and dtypes to test, "

@@ -12,7 +12,6 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QTimer>
-
 #include <cstdio>
 
 using namespace sf::test;
@@ -53,8 +52,8 @@ int main(int argc, char *argv[])
         die("llama_model_load: error loading model: fake failure to load the model", 1);
     }
     const QByteArray bindMarker = qgetenv("FAKE_LLAMA_BIND_FAIL_ONCE");
-    const QByteArray bindError = "srv    start: couldn't bind HTTP server socket, hostname: 127.0.0.1, port: "
-                                 + QByteArray::number(port);
+    const QByteArray bindError =
+        "srv    start: couldn't bind HTTP server socket, hostname: 127.0.0.1, port: " + QByteArray::number(port);
     if (!bindMarker.isEmpty() && !QFile::exists(QString::fromLocal8Bit(bindMarker))) {
         QFile marker(QString::fromLocal8Bit(bindMarker));
         if (marker.open(QIODevice::WriteOnly)) {
@@ -68,8 +67,9 @@ int main(int argc, char *argv[])
         die(bindError, 1);
     }
     server.route("GET", "/health", ScriptedResponse::json(503, R"({"error":{"code":503,"message":"Loading model"}})"));
-    QTimer::singleShot(envInt("FAKE_LLAMA_HEALTH_DELAY_MS", 300), &server,
-                       [&server] { server.route("GET", "/health", ScriptedResponse::json(200, R"({"status":"ok"})")); });
+    QTimer::singleShot(envInt("FAKE_LLAMA_HEALTH_DELAY_MS", 300), &server, [&server] {
+        server.route("GET", "/health", ScriptedResponse::json(200, R"({"status":"ok"})"));
+    });
     server.route("POST", "/v1/chat/completions", ScriptedResponse::json(200, chatAnswer));
     server.route("GET", "/fake/arguments",
                  ScriptedResponse::json(200, QJsonDocument(QJsonArray::fromStringList(arguments)).toJson()));

@@ -11,7 +11,6 @@
 #include <QStandardPaths>
 #include <QTcpServer>
 #include <QTest>
-
 #include <memory>
 
 using namespace sf;

@@ -8,7 +8,6 @@
 #include <QTcpServer>
 #include <QTest>
 #include <QThread>
-
 #include <memory>
 #include <vector>
 
@@ -221,7 +220,8 @@ private Q_SLOTS:
     {
         ScriptedHttpServer server;
         QVERIFY(server.listen());
-        server.route("GET", "/stream", ScriptedResponse::streamed({"data: one\n\n", "data: two\n\n", "data: [DONE]\n\n"}, 150));
+        server.route("GET", "/stream",
+                     ScriptedResponse::streamed({"data: one\n\n", "data: two\n\n", "data: [DONE]\n\n"}, 150));
         HttpEngine engine;
 
         std::unique_ptr<HttpReply> reply(engine.send(requestFor(server, u"/stream"_s)));

@@ -13,7 +13,6 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
-
 #include <cerrno>
 #include <csignal>
 #include <memory>
@@ -101,7 +100,8 @@ private Q_SLOTS:
         QSignalSpy finished(reply.get(), &HttpReply::finished);
         QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 5000);
         const QString arguments = QJsonDocument::fromJson(reply->response().body).toVariant().toStringList().join(u' ');
-        QVERIFY2(arguments.contains(u"--host 127.0.0.1 --port %1"_s.arg(server.baseUrl().port())), qPrintable(arguments));
+        QVERIFY2(arguments.contains(u"--host 127.0.0.1 --port %1"_s.arg(server.baseUrl().port())),
+                 qPrintable(arguments));
         QVERIFY(arguments.contains(u"-m "_s + options.modelPath));
         QVERIFY(arguments.contains("-c 2048"_L1));
         QVERIFY(arguments.contains("--threads 3"_L1));

@@ -6,7 +6,6 @@
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTest>
-
 #include <memory>
 
 using namespace sf;
@@ -58,8 +57,9 @@ private Q_SLOTS:
 
     void anthropic_listsV1Models_withApiKeyHeader()
     {
-        m_server->route("GET", "/v1/models",
-                        ScriptedResponse::json(200, R"({"data":[{"type":"model","id":"claude-opus-4-5"}],"has_more":false})"));
+        m_server->route(
+            "GET", "/v1/models",
+            ScriptedResponse::json(200, R"({"data":[{"type":"model","id":"claude-opus-4-5"}],"has_more":false})"));
         ProviderRegistry providers;
         ModelLister lister(*m_engine, providers);
         std::unique_ptr<ModelListCall> call(lister.list(u"anthropic"_s));

@@ -127,10 +127,7 @@ private Q_SLOTS:
         QVERIFY(parsed.error.contains("Bad gateway"_L1));
     }
 
-    void parseResponse_noChoices_isAnError()
-    {
-        QVERIFY(!OpenAiChatFormat::parseResponse(R"({"choices": []})").ok());
-    }
+    void parseResponse_noChoices_isAnError() { QVERIFY(!OpenAiChatFormat::parseResponse(R"({"choices": []})").ok()); }
 
     void parseModelList_readsDataIds()
     {

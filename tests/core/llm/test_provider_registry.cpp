@@ -9,8 +9,8 @@ using namespace Qt::StringLiterals;
 namespace {
 
 constexpr const char *providerVariables[] = {
-    "ANTHROPIC_BASE_URL", "ANTHROPIC_API_KEY", "OPENAI_BASE_URL", "OPENAI_API_KEY", "HF_TOKEN",
-    "OLLAMA_HOST",        "GENERIC_BASE_URL",  "GENERIC_API_KEY",
+    "ANTHROPIC_BASE_URL", "ANTHROPIC_API_KEY", "OPENAI_BASE_URL",  "OPENAI_API_KEY",
+    "HF_TOKEN",           "OLLAMA_HOST",       "GENERIC_BASE_URL", "GENERIC_API_KEY",
 };
 
 class FixedKeyStore final : public ApiKeyStore
