@@ -7,10 +7,14 @@ namespace sf::cli {
 Command chatCommand();
 Command guiCommand();
 Command modelsListCommand();
+Command skillInstallCommand();
+Command skillPackCommand();
+Command validateCommand();
 
 const std::vector<Command> &commands()
 {
-    static const std::vector<Command> all = {guiCommand(), modelsListCommand(), chatCommand()};
+    static const std::vector<Command> all = {guiCommand(),      modelsListCommand(), chatCommand(),
+                                             validateCommand(), skillPackCommand(),  skillInstallCommand()};
     return all;
 }
 
@@ -28,12 +32,13 @@ const Command *findCommand(const QStringList &arguments, qsizetype *consumed)
 
 QString usageText()
 {
-    QString text = QStringLiteral("Usage: skillforge [PROJECT]\n"
-                                  "       skillforge COMMAND [OPTIONS]\n"
-                                  "       skillforge --version | --help\n\n"
-                                  "Skillforge turns a teacher model's agent trace into a skill and measures whether it\n"
-                                  "helps student models. Without a command it opens the GUI on PROJECT, the last\n"
-                                  "project, or the bundled sample project.\n\nCommands:\n");
+    QString text =
+        QStringLiteral("Usage: skillforge [PROJECT]\n"
+                       "       skillforge COMMAND [OPTIONS]\n"
+                       "       skillforge --version | --help\n\n"
+                       "Skillforge turns a teacher model's agent trace into a skill and measures whether it\n"
+                       "helps student models. Without a command it opens the GUI on PROJECT, the last\n"
+                       "project, or the bundled sample project.\n\nCommands:\n");
     qsizetype width = 0;
     for (const Command &command : commands())
         width = std::max(width, command.words.join(u' ').size());

@@ -118,6 +118,8 @@ void MainWindow::createActions()
     edit->addSeparator();
     m_findAction = edit->addAction(tr("&Find…"), this, [this] { page(currentView())->activateFind(); });
     m_findAction->setShortcut(QKeySequence::Find);
+    m_replaceAction = edit->addAction(tr("R&eplace…"), this, [this] { page(currentView())->activateReplace(); });
+    m_replaceAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_H));
     edit->addSeparator();
     QAction *preferences = edit->addAction(tr("&Preferences…"), this, [this] {
         PreferencesDialog dialog(m_settings, this);
@@ -275,6 +277,7 @@ void MainWindow::updateEditActions()
     m_undoAction->setEnabled(editor && !editor->isReadOnly());
     m_redoAction->setEnabled(editor && !editor->isReadOnly());
     m_findAction->setEnabled(editor != nullptr);
+    m_replaceAction->setEnabled(editor && !editor->isReadOnly() && current->canReplace());
 }
 
 void MainWindow::updateTitle()

@@ -86,6 +86,7 @@ private:
     QAction *m_undoAction = nullptr;
     QAction *m_redoAction = nullptr;
     QAction *m_findAction = nullptr;
+    QAction *m_replaceAction = nullptr;
     QDockWidget *m_jobsDock = nullptr;
     QLabel *m_projectLabel;
 };

@@ -27,6 +27,9 @@ public:
     /// The text the Edit menu acts on (undo, redo, find), if this view has one.
     virtual QPlainTextEdit *textEditor() const { return nullptr; }
     virtual void activateFind() {}
+    /// Find and replace, for views whose text can be edited.
+    virtual bool canReplace() const { return false; }
+    virtual void activateReplace() {}
     /// True while the view is still loading or detecting something in the background.
     virtual bool isBusy() const { return false; }
 

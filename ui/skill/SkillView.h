@@ -1,26 +1,57 @@
 #pragma once
 
 #include "common/ViewPage.h"
+#include "skill/RecoveryStore.h"
+#include "skill/SkillValidator.h"
+
+#include <QPointer>
+#include <QTimer>
+#include <functional>
+#include <optional>
 
 class QLabel;
-class QListWidget;
-class QPlainTextEdit;
+class QSplitter;
 class QStackedWidget;
+class QToolButton;
 
 namespace sf {
 
-class EmptyState;
-class FindBar;
+class SkillShareButton;
 
-/// The Skill view: the files of a skill folder (SKILL.md, references/, scripts/, assets/) and a text
-/// editor for the one chosen. Saves are atomic; unsaved edits are never dropped without asking.
-/// Also edits a single file such as a test suite.
+class DebouncedTask;
+class EmptyState;
+class FileGuard;
+class FindBar;
+class FrontMatterForm;
+class MarkdownHighlighter;
+class MarkdownPreview;
+class NoticeBar;
+class OutlinePanel;
+class ProblemsPanel;
+class SkillEditor;
+class SkillFilesPanel;
+class VersionsDialog;
+
+/**
+ * The Skill view: the skill editor. The files of a skill folder (SKILL.md, references/, scripts/, assets/)
+ * and the outline on the left, the highlighted source in the middle with the front-matter form above it,
+ * the live preview on the right and the problems of the chosen validation profile below.
+ *
+ * Saves are atomic and store a version; unsaved edits are autosaved to a recovery file every few seconds
+ * and offered back after a crash; a change on disk by another program is reloaded (or offered, when there
+ * are local edits). Everything that costs more than a keystroke (preview, validation, outline, form) is
+ * debounced, and preview and validation run off the UI thread. Also edits a single file such as a test suite.
+ */
 class SkillView final : public ViewPage
 {
     Q_OBJECT
 
 public:
+    /// Asks the user a yes/no question; replaceable so that tests need no modal dialog.
+    using Confirm = std::function<bool(const QString &title, const QString &question)>;
+
     explicit SkillView(QWidget *parent = nullptr);
+    ~SkillView() override;
 
     void setProject(const Project *project) override;
     /// A skill folder (lists its files, opens SKILL.md) or a single file.
@@ -28,24 +59,117 @@ public:
     bool maybeSave() override;
     bool save() override;
     bool isModified() const override;
-    QPlainTextEdit *textEditor() const override { return m_editor; }
+    QPlainTextEdit *textEditor() const override;
     void activateFind() override;
+    bool canReplace() const override;
+    void activateReplace() override;
+    bool isBusy() const override;
 
+    /// Opens @p file (absolute) of the current skill in the editor; false when it cannot be read.
+    bool openFile(const QString &file);
     QString currentFile() const { return m_file; }
+    QString skillFolder() const { return m_folder; }
+    bool isEditingSkillMd() const;
+
+    ValidationProfile profile() const;
+    void setProfile(ValidationProfile profile);
+
+    /// Opens the versions dialog (non-modal) and returns it.
+    VersionsDialog *showVersions();
+    VersionsDialog *versionsDialog() const;
+
+    /// An unsaved-edits recovery is on offer for the open file (after a crash).
+    bool hasRecoveryOffer() const { return m_recovery.has_value(); }
+    void acceptRecovery();
+    void discardRecovery();
+    /// The open file changed on disk while it had unsaved edits.
+    bool hasReloadOffer() const { return m_reloadOffered; }
+    void acceptReload();
+    void keepLocalEdits();
+
+    void setConfirm(Confirm confirm);
+    /// For tests: shorter debounce and autosave intervals.
+    void setIntervals(int previewMs, int validationMs, int autosaveMs);
+    const RecoveryStore &recoveryStore() const;
+
+    SkillEditor *editor() const { return m_editor; }
+    MarkdownHighlighter *highlighter() const { return m_highlighter; }
+    MarkdownPreview *preview() const { return m_preview; }
+    ProblemsPanel *problemsPanel() const { return m_problems; }
+    OutlinePanel *outlinePanel() const { return m_outline; }
+    SkillFilesPanel *filesPanel() const { return m_files; }
+    FrontMatterForm *frontMatterForm() const { return m_form; }
+    FindBar *findBar() const { return m_findBar; }
+    NoticeBar *noticeBar() const { return m_notice; }
+
+protected:
+    void changeEvent(QEvent *event) override;
+
+Q_SIGNALS:
+    /// The problems panel shows the result of a validation.
+    void validated();
+    /// Unsaved edits were written to the recovery file.
+    void autosaved();
+    /// The open file was reloaded because another program changed it.
+    void reloadedFromDisk();
+    /// The file watcher reported the open file and the view compared it with what it last read or wrote.
+    void diskChecked();
+    void fileOpened(const QString &file);
+    void saved(const QString &file);
 
 private:
-    bool openFile(const QString &file);
-    void listFolder(const QString &folder);
+    void buildLayout();
+    void connectEditor();
+    void closeFile();
+    void onContentsChange(int position, int removed, int added);
+    void applyFormEdit(const QString &key, const QString &value);
+    void syncFormFromSource();
+    void updateOutline();
+    void jumpToProblem(const SkillProblem &problem);
+    void offerRecovery();
+    void onChangedOnDisk(const QByteArray &bytes);
+    void reloadFrom(const QByteArray &bytes);
+    void onVersionRestored();
     void updateTitle();
+    void updatePanels();
+    QString relativePath(const QString &file) const;
+    QString skillMdPath() const;
+    /// Markdown is open and the user wants the preview (code has nothing to preview).
+    bool isPreviewShown() const;
+    void showError(const QString &text);
 
-    QString m_folder;
+    const Project *m_project = nullptr;
+    QString m_folder; ///< the skill folder, or empty for a single file
     QString m_file;
+    bool m_applyingFormEdit = false;
+    bool m_reloadOffered = false;
+    std::optional<RecoveryEntry> m_recovery; ///< on offer
+    Confirm m_confirm;
+
     QStackedWidget *m_stack;
     EmptyState *m_empty;
     QLabel *m_title;
-    QListWidget *m_files;
-    QPlainTextEdit *m_editor;
+    QLabel *m_tokens;
+    QToolButton *m_formToggle;
+    QToolButton *m_previewToggle;
+    QToolButton *m_versionsButton;
+    SkillShareButton *m_share;
+    NoticeBar *m_notice;
+    SkillFilesPanel *m_files;
+    OutlinePanel *m_outline;
+    FrontMatterForm *m_form;
+    SkillEditor *m_editor;
+    MarkdownHighlighter *m_highlighter;
     FindBar *m_findBar;
+    MarkdownPreview *m_preview;
+    ProblemsPanel *m_problems;
+    QSplitter *m_mainSplitter = nullptr;
+    QSplitter *m_leftSplitter = nullptr;
+    DebouncedTask *m_validation;
+    QTimer m_outlineTimer;
+    QTimer m_formTimer;
+    FileGuard *m_guard;
+    QPointer<VersionsDialog> m_versions;
 };
 
 } // namespace sf
