@@ -128,7 +128,7 @@ void MainWindow::createActions()
     preferences->setShortcut(QKeySequence::Preferences);
     preferences->setMenuRole(QAction::PreferencesRole);
 
-    QMenu *viewMenu = menuBar()->addMenu(tr("&View"));
+    m_viewMenu = menuBar()->addMenu(tr("&View"));
     QToolBar *viewBar = addToolBar(tr("Views"));
     viewBar->setObjectName(QStringLiteral("viewsToolBar"));
     viewBar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
@@ -139,7 +139,7 @@ void MainWindow::createActions()
                                                         QStringLiteral("compare"), QStringLiteral("runs"),
                                                         QStringLiteral("kernels")};
     for (size_t i = 0; i < AllViews.size(); ++i) {
-        QAction *action = viewMenu->addAction(QIcon(QStringLiteral(":/icons/%1.svg").arg(icons[i])), titles[i]);
+        QAction *action = m_viewMenu->addAction(QIcon(QStringLiteral(":/icons/%1.svg").arg(icons[i])), titles[i]);
         action->setCheckable(true);
         action->setShortcut(QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + int(i))));
         action->setData(int(i));
@@ -147,7 +147,7 @@ void MainWindow::createActions()
         viewBar->addAction(action);
         connect(action, &QAction::triggered, this, [this, i] { showView(AllViews[i]); });
     }
-    viewMenu->addSeparator();
+    m_viewMenu->addSeparator();
     m_toolsMenu = menuBar()->addMenu(tr("&Tools"));
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
@@ -171,13 +171,8 @@ void MainWindow::createDocks()
     resizeDocks({projectDock}, {260}, Qt::Horizontal);
     resizeDocks({m_jobsDock}, {140}, Qt::Vertical);
 
-    const QList<QAction *> viewMenuActions = menuBar()->actions();
-    for (QAction *menuAction : viewMenuActions) {
-        if (menuAction->menu() && menuAction->text() == tr("&View")) {
-            menuAction->menu()->addAction(projectDock->toggleViewAction());
-            menuAction->menu()->addAction(m_jobsDock->toggleViewAction());
-        }
-    }
+    m_viewMenu->addAction(projectDock->toggleViewAction());
+    m_viewMenu->addAction(m_jobsDock->toggleViewAction());
     // A job that starts brings the panel back if the user had closed it.
     connect(m_jobs, &QAbstractItemModel::rowsInserted, m_jobsDock, &QWidget::show);
 }

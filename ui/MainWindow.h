@@ -81,6 +81,7 @@ private:
     std::array<ViewPage *, AllViews.size()> m_pages{};
     QActionGroup *m_viewActions;
     QMenu *m_recentMenu = nullptr;
+    QMenu *m_viewMenu = nullptr;
     QMenu *m_toolsMenu = nullptr;
     QAction *m_saveAction = nullptr;
     QAction *m_undoAction = nullptr;
