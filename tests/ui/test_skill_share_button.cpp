@@ -1,3 +1,4 @@
+#include "../support/TestFiles.h"
 #include "skill/SkillShareButton.h"
 
 #include <QApplication>
@@ -15,15 +16,8 @@ namespace {
 
 QString copySampleSkill(const QString &into)
 {
-    const QString from = QStringLiteral(SKILLFORGE_SOURCE_DIR "/resources/sample-project/skills/diffusers-cuda-rmsnorm");
     const QString to = into + QStringLiteral("/diffusers-cuda-rmsnorm");
-    QDirIterator it(from, QDir::Files, QDirIterator::Subdirectories);
-    while (it.hasNext()) {
-        const QString source = it.next();
-        const QString target = to + source.mid(from.size());
-        QDir().mkpath(QFileInfo(target).absolutePath());
-        QFile::copy(source, target);
-    }
+    sf::test::copyTree(QStringLiteral(SKILLFORGE_SOURCE_DIR "/resources/sample-project/skills/diffusers-cuda-rmsnorm"), to);
     return to;
 }
 

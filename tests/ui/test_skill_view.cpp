@@ -1,5 +1,6 @@
 // The Skill view as a user drives it: typing, the preview, problems, outline, the front-matter form,
 // find/replace, the files panel, versions, crash recovery and changes made on disk by another program.
+#include "../support/TestFiles.h"
 #include "common/AtomicFile.h"
 #include "common/FindBar.h"
 #include "project/Project.h"
@@ -40,18 +41,6 @@ namespace {
 
 constexpr int Timeout = 10000;
 const QString SkillName = QStringLiteral("diffusers-cuda-rmsnorm");
-
-bool copyFolder(const QString &from, const QString &to)
-{
-    QDirIterator it(from, QDir::Files | QDir::Hidden, QDirIterator::Subdirectories);
-    while (it.hasNext()) {
-        const QString file = it.next();
-        const QString target = QDir(to).filePath(QDir(from).relativeFilePath(file));
-        if (!QDir().mkpath(QFileInfo(target).absolutePath()) || !QFile::copy(file, target))
-            return false;
-    }
-    return true;
-}
 
 QString readFile(const QString &path)
 {
@@ -133,7 +122,7 @@ private Q_SLOTS:
         QVERIFY(m_tmp->isValid());
         m_skill = m_tmp->filePath(SkillName);
         QVERIFY(
-            copyFolder(QStringLiteral(SKILLFORGE_SOURCE_DIR "/resources/sample-project/skills/") + SkillName, m_skill));
+            sf::test::copyTree(QStringLiteral(SKILLFORGE_SOURCE_DIR "/resources/sample-project/skills/") + SkillName, m_skill));
         QDir(RecoveryStore::defaultDir()).removeRecursively();
     }
 

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "../../support/TestFiles.h"
 #include "common/AtomicFile.h"
 
 #include <QDir>
@@ -15,20 +16,6 @@ namespace sf::test {
 inline QString fixture(const QString &name)
 {
     return QFINDTESTDATA("../../fixtures/skills/") + name;
-}
-
-/// Copies the folder @p from into @p to (created), so that a test can change a fixture.
-inline bool copyTree(const QString &from, const QString &to)
-{
-    const QDir source(from);
-    QDirIterator it(from, QDir::Files | QDir::Hidden | QDir::NoDotAndDotDot, QDirIterator::Subdirectories);
-    while (it.hasNext()) {
-        const QString relative = source.relativeFilePath(it.next());
-        const QString target = QDir(to).filePath(relative);
-        if (!QDir().mkpath(QFileInfo(target).absolutePath()) || !QFile::copy(source.filePath(relative), target))
-            return false;
-    }
-    return QDir().mkpath(to);
 }
 
 /// Writes @p text (UTF-8) to @p dir/@p relativePath, creating folders.
