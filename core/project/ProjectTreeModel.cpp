@@ -2,6 +2,8 @@
 
 #include <QDir>
 
+#include <algorithm>
+
 namespace sf {
 
 ProjectTreeModel::ProjectTreeModel(QObject *parent)
@@ -12,16 +14,38 @@ ProjectTreeModel::ProjectTreeModel(QObject *parent)
 
 void ProjectTreeModel::setProject(const std::optional<Project> &project)
 {
+    beginResetModel();
     m_project = project;
-    reload();
+    m_items = collectItems();
+    endResetModel();
+    watchFolders();
+}
+
+std::array<QList<ProjectItem>, ProjectTreeModel::Kinds.size()> ProjectTreeModel::collectItems() const
+{
+    decltype(m_items) items;
+    for (size_t i = 0; i < Kinds.size(); ++i)
+        items[i] = m_project ? m_project->items(Kinds[i]) : QList<ProjectItem>{};
+    return items;
 }
 
 void ProjectTreeModel::reload()
 {
-    beginResetModel();
-    for (size_t i = 0; i < Kinds.size(); ++i)
-        m_items[i] = m_project ? m_project->items(Kinds[i]) : QList<ProjectItem>{};
-    endResetModel();
+    auto items = collectItems();
+    const auto samePaths = [](const QList<ProjectItem> &a, const QList<ProjectItem> &b) {
+        return std::equal(a.cbegin(), a.cend(), b.cbegin(), b.cend(),
+                          [](const ProjectItem &x, const ProjectItem &y) { return x.path == y.path; });
+    };
+    bool changed = false;
+    for (size_t i = 0; i < Kinds.size() && !changed; ++i)
+        changed = !samePaths(items[i], m_items[i]);
+    // Saving a skill writes into its folder (versions, recovery); a reset would drop the sidebar's
+    // selection for nothing, so the model resets only when the listed items really changed.
+    if (changed) {
+        beginResetModel();
+        m_items = std::move(items);
+        endResetModel();
+    }
     watchFolders();
 }
 

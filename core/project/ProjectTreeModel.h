@@ -29,7 +29,7 @@ public:
     explicit ProjectTreeModel(QObject *parent = nullptr);
 
     void setProject(const std::optional<Project> &project);
-    /// Rescans the project folder; called by the watcher, public for an explicit refresh.
+    /// Rescans the project folder (the watcher calls it); resets the model only when items changed.
     void reload();
 
     QModelIndex index(int row, int column, const QModelIndex &parent = {}) const override;
@@ -51,6 +51,7 @@ private:
     static constexpr quintptr CategoryId = quintptr(-1);
 
     void watchFolders();
+    std::array<QList<ProjectItem>, Kinds.size()> collectItems() const;
 
     std::optional<Project> m_project;
     std::array<QList<ProjectItem>, Kinds.size()> m_items;

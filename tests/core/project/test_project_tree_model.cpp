@@ -48,6 +48,22 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(model.rowCount(model.index(2, 0)), 1, 5000);
     }
 
+    void unrelatedWriteInSkillFolder_doesNotResetTheModel()
+    {
+        QTemporaryDir dir;
+        auto project = std::get<Project>(Project::create(dir.filePath(QStringLiteral("p")), QStringLiteral("p")));
+        QVERIFY(writeFileAtomically(project.skillsPath() + QStringLiteral("/my-skill/SKILL.md"), "---\n").isEmpty());
+        ProjectTreeModel model;
+        model.setProject(project);
+        QSignalSpy resets(&model, &QAbstractItemModel::modelReset);
+        QVERIFY(writeFileAtomically(project.skillsPath() + QStringLiteral("/my-skill/notes.md"), "x").isEmpty());
+        model.reload();
+        QCOMPARE(resets.count(), 0);
+        QVERIFY(writeFileAtomically(project.tracesPath() + QStringLiteral("/new.jsonl"), "{}").isEmpty());
+        model.reload();
+        QCOMPARE(resets.count(), 1);
+    }
+
     void noProject_hasNoRows()
     {
         ProjectTreeModel model;
