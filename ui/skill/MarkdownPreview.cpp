@@ -72,8 +72,8 @@ MarkdownPreview::MarkdownPreview(QWidget *parent)
                 auto rendered = std::make_shared<Rendered>();
                 rendered->document =
                     buildPreviewDocument(input.text, input.baseDir, input.mode, style, &rendered->anchors);
-                // Attaching a layout walks every block; do that here too. The layout moves along with the document.
-                rendered->document->documentLayout();
+                // No layout is attached here: a layout made on this worker thread (which has no event loop)
+                // starts timers that cannot be stopped once the document moves; the UI thread lays it out in slices.
                 rendered->document->moveToThread(uiThread);
                 rendered->workMs = msOf(timer.nsecsElapsed());
                 return [this, rendered] {
