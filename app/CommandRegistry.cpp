@@ -1,5 +1,7 @@
 #include "CommandRegistry.h"
 
+#include <QCommandLineParser>
+
 #include <cstdio>
 
 namespace sf::cli {
@@ -47,6 +49,14 @@ QString usageText()
     text += QStringLiteral("\n'skillforge COMMAND --help' describes a command. Exit codes: 0 success, 1 a check "
                            "failed,\n2 bad usage or bad input.\n");
     return text;
+}
+
+bool parseArguments(QCommandLineParser &parser, const QString &command, const QStringList &arguments)
+{
+    if (parser.parse(QStringList{QStringLiteral("skillforge")} + arguments))
+        return true;
+    err(QStringLiteral("skillforge %1: %2\n").arg(command, parser.errorText()));
+    return false;
 }
 
 void out(const QString &text)

@@ -2,6 +2,8 @@
 
 #include <QStringList>
 
+class QCommandLineParser;
+
 #include <functional>
 #include <vector>
 
@@ -28,6 +30,10 @@ const std::vector<Command> &commands();
 const Command *findCommand(const QStringList &arguments, qsizetype *consumed);
 
 QString usageText();
+
+/// Parses @p arguments (those after the command's words) with @p parser; on failure prints
+/// "skillforge COMMAND: why" to stderr and returns false, so the caller returns BadUsage.
+bool parseArguments(QCommandLineParser &parser, const QString &command, const QStringList &arguments);
 
 /// Writes to stdout / stderr without Qt's logging decorations.
 void out(const QString &text);

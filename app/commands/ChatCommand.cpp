@@ -40,10 +40,8 @@ int runChat(const QStringList &arguments)
     parser.addOption({QStringLiteral("max-tokens"), QString(), QStringLiteral("N"), QStringLiteral("512")});
     parser.addOption({QStringLiteral("temperature"), QString(), QStringLiteral("T")});
     parser.addOption(QCommandLineOption(QStringLiteral("json")));
-    if (!parser.parse(QStringList{QStringLiteral("skillforge")} + arguments)) {
-        err(QStringLiteral("skillforge chat: %1\n").arg(parser.errorText()));
+    if (!parseArguments(parser, QStringLiteral("chat"), arguments))
         return BadUsage;
-    }
     const QString model = parser.value(QStringLiteral("model"));
     const QString prompt = parser.positionalArguments().join(u' ');
     if (model.isEmpty() || prompt.isEmpty()) {

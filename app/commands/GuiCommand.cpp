@@ -25,10 +25,8 @@ Command guiCommand()
         parser.addOption({QStringLiteral("view"), QString(), QStringLiteral("VIEW")});
         parser.addOption({QStringLiteral("theme"), QString(), QStringLiteral("THEME")});
         parser.addOption({QStringLiteral("screenshot"), QString(), QStringLiteral("FILE")});
-        if (!parser.parse(QStringList{QStringLiteral("skillforge")} + arguments)) {
-            err(QStringLiteral("skillforge gui: %1\n").arg(parser.errorText()));
+        if (!parseArguments(parser, QStringLiteral("gui"), arguments))
             return int(BadUsage);
-        }
         const QStringList positional = parser.positionalArguments();
         if (positional.size() > 1) {
             err(QStringLiteral("skillforge gui: expected at most one PROJECT folder\n"));

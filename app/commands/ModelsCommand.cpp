@@ -20,9 +20,10 @@ int runModelsList(const QStringList &arguments)
     QCommandLineParser parser;
     parser.addOption({QStringLiteral("provider"), QString(), QStringLiteral("P")});
     parser.addOption(QCommandLineOption(QStringLiteral("json")));
-    if (!parser.parse(QStringList{QStringLiteral("skillforge")} + arguments) || !parser.positionalArguments().isEmpty()) {
-        err(QStringLiteral("skillforge models list: %1\n")
-                .arg(parser.errorText().isEmpty() ? QStringLiteral("unexpected argument") : parser.errorText()));
+    if (!parseArguments(parser, QStringLiteral("models list"), arguments))
+        return BadUsage;
+    if (!parser.positionalArguments().isEmpty()) {
+        err(QStringLiteral("skillforge models list: unexpected argument '%1'\n").arg(parser.positionalArguments().first()));
         return BadUsage;
     }
     LlmServices services;

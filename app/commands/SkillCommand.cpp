@@ -12,10 +12,8 @@ namespace {
 // Parses @p arguments; on failure prints why under @p words and returns false.
 bool parse(QCommandLineParser &parser, const QStringList &arguments, const QString &words)
 {
-    if (!parser.parse(QStringList{QStringLiteral("skillforge")} + arguments)) {
-        err(QStringLiteral("skillforge %1: %2\n").arg(words, parser.errorText()));
+    if (!parseArguments(parser, words, arguments))
         return false;
-    }
     if (parser.positionalArguments().size() != 1) {
         err(QStringLiteral("skillforge %1: needs exactly one SKILL_DIR (see --help)\n").arg(words));
         return false;

@@ -52,10 +52,8 @@ int runValidate(const QStringList &arguments)
     parser.addPositionalArgument(QStringLiteral("skill-dir"), QString());
     parser.addOption({QStringLiteral("profile"), QString(), QStringLiteral("P"), QStringLiteral("agentskills")});
     parser.addOption(QCommandLineOption(QStringLiteral("json")));
-    if (!parser.parse(QStringList{QStringLiteral("skillforge")} + arguments)) {
-        err(QStringLiteral("skillforge validate: %1\n").arg(parser.errorText()));
+    if (!parseArguments(parser, QStringLiteral("validate"), arguments))
         return BadUsage;
-    }
     if (parser.positionalArguments().size() != 1) {
         err(QStringLiteral("skillforge validate: needs exactly one SKILL_DIR (see --help)\n"));
         return BadUsage;
