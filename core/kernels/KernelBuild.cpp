@@ -147,6 +147,9 @@ constexpr Rule Rules[] = {
     {"cudaGetExportTable", false, "uses the runtime's private tables"},
     {"pthread_create", false, "starts threads"},
     {"thrd_create", false, "starts threads"},
+    {"_ZNSt6thread15_M_start_thread", true, "starts threads (std::thread)"},
+    {"GOMP_parallel", true, "starts threads (OpenMP)"},
+    {"__kmpc_fork_call", false, "starts threads (OpenMP)"},
     {"clone", false, "starts threads or processes"},
     {"fork", false, "starts processes"},
     {"vfork", false, "starts processes"},
@@ -203,7 +206,7 @@ QList<SymbolRejection> scanImportedSymbols(const QString &nmOutput)
             const bool match = rule.prefix ? name.startsWith(rule.name) : name == rule.name;
             // open/openat/open64, fopen/fopen64; but not e.g. "openmp" runtime names we never see.
             if (match) {
-                rejected << SymbolRejection{symbol, QString::fromLatin1(rule.reason)};
+                rejected << SymbolRejection{demangle(symbol), QString::fromLatin1(rule.reason)};
                 break;
             }
         }

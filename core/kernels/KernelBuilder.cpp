@@ -179,7 +179,7 @@ void KernelBuilder::afterVersion(const QString &output)
         }
     }
 
-    m_workFolder = QStringLiteral("%1.tmp-%2").arg(m_entryFolder).arg(QRandomGenerator::global()->generate(), 8, 16, u'0');
+    m_workFolder = QStringLiteral("%1.tmp-%2").arg(m_entryFolder).arg(QRandomGenerator::global()->generate(), 8, 16, QChar(u'0'));
     QFile source(m_workFolder + u'/' + CompiledName);
     if (!QDir().mkpath(m_workFolder) || !source.open(QIODevice::WriteOnly) || source.write(m_request.source.toUtf8()) < 0) {
         fail(tr("cannot write the candidate into %1").arg(m_workFolder));
