@@ -1,6 +1,8 @@
 #include "kernels/KernelRunner.h"
 
+#include "kernels/CudaToolchain.h"
 #include "kernels/harness/VerdictProtocol.h"
+#include "sandbox/SandboxProcess.h"
 
 #include <QCoreApplication>
 #include <QFile>
@@ -8,13 +10,10 @@
 #include <QJsonDocument>
 #include <QRandomGenerator>
 
-#include <fcntl.h>
-#include <unistd.h>
 
 namespace sf {
 
 namespace {
-constexpr qsizetype MaxVerdictBytes = 8 * 1024 * 1024;
 constexpr qsizetype StdErrTailBytes = 4096;
 constexpr int VerdictFd = 3;
 
@@ -29,24 +28,9 @@ QByteArray randomHex(int bytes)
 KernelRunner::KernelRunner(QObject *parent)
     : QObject(parent)
 {
-    m_timeout.setSingleShot(true);
-    connect(&m_timeout, &QTimer::timeout, this, [this] {
-        if (!m_process)
-            return;
-        m_timedOut = true;
-        m_process->kill();
-    });
 }
 
-KernelRunner::~KernelRunner()
-{
-    if (m_process) {
-        m_process->disconnect(this);
-        m_process->kill();
-        m_process->waitForFinished(5000);
-    }
-    closePipe();
-}
+KernelRunner::~KernelRunner() = default; // a SandboxProcess child kills its program when deleted
 
 QString KernelRunner::findRunner()
 {
@@ -64,19 +48,61 @@ QString KernelRunner::findRunner()
     return {};
 }
 
+QStringList KernelRunner::cudaRuntimeFolders()
+{
+    QStringList folders;
+    const QString nvcc = CudaToolchain::findNvcc();
+    if (nvcc.isEmpty())
+        return folders;
+    // nvcc lives in <root>/bin; the dynamic loader's cache may name <root> by a symlink or its target.
+    const QString root = QFileInfo(QFileInfo(nvcc).absolutePath()).absolutePath();
+    const QString canonical = QFileInfo(root).canonicalFilePath();
+    for (const QString &folder : {root, canonical}) {
+        if (!folder.isEmpty() && !folder.startsWith(QStringLiteral("/usr/")) && !folders.contains(folder))
+            folders << folder;
+    }
+    return folders;
+}
+
+SandboxSpec KernelRunner::sandboxSpec(const KernelRunRequest &request, const QString &runner, const QString &keyFile,
+                                      const QByteArray &nonce)
+{
+    SandboxSpec spec;
+    spec.program = runner;
+    spec.arguments = {QStringLiteral("run"),
+                      QStringLiteral("--task"), request.taskFile,
+                      QStringLiteral("--dtype"), request.dtype,
+                      QStringLiteral("--candidate"), request.candidateLibrary,
+                      QStringLiteral("--baseline"), request.baselineLibrary,
+                      QStringLiteral("--key-file"), keyFile,
+                      QStringLiteral("--nonce"), QString::fromLatin1(nonce),
+                      QStringLiteral("--verdict-fd"), QString::number(VerdictFd),
+                      QStringLiteral("--seeds"), QString::number(request.seeds)};
+    if (!request.timing)
+        spec.arguments << QStringLiteral("--no-timing");
+    spec.workspace = request.workFolder;
+    spec.readOnlyPaths << runner << QFileInfo(request.candidateLibrary).absolutePath()
+                       << QFileInfo(request.baselineLibrary).absolutePath() << cudaRuntimeFolders();
+    spec.readOnlyPaths.removeDuplicates();
+    spec.allowGpu = true;
+    spec.passPipeFd = true;
+    spec.limits.timeoutMs = request.timeoutMs;
+    spec.limits.maxOutputBytes = 1 << 20;
+    spec.limits.maxFileBytes = 16 << 20;
+    return spec;
+}
+
 void KernelRunner::start(const KernelRunRequest &request)
 {
-    if (m_process)
+    if (m_sandbox)
         return;
     m_request = request;
-    m_pipeData.clear();
-    m_stdErr.clear();
-    m_timedOut = false;
     const QString runner = request.runnerPath.isEmpty() ? findRunner() : request.runnerPath;
     auto failNow = [this](const QString &problem) {
         KernelRunOutcome outcome;
         outcome.problem = problem;
-        Q_EMIT finished(outcome);
+        // Like SandboxProcess, report after start() has returned.
+        QMetaObject::invokeMethod(this, [this, outcome] { Q_EMIT finished(outcome); }, Qt::QueuedConnection);
     };
     if (runner.isEmpty()) {
         failNow(tr("the kernel runner is not installed (this build of Skillforge was made without CUDA)"));
@@ -92,106 +118,40 @@ void KernelRunner::start(const KernelRunRequest &request)
         failNow(tr("cannot write the verdict key into %1").arg(request.workFolder));
         return;
     }
-    key.setPermissions(QFile::ReadOwner | QFile::WriteOwner);
     key.close();
+    // The sandboxed program runs as another user (65534) and must read the key, then delete it.
+    key.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ReadOther);
 
-    int fds[2];
-    if (::pipe2(fds, O_CLOEXEC) != 0) {
-        failNow(tr("cannot create the verdict pipe"));
-        return;
-    }
-    m_readFd = fds[0];
-    const int writeFd = fds[1];
-    ::fcntl(m_readFd, F_SETFL, ::fcntl(m_readFd, F_GETFL) | O_NONBLOCK);
-    m_notifier = new QSocketNotifier(m_readFd, QSocketNotifier::Read, this);
-    connect(m_notifier, &QSocketNotifier::activated, this, &KernelRunner::drainPipe);
-
-    auto *process = new QProcess(this);
-    m_process = process;
-    // Only fd 3 is passed on: everything Qt opened is close-on-exec, and dup2 clears that flag on 3.
-    process->setChildProcessModifier([writeFd] { ::dup2(writeFd, VerdictFd); });
-    process->setWorkingDirectory(request.workFolder);
-    connect(process, &QProcess::readyReadStandardError, this, [this, process] {
-        m_stdErr += process->readAllStandardError();
-        if (m_stdErr.size() > 4 * StdErrTailBytes)
-            m_stdErr = m_stdErr.right(StdErrTailBytes);
-    });
-    // Candidate output on stdout is read and dropped: it never counts.
-    connect(process, &QProcess::readyReadStandardOutput, process, [process] { process->readAllStandardOutput(); });
-    connect(process, &QProcess::finished, this, &KernelRunner::onFinished);
-    connect(process, &QProcess::errorOccurred, this, [this, process](QProcess::ProcessError error) {
-        if (error == QProcess::FailedToStart) {
-            process->deleteLater();
-            m_process = nullptr;
-            m_timeout.stop();
-            closePipe();
-            KernelRunOutcome outcome;
-            outcome.problem = tr("cannot start the kernel runner: %1").arg(process->errorString());
-            Q_EMIT finished(outcome);
-        }
-    });
-    QStringList arguments{QStringLiteral("run"),
-                          QStringLiteral("--task"), request.taskFile,
-                          QStringLiteral("--dtype"), request.dtype,
-                          QStringLiteral("--candidate"), request.candidateLibrary,
-                          QStringLiteral("--baseline"), request.baselineLibrary,
-                          QStringLiteral("--key-file"), keyFile,
-                          QStringLiteral("--nonce"), QString::fromLatin1(m_nonce),
-                          QStringLiteral("--verdict-fd"), QString::number(VerdictFd),
-                          QStringLiteral("--seeds"), QString::number(request.seeds)};
-    if (!request.timing)
-        arguments << QStringLiteral("--no-timing");
-    process->start(runner, arguments);
-    ::close(writeFd); // the child holds its copy; EOF arrives when it exits
-    m_timeout.start(request.timeoutMs);
+    m_sandbox = new SandboxProcess(this);
+    connect(m_sandbox, &SandboxProcess::finished, this, &KernelRunner::onSandboxFinished);
+    m_sandbox->start(sandboxSpec(request, runner, keyFile, m_nonce));
 }
 
 void KernelRunner::cancel()
 {
-    if (m_process)
-        m_process->kill();
+    if (m_sandbox)
+        m_sandbox->cancel();
 }
 
-void KernelRunner::drainPipe()
+void KernelRunner::onSandboxFinished(const SandboxResult &result)
 {
-    if (m_readFd < 0)
-        return;
-    char buffer[65536];
-    for (;;) {
-        const ssize_t n = ::read(m_readFd, buffer, sizeof buffer);
-        if (n > 0) {
-            if (m_pipeData.size() < MaxVerdictBytes)
-                m_pipeData.append(buffer, n);
-            continue;
-        }
-        if (n == 0) { // EOF
-            if (m_notifier)
-                m_notifier->setEnabled(false);
-        }
-        return;
-    }
-}
-
-void KernelRunner::closePipe()
-{
-    delete m_notifier;
-    m_notifier = nullptr;
-    if (m_readFd >= 0)
-        ::close(m_readFd);
-    m_readFd = -1;
-}
-
-void KernelRunner::onFinished(int exitCode, QProcess::ExitStatus status)
-{
-    m_timeout.stop();
-    m_stdErr += m_process->readAllStandardError();
-    m_process->deleteLater();
-    m_process = nullptr;
-    drainPipe();
-    closePipe();
+    m_sandbox->deleteLater();
+    m_sandbox = nullptr;
     QFile::remove(m_request.workFolder + QStringLiteral("/verdict.key"));
-    Q_EMIT finished(interpret(m_pipeData, m_key, m_nonce, exitCode, status == QProcess::CrashExit, m_timedOut,
-                              m_stdErr, m_request.timeoutMs));
+    KernelRunOutcome outcome;
+    if (!result.error.isEmpty()) {
+        outcome.problem = tr("the kernel runner could not be started in the sandbox: %1").arg(result.error);
+    } else {
+        outcome = interpret(result.pipeData, m_key, m_nonce, result.exitCode, result.crashed || result.outOfMemory,
+                            result.timedOut, result.stdErr, m_request.timeoutMs);
+        if (!outcome.authentic && result.outOfMemory)
+            outcome.problem += tr(" (it ran out of memory)");
+        if (!outcome.authentic && result.tooManyProcesses)
+            outcome.problem = tr("the candidate started too many processes or threads; the sandbox stopped it");
+        if (!outcome.authentic && result.cancelled)
+            outcome.problem = tr("cancelled");
+    }
+    Q_EMIT finished(outcome);
 }
 
 KernelRunOutcome KernelRunner::interpret(const QByteArray &pipeData, const QByteArray &key, const QByteArray &nonce,

@@ -1,12 +1,12 @@
 #pragma once
 
+#include "sandbox/Sandbox.h"
+#include "sandbox/SandboxProcess.h"
+
 #include <QByteArray>
 #include <QJsonObject>
 #include <QObject>
 #include <QPointer>
-#include <QProcess>
-#include <QSocketNotifier>
-#include <QTimer>
 
 namespace sf {
 
@@ -37,10 +37,11 @@ struct KernelRunOutcome
 };
 
 /**
- * Starts skillforge-kernel-runner for one candidate in its own process with a timeout and reads the
- * verdict from a private pipe that the child sees as fd 3 (see harness/VerdictProtocol.h for why a
- * candidate cannot forge it). Whatever the candidate does — crash, illegal address, hang, exit —
- * ends this child, never Skillforge.
+ * Starts skillforge-kernel-runner for one candidate in the bubblewrap sandbox (GPU devices bound, the
+ * work folder the only writable place, no network) with a timeout, and reads the verdict from the
+ * sandbox's private pipe on fd 3 (see harness/VerdictProtocol.h for why a candidate cannot forge it).
+ * Whatever the candidate does — crash, illegal address, hang, exit — ends this child, never Skillforge.
+ * Without a usable sandbox nothing runs and the outcome says why.
  */
 class KernelRunner final : public QObject
 {
@@ -52,11 +53,17 @@ public:
 
     void start(const KernelRunRequest &request);
     void cancel();
-    bool isRunning() const { return m_process != nullptr; }
+    bool isRunning() const { return m_sandbox != nullptr; }
 
     /// The runner executable: $SKILLFORGE_KERNEL_RUNNER, next to this program, or the build tree's;
     /// empty when none exists (the project was built without the CUDA language).
     static QString findRunner();
+
+    /// The sandbox specification for @p request, with the key file at @p keyFile and @p nonce.
+    static SandboxSpec sandboxSpec(const KernelRunRequest &request, const QString &runner, const QString &keyFile,
+                                   const QByteArray &nonce);
+    /// Folders the CUDA runtime lives in (outside /usr, e.g. /usr/local/cuda-13.0): shown read-only.
+    static QStringList cudaRuntimeFolders();
 
     /// Judges what a finished runner left: the pipe's bytes must be one frame signed with @p key
     /// for @p nonce; otherwise the outcome says why (crash, timeout, no verdict, forged or damaged).
@@ -68,20 +75,12 @@ Q_SIGNALS:
     void finished(const sf::KernelRunOutcome &outcome);
 
 private:
-    void drainPipe();
-    void onFinished(int exitCode, QProcess::ExitStatus status);
-    void closePipe();
+    void onSandboxFinished(const SandboxResult &result);
 
     KernelRunRequest m_request;
     QByteArray m_key;
     QByteArray m_nonce;
-    QByteArray m_pipeData;
-    QByteArray m_stdErr;
-    int m_readFd = -1;
-    bool m_timedOut = false;
-    QPointer<QProcess> m_process;
-    QSocketNotifier *m_notifier = nullptr;
-    QTimer m_timeout;
+    QPointer<SandboxProcess> m_sandbox;
 };
 
 } // namespace sf

@@ -7,11 +7,35 @@
 
 namespace sf {
 
-/** One message of a conversation; `role` is "user" or "assistant" (the system prompt is separate). */
+/** A tool the model may call. `inputSchema` is a JSON Schema object, as compact JSON text. */
+struct ToolDefinition
+{
+    QString name;
+    QString description;
+    QByteArray inputSchema;
+};
+
+/** One tool call the model made; `arguments` is the JSON object text, complete once the reply is. */
+struct ToolCall
+{
+    QString id; // the provider's id (tool_use id / tool_calls[].id); tool results answer it
+    QString name;
+    QByteArray arguments;
+};
+
+/**
+ * One message of a conversation (the system prompt is separate). `role` is "user", "assistant" or
+ * "tool"; a "tool" message is the result of the call `toolCallId`, which each format places where
+ * it belongs (Anthropic: a tool_result block in a user message; OpenAI: a message with role "tool").
+ */
 struct ChatMessage
 {
     QString role;
     QString content;
+    // The braces let callers write {role, content} without -Wmissing-field-initializers.
+    QList<ToolCall> toolCalls{}; // assistant: the calls it made, in order
+    QString toolCallId{};        // tool: which call this answers
+    bool isError = false;      // tool: the tool failed and `content` says why
 };
 
 /** A provider-neutral, non-streaming chat request. */
@@ -24,6 +48,7 @@ struct ChatRequest
     std::optional<double> temperature;
     std::optional<double> topP;
     std::optional<qint64> seed;
+    QList<ToolDefinition> tools; // offered to the model; empty means none
 };
 
 /**
@@ -46,7 +71,9 @@ struct TokenUsage
 struct ChatResponse
 {
     QString text;
-    QString finishReason;
+    QString thinking;          // reasoning the provider returned as text, if any
+    QList<ToolCall> toolCalls; // non-empty when the model stopped to call tools
+    QString finishReason;      // the provider's own word: "stop", "end_turn", "tool_use", "tool_calls", "length"...
     QString model;
     TokenUsage usage;
     qint64 latencyMs = 0;
