@@ -89,7 +89,7 @@ void KernelCheck::onCandidateBuilt(const KernelBuildResult &result)
     }
     if (!m_toolchainInfo.canRun()) {
         finish(KernelVerdict::Status::NotRun,
-               tr("compiled, not run: no CUDA device (%1)").arg(m_toolchainInfo.gpuProblem));
+               tr("no CUDA device (%1)").arg(m_toolchainInfo.gpuProblem));
         return;
     }
     QFile baseline(m_task->baselineFile);

@@ -93,7 +93,8 @@ std::optional<KernelTask> KernelTaskLoader::load(const QString &taskFile, LoadEr
     }
     const QJsonObject root = document.object();
     auto fail = [&](const char *key, const QString &message, int occurrence = 0) {
-        error->line = lineOfKey(text, key, occurrence);
+        // A missing key is reported at the start of the object it belongs in.
+        error->line = std::max(1, lineOfKey(text, key, occurrence));
         error->message = message;
         return std::nullopt;
     };

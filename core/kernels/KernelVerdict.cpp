@@ -93,7 +93,7 @@ void KernelVerdict::setRunnerReport(const QJsonObject &body)
 QString KernelVerdict::evidence() const
 {
     QStringList lines;
-    lines << QStringLiteral("kernel %1 (%2): %3 — %4").arg(taskId, dtype, statusText(), reason);
+    lines << QStringLiteral("kernel %1 (%2): %3: %4").arg(taskId, dtype, statusText(), reason);
     if (!build.nvccVersion.isEmpty() || !build.error.isEmpty()) {
         QString b = QStringLiteral("build: %1 for %2%3 in %4 ms")
                         .arg(build.ok ? QStringLiteral("ok") : QStringLiteral("failed"), build.arch,
