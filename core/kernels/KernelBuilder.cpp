@@ -1,6 +1,7 @@
 #include "kernels/KernelBuilder.h"
 
 #include "kernels/CudaToolchain.h"
+#include "kernels/KernelLogging.h"
 #include "kernels/harness/VerdictProtocol.h"
 
 #include <QDir>
@@ -139,6 +140,7 @@ void KernelBuilder::runStep(Step step, const QString &program, const QStringList
         fail(tr("cannot start %1: %2").arg(program, process->errorString()));
     });
     m_timeout.start(step == Step::Compile ? m_request.timeoutMs : 30000);
+    qCDebug(lcKernels) << "running" << program << arguments;
     process->start(program, arguments);
 }
 

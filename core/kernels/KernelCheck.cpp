@@ -1,5 +1,7 @@
 #include "kernels/KernelCheck.h"
 
+#include "kernels/KernelLogging.h"
+
 #include <QEventLoop>
 #include <QFile>
 #include <QRegularExpression>
@@ -169,6 +171,7 @@ void KernelCheck::finish(KernelVerdict::Status status, const QString &reason)
     m_running = false;
     m_verdict.status = status;
     m_verdict.reason = reason;
+    qCDebug(lcKernels).noquote() << m_verdict.evidence();
     Q_EMIT finished(m_verdict);
 }
 

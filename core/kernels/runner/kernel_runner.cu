@@ -402,7 +402,10 @@ void checkStreamDiscipline(const Context &ctx, const TaskShape &shape)
     std::thread watchdog([&] {
         for (int i = 0; i < 300 && !returned.load(); ++i)
             std::this_thread::sleep_for(std::chrono::milliseconds(10));
-        *reinterpret_cast<volatile int *>(flag) = 1;
+        // Release early only for a call that is itself waiting on the held stream; otherwise the
+        // stream stays held until the output has been watched below.
+        if (!returned.load())
+            *reinterpret_cast<volatile int *>(flag) = 1;
     });
     const auto t0 = std::chrono::steady_clock::now();
     const int rc = call(ctx, ctx.candidate, c, shape.dims);
