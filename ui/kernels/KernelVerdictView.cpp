@@ -113,6 +113,7 @@ void KernelVerdictView::clear()
     m_status->setText(tr("No candidate checked yet."));
     m_source->clear();
     m_diagnostics->clear();
+    m_diagnostics->setVisible(false);
     for (QTableWidget *table : {m_resources, m_correctness, m_timing})
         table->setRowCount(0);
     m_chart->removeAllSeries();

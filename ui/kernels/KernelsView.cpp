@@ -53,6 +53,7 @@ KernelsView::KernelsView(QWidget *parent)
     m_shapes->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_shapes->verticalHeader()->setVisible(false);
     m_shapes->horizontalHeader()->setStretchLastSection(true);
+    m_shapes->setMinimumHeight(150);
     m_nullCheck->setWordWrap(true);
     m_run->setToolTip(tr("Build the candidate with nvcc and run it against the task's reference on the GPU"));
 
