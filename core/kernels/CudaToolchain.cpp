@@ -1,5 +1,6 @@
 #include "kernels/CudaToolchain.h"
 
+#include <QEventLoop>
 #include <QFileInfo>
 #include <QRegularExpression>
 #include <QStandardPaths>
@@ -68,17 +69,45 @@ void CudaToolchain::detect()
         finishOne();
         return;
     }
-    runTool(smi, {QStringLiteral("--query-gpu=name,compute_cap"), QStringLiteral("--format=csv,noheader")},
+    runTool(smi,
+            {QStringLiteral("--query-gpu=name,compute_cap,memory.total,driver_version"),
+             QStringLiteral("--format=csv,noheader")},
             [this](int exitCode, const QString &output) {
-                const QString firstLine = output.section(u'\n', 0, 0).trimmed();
-                if (exitCode == 0 && firstLine.contains(u',')) {
-                    m_info.gpuName = firstLine.section(u',', 0, 0).trimmed();
-                    m_info.computeCapability = firstLine.section(u',', 1, 1).trimmed();
-                } else {
-                    m_info.gpuProblem = firstLine.isEmpty() ? tr("nvidia-smi found no GPU") : firstLine;
-                }
+                parseNvidiaSmi(exitCode, output, &m_info);
                 finishOne();
             });
+}
+
+bool CudaToolchain::parseNvidiaSmi(int exitCode, const QString &output, CudaToolchainInfo *info)
+{
+    const QString firstLine = output.section(u'\n', 0, 0).trimmed();
+    const QStringList fields = firstLine.split(u',');
+    if (exitCode == 0 && fields.size() >= 2) {
+        info->gpuName = fields.value(0).trimmed();
+        info->computeCapability = fields.value(1).trimmed();
+        info->gpuMemory = fields.value(2).trimmed();
+        info->driverVersion = fields.value(3).trimmed();
+        return true;
+    }
+    info->gpuProblem = firstLine.isEmpty() ? tr("nvidia-smi found no GPU") : firstLine;
+    return false;
+}
+
+CudaToolchainInfo CudaToolchain::detectNow()
+{
+    CudaToolchain toolchain;
+    CudaToolchainInfo info;
+    bool done = false;
+    QEventLoop loop;
+    connect(&toolchain, &CudaToolchain::detected, &loop, [&](const CudaToolchainInfo &detected) {
+        info = detected;
+        done = true;
+        loop.quit();
+    });
+    toolchain.detect();
+    if (!done)
+        loop.exec();
+    return info;
 }
 
 void CudaToolchain::runTool(const QString &program, const QStringList &arguments,

@@ -16,6 +16,8 @@ struct CudaToolchainInfo
     QString nvccRelease;  ///< e.g. "13.0"
     QString gpuName;      ///< empty when no GPU answered
     QString computeCapability; ///< e.g. "9.0"
+    QString gpuMemory;    ///< e.g. "143771 MiB"
+    QString driverVersion; ///< e.g. "570.86.15"
     QString gpuProblem;   ///< why no GPU is listed, in the words of the tool that said so
 
     bool canCompile() const { return !nvccPath.isEmpty(); }
@@ -42,6 +44,11 @@ public:
     static QString findNvcc();
     /// Parses the "release X.Y" of `nvcc --version` output.
     static QString parseNvccRelease(const QString &versionOutput);
+    /// Reads the first GPU of `nvidia-smi --query-gpu=name,compute_cap,memory.total,driver_version
+    /// --format=csv,noheader` into @p info; false (and info->gpuProblem set) when there is none.
+    static bool parseNvidiaSmi(int exitCode, const QString &output, CudaToolchainInfo *info);
+    /// Detects synchronously (the command line).
+    static CudaToolchainInfo detectNow();
 
 Q_SIGNALS:
     void detected(const sf::CudaToolchainInfo &info);

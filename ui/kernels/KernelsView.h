@@ -2,14 +2,23 @@
 
 #include "common/ViewPage.h"
 #include "kernels/CudaToolchain.h"
+#include "kernels/KernelCheck.h"
+#include "kernels/KernelTask.h"
 
+#include <QFutureWatcher>
+
+class QComboBox;
 class QLabel;
 class QListWidget;
+class QPushButton;
+class QTableWidget;
 
 namespace sf {
 
-/// The Kernels view: what this machine can do for CUDA kernel tasks (nvcc, GPU) and the project's
-/// kernel tasks.
+class KernelVerdictView;
+
+/// The Kernels view: what this machine can do (nvcc, GPU), the kernel tasks (bundled and the
+/// project's), and checking a candidate .cu against a task with the verdict shown in full.
 class KernelsView final : public ViewPage
 {
     Q_OBJECT
@@ -18,23 +27,52 @@ public:
     explicit KernelsView(QWidget *parent = nullptr);
     void setProject(const Project *project) override;
     void openPath(const QString &path) override;
-    bool isBusy() const override { return m_toolchain.isDetecting(); }
+    bool isBusy() const override { return m_toolchain.isDetecting() || m_check.isRunning(); }
 
     /// Runs toolchain detection (once per session unless asked again).
     void detectToolchain();
     QString toolchainText() const;
 
+    /// Loads a candidate kernel file; Check then builds and runs it against the selected task.
+    bool loadCandidate(const QString &path);
+    void selectTask(const QString &id);
+    void checkCandidate();
+    /// Shows a verdict (from a check, or recorded) with its task selected.
+    void showVerdict(const KernelVerdict &verdict);
+
+    QListWidget *taskList() const { return m_tasks; }
+    QTableWidget *shapeTable() const { return m_shapes; }
+    QLabel *nullCheckLabel() const { return m_nullCheck; }
+    KernelVerdictView *verdictView() const { return m_verdictView; }
+
 Q_SIGNALS:
     void toolchainDetected();
+    void checkFinished(const sf::KernelVerdict &verdict);
 
 private:
     void showToolchain(const CudaToolchainInfo &info);
+    void showTask(int row);
+    void updateButtons();
 
     CudaToolchain m_toolchain;
+    KernelCheck m_check;
     bool m_detected = false;
+    QString m_projectKernels;
+    QList<KernelTask> m_taskData;
+    QString m_candidatePath;
+    QString m_candidateSource;
+    QFutureWatcher<QStringList> m_nullWatcher;
     QLabel *m_toolchainLabel;
     QLabel *m_tasksLabel;
     QListWidget *m_tasks;
+    QLabel *m_taskText;
+    QTableWidget *m_shapes;
+    QLabel *m_nullCheck;
+    QComboBox *m_dtype;
+    QPushButton *m_open;
+    QPushButton *m_run;
+    QLabel *m_stage;
+    KernelVerdictView *m_verdictView;
 };
 
 } // namespace sf

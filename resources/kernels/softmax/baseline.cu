@@ -1,0 +1,83 @@
+// Baseline for the softmax kernel task: plain and correct, the yardstick for speedups.
+// One block of 256 threads per row (or a grid-stride loop), scalar loads, fp32 math.
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+namespace {
+
+constexpr int kThreads = 256;
+
+__device__ __forceinline__ float load(const float *p, int64_t i) { return p[i]; }
+__device__ __forceinline__ float load(const __nv_bfloat16 *p, int64_t i) { return __bfloat162float(p[i]); }
+__device__ __forceinline__ float load(const __half *p, int64_t i) { return __half2float(p[i]); }
+__device__ __forceinline__ void store(float *p, int64_t i, float v) { p[i] = v; }
+__device__ __forceinline__ void store(__nv_bfloat16 *p, int64_t i, float v) { p[i] = __float2bfloat16_rn(v); }
+__device__ __forceinline__ void store(__half *p, int64_t i, float v) { p[i] = __float2half_rn(v); }
+
+// Sum over a block of kThreads threads; every thread gets the total. Safe to call repeatedly.
+__device__ float blockSum(float v)
+{
+    __shared__ float partial[kThreads];
+    __syncthreads();
+    partial[threadIdx.x] = v;
+    __syncthreads();
+    for (int stride = kThreads / 2; stride > 0; stride >>= 1) {
+        if (threadIdx.x < stride)
+            partial[threadIdx.x] += partial[threadIdx.x + stride];
+        __syncthreads();
+    }
+    return partial[0];
+}
+
+__device__ float blockMax(float v)
+{
+    __shared__ float partial[kThreads];
+    __syncthreads();
+    partial[threadIdx.x] = v;
+    __syncthreads();
+    for (int stride = kThreads / 2; stride > 0; stride >>= 1) {
+        if (threadIdx.x < stride)
+            partial[threadIdx.x] = fmaxf(partial[threadIdx.x], partial[threadIdx.x + stride]);
+        __syncthreads();
+    }
+    return partial[0];
+}
+
+template <typename T> __global__ void softmaxKernel(T *out, const T *x, int64_t cols)
+{
+    const int64_t base = int64_t(blockIdx.x) * cols;
+    float m = -INFINITY;
+    for (int64_t i = threadIdx.x; i < cols; i += kThreads)
+        m = fmaxf(m, load(x, base + i));
+    m = blockMax(m);
+    float sum = 0.f;
+    for (int64_t i = threadIdx.x; i < cols; i += kThreads)
+        sum += expf(load(x, base + i) - m);
+    const float inv = 1.f / blockSum(sum);
+    for (int64_t i = threadIdx.x; i < cols; i += kThreads)
+        store(out, base + i, expf(load(x, base + i) - m) * inv);
+}
+
+template <typename T> int launch(T *out, const T *x, int64_t rows, int64_t cols, cudaStream_t stream)
+{
+    if (!out || !x || rows < 0 || cols <= 0 || rows > INT32_MAX)
+        return int(cudaErrorInvalidValue);
+    if (rows == 0)
+        return 0;
+    softmaxKernel<<<unsigned(rows), kThreads, 0, stream>>>(out, x, cols);
+    return int(cudaGetLastError());
+}
+
+} // namespace
+
+#define SF_EXPORT(T, NAME)                                                                                      \
+    extern "C" int softmax_##NAME(T *out, const T *x, int64_t rows, int64_t cols, cudaStream_t stream)         \
+    {                                                                                                           \
+        return launch(out, x, rows, cols, stream);                                                              \
+    }
+SF_EXPORT(__nv_bfloat16, bf16)
+SF_EXPORT(__half, fp16)
+SF_EXPORT(float, fp32)

@@ -1,0 +1,114 @@
+#include "kernels/KernelVerdictView.h"
+#include "kernels/KernelsView.h"
+
+#include <QAbstractSeries>
+#include <QBarSeries>
+#include <QBarSet>
+#include <QChart>
+#include <QFile>
+#include <QJsonDocument>
+#include <QLabel>
+#include <QLineSeries>
+#include <QListWidget>
+#include <QPlainTextEdit>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTabWidget>
+#include <QTableWidget>
+#include <QTest>
+
+using namespace sf;
+using namespace Qt::StringLiterals;
+
+namespace {
+KernelVerdict fixture(const QString &name)
+{
+    QFile file(QStringLiteral(SKILLFORGE_SOURCE_DIR "/tests/fixtures/kernels/") + name);
+    file.open(QIODevice::ReadOnly);
+    return KernelVerdict::fromJson(QJsonDocument::fromJson(file.readAll()).object());
+}
+} // namespace
+
+/// The kernel view on recorded verdicts: compiler errors in place, resources, correctness, timing, chart.
+class TestKernelsView : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+    void passedVerdict_fillsResourceCorrectnessAndTimingTablesAndTheChart()
+    {
+        KernelVerdictView view;
+        const KernelVerdict verdict = fixture(u"verdict_passed.json"_s);
+        QVERIFY(verdict.passed());
+        view.setVerdict(verdict);
+        QVERIFY(view.statusText().contains(u"passed"_s));
+        QCOMPARE(view.resourceTable()->rowCount(), 3);
+        QVERIFY(view.resourceTable()->item(0, 0)->text().contains(u"rmsnormKernel"_s));
+        QCOMPARE(view.correctnessTable()->rowCount(), 35); // 7 shapes x 5 seeds
+        QCOMPARE(view.correctnessTable()->item(0, 2)->text(), u"pass"_s);
+        QCOMPARE(view.timingTable()->rowCount(), 7);
+        QCOMPARE(view.timingTable()->item(0, 0)->text(), u"flux-hidden"_s);
+        QCOMPARE(view.timingTable()->item(0, 5)->text(), u"1.45×"_s);
+        QCOMPARE(view.tabs()->currentIndex(), 3); // a passed, timed kernel opens on its timing
+
+        const QList<QAbstractSeries *> series = view.chart()->series();
+        QCOMPARE(series.size(), 2);
+        auto *bars = qobject_cast<QBarSeries *>(series[0]);
+        QVERIFY(bars);
+        QCOMPARE(bars->barSets().first()->count(), 7);
+        QVERIFY(std::abs(bars->barSets().first()->at(0) - 61.0 / 42.1) < 1e-9);
+        auto *fractions = qobject_cast<QLineSeries *>(series[1]);
+        QVERIFY(fractions);
+        QCOMPARE(fractions->count(), 7);
+        QVERIFY(fractions->at(0).y() > 0.2 && fractions->at(0).y() < 0.35);
+    }
+
+    void buildError_marksTheLineInTheSourceAndListsTheMessage()
+    {
+        KernelVerdictView view;
+        view.setVerdict(fixture(u"verdict_build_error.json"_s));
+        QVERIFY(view.statusText().contains(u"failed"_s));
+        QCOMPARE(view.tabs()->currentIndex(), 0);
+        const QList<QTextEdit::ExtraSelection> marks = view.sourceEditor()->extraSelections();
+        QCOMPARE(marks.size(), 1);
+        QCOMPARE(marks.first().cursor.blockNumber(), 8); // line 9
+        QVERIFY(marks.first().format.toolTip().contains(u"undeclared_factor"_s));
+        QCOMPARE(view.diagnosticsList()->count(), 1);
+        QVERIFY(view.diagnosticsList()->item(0)->text().startsWith(u"broken_syntax.cu:9: error: "_s));
+        view.diagnosticsList()->setCurrentRow(0);
+        QCOMPARE(view.sourceEditor()->textCursor().blockNumber(), 8);
+        QCOMPARE(view.correctnessTable()->rowCount(), 0);
+        QCOMPARE(view.chart()->series().size(), 0);
+    }
+
+    void notRunVerdict_isShownAsSuchNotAsAPass()
+    {
+        KernelVerdict verdict = fixture(u"verdict_passed.json"_s);
+        verdict.status = KernelVerdict::Status::NotRun;
+        verdict.reason = u"no CUDA device (nvidia-smi was not found)"_s;
+        verdict.setRunnerReport({});
+        KernelVerdictView view;
+        view.setVerdict(verdict);
+        QVERIFY(view.statusText().contains(u"compiled, not run"_s));
+        QVERIFY(!view.statusText().contains(u"passed"_s));
+        QCOMPARE(view.resourceTable()->rowCount(), 3);
+        QCOMPARE(view.timingTable()->rowCount(), 0);
+    }
+
+    void kernelsView_listsTasksWithShapesAndRunsTheNullCheck()
+    {
+        KernelsView view;
+        QCOMPARE(view.taskList()->count(), 9);
+        view.selectTask(u"rmsnorm"_s);
+        QCOMPARE(view.shapeTable()->rowCount(), 7);
+        QCOMPARE(view.shapeTable()->item(0, 0)->text(), u"flux-hidden"_s);
+        QTRY_VERIFY_WITH_TIMEOUT(view.nullCheckLabel()->text().contains(u"all fail this task"_s), 30000);
+        view.showVerdict(fixture(u"verdict_build_error.json"_s));
+        QVERIFY(view.verdictView()->statusText().contains(u"failed"_s));
+    }
+};
+
+QTEST_MAIN(TestKernelsView)
+#include "test_kernels_view.moc"
