@@ -7,6 +7,7 @@
 namespace sf::cli {
 
 Command chatCommand();
+Command generateCommand();
 Command guiCommand();
 Command modelsListCommand();
 Command skillInstallCommand();
@@ -16,7 +17,8 @@ Command validateCommand();
 const std::vector<Command> &commands()
 {
     static const std::vector<Command> all = {guiCommand(),      modelsListCommand(), chatCommand(),
-                                             validateCommand(), skillPackCommand(),  skillInstallCommand()};
+                                             validateCommand(), skillPackCommand(),  skillInstallCommand(),
+                                             generateCommand()};
     return all;
 }
 
