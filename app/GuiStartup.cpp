@@ -1,10 +1,11 @@
 #include "GuiStartup.h"
 
 #include "CommandRegistry.h"
+#include "LlmServices.h"
 #include "MainWindow.h"
 #include "common/Theme.h"
 #include "common/ViewPage.h"
-#include "LlmServices.h"
+#include "generate/GenerateSkillDialog.h"
 #include "jobs/JobListModel.h"
 #include "models/LocalModelStatus.h"
 #include "models/TryModelDialog.h"
@@ -60,6 +61,18 @@ void wireModels(MainWindow &window, LlmServices &llm, JobListModel &jobs)
         if (!models.contains(QStringLiteral("local:gemma3-270m")))
             models.prepend(QStringLiteral("local:gemma3-270m"));
         TryModelDialog dialog(llm.chat(), models, &window);
+        dialog.exec();
+    });
+    QAction *generate = tools->addAction(QObject::tr("&Generate Skill…"));
+    QObject::connect(generate, &QAction::triggered, &window, [&window, &llm, &jobs] {
+        if (!window.project()) {
+            return;
+        }
+        GenerateSkillDialog dialog(llm.chat(), jobs, *window.project(), &window);
+        QObject::connect(&dialog, &GenerateSkillDialog::skillGenerated, &window, [&window](const QString &skillDir) {
+            window.page(MainWindow::View::Skill)->openPath(skillDir);
+            window.showView(MainWindow::View::Skill);
+        });
         dialog.exec();
     });
     tools->addSeparator();
