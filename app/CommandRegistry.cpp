@@ -1,12 +1,12 @@
 #include "CommandRegistry.h"
 
 #include <QCommandLineParser>
-
 #include <cstdio>
 
 namespace sf::cli {
 
 Command chatCommand();
+Command evalCommand();
 Command guiCommand();
 Command modelsListCommand();
 Command skillInstallCommand();
@@ -16,7 +16,8 @@ Command validateCommand();
 const std::vector<Command> &commands()
 {
     static const std::vector<Command> all = {guiCommand(),      modelsListCommand(), chatCommand(),
-                                             validateCommand(), skillPackCommand(),  skillInstallCommand()};
+                                             validateCommand(), skillPackCommand(),  skillInstallCommand(),
+                                             evalCommand()};
     return all;
 }
 
