@@ -1,6 +1,7 @@
 #include "CommandRegistry.h"
 
 #include <QCommandLineParser>
+
 #include <cstdio>
 
 namespace sf::cli {
@@ -9,6 +10,8 @@ Command chatCommand();
 Command evalCommand();
 Command guiCommand();
 Command modelsListCommand();
+Command runsExportCommand();
+Command runsImportCommand();
 Command skillInstallCommand();
 Command skillPackCommand();
 Command validateCommand();
@@ -17,7 +20,7 @@ const std::vector<Command> &commands()
 {
     static const std::vector<Command> all = {guiCommand(),      modelsListCommand(), chatCommand(),
                                              validateCommand(), skillPackCommand(),  skillInstallCommand(),
-                                             evalCommand()};
+                                             evalCommand(),     runsExportCommand(), runsImportCommand()};
     return all;
 }
 

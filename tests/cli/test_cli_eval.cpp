@@ -69,6 +69,7 @@ private:
     ScriptedHttpServer m_server;
     QString m_skill;
     QString m_suite;
+    QString m_followRun; // the finished run of the skill-following model, for the export tests
 
     QProcessEnvironment environment() const
     {
@@ -174,7 +175,27 @@ private Q_SLOTS:
                  QStringLiteral("student-2026-01"));
         QCOMPARE(run.value(QStringLiteral("status")).toString(), QStringLiteral("finished"));
         QVERIFY(!run.value(QStringLiteral("finished_at")).toString().isEmpty());
-        QCOMPARE(resultLines(json.value(QStringLiteral("run_dir")).toString()).size(), 12);
+        m_followRun = json.value(QStringLiteral("run_dir")).toString();
+        QCOMPARE(resultLines(m_followRun).size(), 12);
+    }
+
+    void runsExportAndImport_upskillLayoutAndBenchmark()
+    {
+        QVERIFY(!m_followRun.isEmpty());
+        const QString batch = m_dir.filePath(QStringLiteral("upskill-batch"));
+        Result r = run({QStringLiteral("runs"), QStringLiteral("export"), m_followRun, QStringLiteral("--to"),
+                        QStringLiteral("upskill"), QStringLiteral("-o"), batch});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY(QFile::exists(batch + QStringLiteral("/run_4/run_result.json"))); // 2 arms x 2 repeats
+        QVERIFY(QFile::exists(batch + QStringLiteral("/batch_summary.json")));
+        r = run({QStringLiteral("runs"), QStringLiteral("export"), m_followRun, QStringLiteral("--to"),
+                 QStringLiteral("skill-creator")});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY(QFile::exists(m_followRun + QStringLiteral("/benchmark.json")));
+        r = run({QStringLiteral("runs"), QStringLiteral("import"), batch, QStringLiteral("--out"),
+                 m_dir.filePath(QStringLiteral("imported"))});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QCOMPARE(resultLines(r.out.trimmed()).size(), 4);
     }
 
     void indifferentModel_failsTheLiftGate_withExitOne()
