@@ -31,14 +31,86 @@ TokenUsage parseUsage(const QJsonObject &usage)
     return result;
 }
 
+QJsonArray assistantBlocks(const ChatMessage &message)
+{
+    QJsonArray blocks;
+    if (!message.content.isEmpty()) {
+        blocks.append(QJsonObject{{"type"_L1, "text"_L1}, {"text"_L1, message.content}});
+    }
+    for (const ToolCall &call : message.toolCalls) {
+        blocks.append(QJsonObject{
+            {"type"_L1, "tool_use"_L1},
+            {"id"_L1, call.id},
+            {"name"_L1, call.name},
+            {"input"_L1, detail::argumentsObject(call.arguments)},
+        });
+    }
+    return blocks;
+}
+
+QJsonObject toolResultBlock(const ChatMessage &message)
+{
+    QJsonObject block{
+        {"type"_L1, "tool_result"_L1},
+        {"tool_use_id"_L1, message.toolCallId},
+        {"content"_L1, message.content},
+    };
+    if (message.isError) {
+        block.insert("is_error"_L1, true);
+    }
+    return block;
+}
+
+/**
+ * The Messages API alternates user and assistant turns, and every result for one assistant turn's
+ * tool calls must come back in the single user message that follows it. So consecutive "tool"
+ * messages (and a user message right after them) are merged into one user message of blocks.
+ */
+QJsonArray messagesArray(const QList<ChatMessage> &messages)
+{
+    QJsonArray array;
+    QJsonArray pendingUserBlocks;
+    const auto flushUserBlocks = [&] {
+        if (!pendingUserBlocks.isEmpty()) {
+            array.append(QJsonObject{{"role"_L1, "user"_L1}, {"content"_L1, pendingUserBlocks}});
+            pendingUserBlocks = QJsonArray();
+        }
+    };
+    for (const ChatMessage &message : messages) {
+        if (message.role == "tool"_L1) {
+            pendingUserBlocks.append(toolResultBlock(message));
+        } else if (message.role == "user"_L1 && !pendingUserBlocks.isEmpty()) {
+            pendingUserBlocks.append(QJsonObject{{"type"_L1, "text"_L1}, {"text"_L1, message.content}});
+        } else if (message.role == "assistant"_L1 && !message.toolCalls.isEmpty()) {
+            flushUserBlocks();
+            array.append(QJsonObject{{"role"_L1, "assistant"_L1}, {"content"_L1, assistantBlocks(message)}});
+        } else {
+            flushUserBlocks();
+            array.append(QJsonObject{{"role"_L1, message.role}, {"content"_L1, message.content}});
+        }
+    }
+    flushUserBlocks();
+    return array;
+}
+
+QJsonArray toolsArray(const QList<ToolDefinition> &tools)
+{
+    QJsonArray array;
+    for (const ToolDefinition &tool : tools) {
+        QJsonObject object{{"name"_L1, tool.name}, {"input_schema"_L1, detail::schemaObject(tool.inputSchema)}};
+        if (!tool.description.isEmpty()) {
+            object.insert("description"_L1, tool.description);
+        }
+        array.append(object);
+    }
+    return array;
+}
+
 } // namespace
 
 QByteArray requestBody(const ChatRequest &request)
 {
-    QJsonArray messages;
-    for (const ChatMessage &message : request.messages) {
-        messages.append(QJsonObject{{"role"_L1, message.role}, {"content"_L1, message.content}});
-    }
+    const QJsonArray messages = messagesArray(request.messages);
     QJsonObject body{
         {"model"_L1, request.model},
         {"messages"_L1, messages},
@@ -52,6 +124,9 @@ QByteArray requestBody(const ChatRequest &request)
     }
     if (request.topP) {
         body.insert("top_p"_L1, *request.topP);
+    }
+    if (!request.tools.isEmpty()) {
+        body.insert("tools"_L1, toolsArray(request.tools));
     }
     // The Messages API has no seed parameter; sending one would be rejected.
     return QJsonDocument(body).toJson(QJsonDocument::Compact);
@@ -72,9 +147,19 @@ Result<ChatResponse> parseResponse(const QByteArray &body)
     }
     ChatResponse response;
     const QJsonArray blocks = object.value("content"_L1).toArray();
-    for (const QJsonValue &block : blocks) {
-        if (block.toObject().value("type"_L1).toString() == "text"_L1) {
-            response.text += block.toObject().value("text"_L1).toString();
+    for (const QJsonValue &value : blocks) {
+        const QJsonObject block = value.toObject();
+        const QString type = block.value("type"_L1).toString();
+        if (type == "text"_L1) {
+            response.text += block.value("text"_L1).toString();
+        } else if (type == "thinking"_L1) {
+            response.thinking += block.value("thinking"_L1).toString();
+        } else if (type == "tool_use"_L1) {
+            response.toolCalls.append(ToolCall{
+                block.value("id"_L1).toString(),
+                block.value("name"_L1).toString(),
+                QJsonDocument(block.value("input"_L1).toObject()).toJson(QJsonDocument::Compact),
+            });
         }
     }
     response.finishReason = object.value("stop_reason"_L1).toString();

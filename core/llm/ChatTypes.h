@@ -32,8 +32,9 @@ struct ChatMessage
 {
     QString role;
     QString content;
-    QList<ToolCall> toolCalls; // assistant: the calls it made, in order
-    QString toolCallId;        // tool: which call this answers
+    // The braces let callers write {role, content} without -Wmissing-field-initializers.
+    QList<ToolCall> toolCalls{}; // assistant: the calls it made, in order
+    QString toolCallId{};        // tool: which call this answers
     bool isError = false;      // tool: the tool failed and `content` says why
 };
 

@@ -39,4 +39,18 @@ QString providerErrorMessage(const QByteArray &body)
     return object ? providerErrorMessage(*object.value) : QString();
 }
 
+QJsonObject schemaObject(const QByteArray &schema)
+{
+    const QJsonDocument document = QJsonDocument::fromJson(schema);
+    if (document.isObject()) {
+        return document.object();
+    }
+    return QJsonObject{{"type"_L1, "object"_L1}, {"properties"_L1, QJsonObject()}};
+}
+
+QJsonObject argumentsObject(const QByteArray &arguments)
+{
+    return QJsonDocument::fromJson(arguments).object();
+}
+
 } // namespace sf::detail

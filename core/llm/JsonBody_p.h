@@ -17,4 +17,13 @@ Result<QJsonObject> parseJsonObject(const QByteArray &body);
 QString providerErrorMessage(const QJsonObject &object);
 QString providerErrorMessage(const QByteArray &body);
 
+/**
+ * A tool's JSON Schema text as an object; an empty or unparsable schema becomes the schema of a
+ * tool without parameters, since providers reject a tool with no schema at all.
+ */
+QJsonObject schemaObject(const QByteArray &schema);
+
+/** Tool-call arguments as an object (Anthropic wants the object, not its text); `{}` when empty. */
+QJsonObject argumentsObject(const QByteArray &arguments);
+
 } // namespace sf::detail

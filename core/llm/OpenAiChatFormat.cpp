@@ -45,6 +45,60 @@ TokenUsage parseUsage(const QJsonObject &usage)
     return result;
 }
 
+QJsonObject messageObject(const ChatMessage &message)
+{
+    if (message.role == "tool"_L1) {
+        // OpenAI has no error flag on tool results; the content itself says the tool failed.
+        return QJsonObject{{"role"_L1, "tool"_L1}, {"tool_call_id"_L1, message.toolCallId}, {"content"_L1, message.content}};
+    }
+    QJsonObject object{{"role"_L1, message.role}, {"content"_L1, message.content}};
+    if (!message.toolCalls.isEmpty()) {
+        QJsonArray calls;
+        for (const ToolCall &call : message.toolCalls) {
+            const QByteArray arguments = call.arguments.isEmpty() ? QByteArrayLiteral("{}") : call.arguments;
+            calls.append(QJsonObject{
+                {"id"_L1, call.id},
+                {"type"_L1, "function"_L1},
+                {"function"_L1, QJsonObject{{"name"_L1, call.name}, {"arguments"_L1, QString::fromUtf8(arguments)}}},
+            });
+        }
+        object.insert("tool_calls"_L1, calls);
+        if (message.content.isEmpty()) {
+            object.insert("content"_L1, QJsonValue::Null); // an assistant turn that only called tools
+        }
+    }
+    return object;
+}
+
+QJsonArray toolsArray(const QList<ToolDefinition> &tools)
+{
+    QJsonArray array;
+    for (const ToolDefinition &tool : tools) {
+        QJsonObject function{{"name"_L1, tool.name}, {"parameters"_L1, detail::schemaObject(tool.inputSchema)}};
+        if (!tool.description.isEmpty()) {
+            function.insert("description"_L1, tool.description);
+        }
+        array.append(QJsonObject{{"type"_L1, "function"_L1}, {"function"_L1, function}});
+    }
+    return array;
+}
+
+QList<ToolCall> parseToolCalls(const QJsonArray &calls)
+{
+    QList<ToolCall> result;
+    for (const QJsonValue &value : calls) {
+        const QJsonObject call = value.toObject();
+        const QJsonObject function = call.value("function"_L1).toObject();
+        const QJsonValue arguments = function.value("arguments"_L1);
+        // The spec says a JSON string; some compatible servers send the object itself.
+        const QByteArray argumentText = arguments.isObject()
+                                            ? QJsonDocument(arguments.toObject()).toJson(QJsonDocument::Compact)
+                                            : arguments.toString().toUtf8();
+        result.append(ToolCall{call.value("id"_L1).toString(), function.value("name"_L1).toString(), argumentText});
+    }
+    return result;
+}
+
 } // namespace
 
 QByteArray requestBody(const ChatRequest &request)
@@ -54,7 +108,7 @@ QByteArray requestBody(const ChatRequest &request)
         messages.append(QJsonObject{{"role"_L1, "system"_L1}, {"content"_L1, request.system}});
     }
     for (const ChatMessage &message : request.messages) {
-        messages.append(QJsonObject{{"role"_L1, message.role}, {"content"_L1, message.content}});
+        messages.append(messageObject(message));
     }
     QJsonObject body{
         {"model"_L1, request.model},
@@ -70,6 +124,9 @@ QByteArray requestBody(const ChatRequest &request)
     }
     if (request.seed) {
         body.insert("seed"_L1, *request.seed);
+    }
+    if (!request.tools.isEmpty()) {
+        body.insert("tools"_L1, toolsArray(request.tools));
     }
     return QJsonDocument(body).toJson(QJsonDocument::Compact);
 }
@@ -90,7 +147,11 @@ Result<ChatResponse> parseResponse(const QByteArray &body)
     }
     const QJsonObject choice = choices.first().toObject();
     ChatResponse response;
-    response.text = contentText(choice.value("message"_L1).toObject().value("content"_L1));
+    const QJsonObject message = choice.value("message"_L1).toObject();
+    response.text = contentText(message.value("content"_L1));
+    // llama.cpp, vLLM and DeepSeek return reasoning separately under this name.
+    response.thinking = message.value("reasoning_content"_L1).toString();
+    response.toolCalls = parseToolCalls(message.value("tool_calls"_L1).toArray());
     response.finishReason = choice.value("finish_reason"_L1).toString();
     response.model = object.value("model"_L1).toString();
     response.usage = parseUsage(object.value("usage"_L1).toObject());

@@ -47,7 +47,7 @@ private Q_SLOTS:
         QVERIFY(!body.contains("system"_L1));
     }
 
-    void parseResponse_textBlocksJoined_thinkingSkipped()
+    void parseResponse_textBlocksJoined_thinkingKeptApart()
     {
         const QByteArray body = R"({"id":"msg_1","type":"message","role":"assistant","model":"claude-opus-4-5-20251101",
           "content":[{"type":"thinking","thinking":"hmm","signature":"x"},
@@ -57,6 +57,8 @@ private Q_SLOTS:
         const Result<ChatResponse> parsed = AnthropicMessagesFormat::parseResponse(body);
         QVERIFY2(parsed.ok(), qPrintable(parsed.error));
         QCOMPARE(parsed.value->text, u"Use shared memory."_s);
+        QCOMPARE(parsed.value->thinking, u"hmm"_s);
+        QVERIFY(parsed.value->toolCalls.isEmpty());
         QCOMPARE(parsed.value->finishReason, u"end_turn"_s);
         QCOMPARE(parsed.value->model, u"claude-opus-4-5-20251101"_s);
         QCOMPARE(parsed.value->usage.uncachedInput, 12);
@@ -98,6 +100,99 @@ private Q_SLOTS:
         QVERIFY(!parsed.ok());
         QCOMPARE(parsed.error, u"invalid x-api-key"_s);
         QCOMPARE(AnthropicMessagesFormat::errorMessage(body), u"invalid x-api-key"_s);
+    }
+
+    void requestBody_tools_carryNameDescriptionAndInputSchema()
+    {
+        ChatRequest request;
+        request.model = u"m"_s;
+        request.messages = {{u"user"_s, u"Weather in Paris?"_s}};
+        request.tools = {
+            {u"get_weather"_s, u"Current weather for a city"_s,
+             R"({"type":"object","properties":{"city":{"type":"string"}},"required":["city"]})"},
+            {u"now"_s, QString(), QByteArray()},
+        };
+        const QJsonObject body = QJsonDocument::fromJson(AnthropicMessagesFormat::requestBody(request)).object();
+        const QJsonArray tools = body.value("tools"_L1).toArray();
+        QCOMPARE(tools.size(), 2);
+        const QJsonObject weather = tools.at(0).toObject();
+        QCOMPARE(weather.value("name"_L1).toString(), u"get_weather"_s);
+        QCOMPARE(weather.value("description"_L1).toString(), u"Current weather for a city"_s);
+        QCOMPARE(weather.value("input_schema"_L1).toObject().value("required"_L1).toArray().first().toString(),
+                 u"city"_s);
+        // A tool without parameters still needs a schema, or the API rejects the request.
+        QCOMPARE(tools.at(1).toObject().value("input_schema"_L1).toObject().value("type"_L1).toString(), u"object"_s);
+        QVERIFY(!tools.at(1).toObject().contains("description"_L1));
+    }
+
+    void requestBody_noTools_sendsNoToolsKey()
+    {
+        ChatRequest request;
+        request.model = u"m"_s;
+        request.messages = {{u"user"_s, u"Hi"_s}};
+        QVERIFY(!QJsonDocument::fromJson(AnthropicMessagesFormat::requestBody(request)).object().contains("tools"_L1));
+    }
+
+    void requestBody_toolRound_becomesToolUseThenOneUserMessageOfResults()
+    {
+        ChatRequest request;
+        request.model = u"m"_s;
+        ChatMessage assistant{u"assistant"_s, u"Checking both."_s};
+        assistant.toolCalls = {{u"toolu_1"_s, u"get_weather"_s, R"({"city":"Paris"})"},
+                               {u"toolu_2"_s, u"get_weather"_s, R"({"city":"Oslo"})"}};
+        ChatMessage first{u"tool"_s, u"18 C"_s};
+        first.toolCallId = u"toolu_1"_s;
+        ChatMessage second{u"tool"_s, u"city not found"_s};
+        second.toolCallId = u"toolu_2"_s;
+        second.isError = true;
+        request.messages = {{u"user"_s, u"Weather?"_s}, assistant, first, second, {u"user"_s, u"And tomorrow?"_s}};
+
+        const QJsonObject body = QJsonDocument::fromJson(AnthropicMessagesFormat::requestBody(request)).object();
+        const QJsonArray messages = body.value("messages"_L1).toArray();
+        QCOMPARE(messages.size(), 3);
+        const QJsonArray assistantBlocks = messages.at(1).toObject().value("content"_L1).toArray();
+        QCOMPARE(messages.at(1).toObject().value("role"_L1).toString(), u"assistant"_s);
+        QCOMPARE(assistantBlocks.size(), 3);
+        QCOMPARE(assistantBlocks.at(0).toObject().value("text"_L1).toString(), u"Checking both."_s);
+        const QJsonObject use = assistantBlocks.at(1).toObject();
+        QCOMPARE(use.value("type"_L1).toString(), u"tool_use"_s);
+        QCOMPARE(use.value("id"_L1).toString(), u"toolu_1"_s);
+        QCOMPARE(use.value("name"_L1).toString(), u"get_weather"_s);
+        QCOMPARE(use.value("input"_L1).toObject().value("city"_L1).toString(), u"Paris"_s);
+
+        const QJsonObject results = messages.at(2).toObject();
+        QCOMPARE(results.value("role"_L1).toString(), u"user"_s);
+        const QJsonArray blocks = results.value("content"_L1).toArray();
+        QCOMPARE(blocks.size(), 3);
+        QCOMPARE(blocks.at(0).toObject().value("type"_L1).toString(), u"tool_result"_s);
+        QCOMPARE(blocks.at(0).toObject().value("tool_use_id"_L1).toString(), u"toolu_1"_s);
+        QCOMPARE(blocks.at(0).toObject().value("content"_L1).toString(), u"18 C"_s);
+        QVERIFY(!blocks.at(0).toObject().contains("is_error"_L1));
+        QCOMPARE(blocks.at(1).toObject().value("tool_use_id"_L1).toString(), u"toolu_2"_s);
+        QCOMPARE(blocks.at(1).toObject().value("is_error"_L1).toBool(), true);
+        QCOMPARE(blocks.at(2).toObject().value("type"_L1).toString(), u"text"_s);
+        QCOMPARE(blocks.at(2).toObject().value("text"_L1).toString(), u"And tomorrow?"_s);
+    }
+
+    void parseResponse_toolUseBlocks_becomeToolCallsInOrder()
+    {
+        const QByteArray body = R"({"type":"message","role":"assistant","model":"claude-sonnet-4-5",
+          "content":[{"type":"text","text":"Let me check."},
+                     {"type":"tool_use","id":"toolu_01A","name":"get_weather","input":{"city":"Paris","unit":"c"}},
+                     {"type":"tool_use","id":"toolu_01B","name":"now","input":{}}],
+          "stop_reason":"tool_use","usage":{"input_tokens":300,"output_tokens":60}})";
+        const Result<ChatResponse> parsed = AnthropicMessagesFormat::parseResponse(body);
+        QVERIFY2(parsed.ok(), qPrintable(parsed.error));
+        QCOMPARE(parsed.value->text, u"Let me check."_s);
+        QCOMPARE(parsed.value->finishReason, u"tool_use"_s);
+        const QList<ToolCall> calls = parsed.value->toolCalls;
+        QCOMPARE(calls.size(), 2);
+        QCOMPARE(calls.at(0).id, u"toolu_01A"_s);
+        QCOMPARE(calls.at(0).name, u"get_weather"_s);
+        const QJsonObject arguments = QJsonDocument::fromJson(calls.at(0).arguments).object();
+        QCOMPARE(arguments.value("city"_L1).toString(), u"Paris"_s);
+        QCOMPARE(arguments.value("unit"_L1).toString(), u"c"_s);
+        QCOMPARE(calls.at(1).arguments, QByteArray("{}"));
     }
 };
 

@@ -237,6 +237,79 @@ private Q_SLOTS:
         QCOMPARE(requestsWhenFirstFinished, 1);
         QCOMPARE(m_server->requests().size(), 2);
     }
+
+    void openAi_toolRound_sendsToolsAndResults_parsesCalls()
+    {
+        m_server->route("POST", "/v1/chat/completions",
+                        ScriptedResponse::json(200, QByteArray(R"({"model":"gpt-4.1","choices":[{"index":0,"message":{
+          "role":"assistant","content":null,"tool_calls":[{"id":"call_7","type":"function",
+          "function":{"name":"read_file","arguments":"{'path':'SKILL.md'}"}}]},"finish_reason":"tool_calls"}],
+          "usage":{"prompt_tokens":50,"completion_tokens":12}})")
+                                                        .replace('\'', "\\\""))); // ' stands for \" (see moc)
+        ChatRequest request = toolRound();
+        std::unique_ptr<ChatCall> call(m_client->chat(u"openai:gpt-4.1"_s, request));
+        QSignalSpy finished(call.get(), &ChatCall::finished);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 5000);
+
+        const auto response = finished.first().first().value<ChatResponse>();
+        QCOMPARE(response.finishReason, u"tool_calls"_s);
+        QCOMPARE(response.toolCalls.size(), 1);
+        QCOMPARE(response.toolCalls.first().id, u"call_7"_s);
+        QCOMPARE(response.toolCalls.first().name, u"read_file"_s);
+        QCOMPARE(response.toolCalls.first().arguments, QByteArray(R"({"path":"SKILL.md"})"));
+
+        const QJsonObject body = jsonOf(m_server->requests().first().body);
+        QCOMPARE(body.value("tools"_L1).toArray().first().toObject().value("function"_L1).toObject().value("name"_L1),
+                 u"read_file"_s);
+        const QJsonArray messages = body.value("messages"_L1).toArray();
+        QCOMPARE(messages.size(), 4); // system, user, assistant with tool_calls, tool
+        QCOMPARE(messages.at(3).toObject().value("role"_L1).toString(), u"tool"_s);
+        QCOMPARE(messages.at(3).toObject().value("tool_call_id"_L1).toString(), u"call_6"_s);
+    }
+
+    void anthropic_toolRound_sendsToolsAndResults_parsesCalls()
+    {
+        m_server->route("POST", "/v1/messages", ScriptedResponse::json(200, R"({"type":"message","role":"assistant",
+          "model":"claude-sonnet-4-5","content":[{"type":"thinking","thinking":"Need the file.","signature":"s"},
+          {"type":"tool_use","id":"toolu_7","name":"read_file","input":{"path":"SKILL.md"}}],
+          "stop_reason":"tool_use","usage":{"input_tokens":50,"output_tokens":12}})"));
+        std::unique_ptr<ChatCall> call(m_client->chat(u"anthropic:claude-sonnet-4-5"_s, toolRound()));
+        QSignalSpy finished(call.get(), &ChatCall::finished);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 5000);
+
+        const auto response = finished.first().first().value<ChatResponse>();
+        QCOMPARE(response.finishReason, u"tool_use"_s);
+        QCOMPARE(response.thinking, u"Need the file."_s);
+        QCOMPARE(response.toolCalls.size(), 1);
+        QCOMPARE(response.toolCalls.first().id, u"toolu_7"_s);
+        QCOMPARE(QJsonDocument::fromJson(response.toolCalls.first().arguments).object().value("path"_L1).toString(),
+                 u"SKILL.md"_s);
+
+        const QJsonObject body = jsonOf(m_server->requests().first().body);
+        QCOMPARE(body.value("tools"_L1).toArray().first().toObject().value("name"_L1).toString(), u"read_file"_s);
+        const QJsonArray messages = body.value("messages"_L1).toArray();
+        QCOMPARE(messages.size(), 3); // user, assistant tool_use, user tool_result
+        const QJsonObject result = messages.at(2).toObject().value("content"_L1).toArray().first().toObject();
+        QCOMPARE(result.value("type"_L1).toString(), u"tool_result"_s);
+        QCOMPARE(result.value("tool_use_id"_L1).toString(), u"call_6"_s);
+        QCOMPARE(result.value("is_error"_L1).toBool(), true);
+    }
+
+private:
+    static ChatRequest toolRound()
+    {
+        ChatRequest request = question();
+        request.tools = {{u"read_file"_s, u"Read a file of the skill"_s,
+                          R"({"type":"object","properties":{"path":{"type":"string"}},"required":["path"]})"}};
+        ChatMessage assistant{u"assistant"_s, QString()};
+        assistant.toolCalls = {{u"call_6"_s, u"read_file"_s, R"({"path":"missing.md"})"}};
+        ChatMessage result{u"tool"_s, u"No such file: missing.md"_s};
+        result.toolCallId = u"call_6"_s;
+        result.isError = true;
+        request.messages.append(assistant);
+        request.messages.append(result);
+        return request;
+    }
 };
 
 QTEST_GUILESS_MAIN(TestChatClient)

@@ -129,6 +129,93 @@ private Q_SLOTS:
 
     void parseResponse_noChoices_isAnError() { QVERIFY(!OpenAiChatFormat::parseResponse(R"({"choices": []})").ok()); }
 
+    void requestBody_tools_areFunctionsWithParameters()
+    {
+        ChatRequest request;
+        request.model = u"m"_s;
+        request.messages = {{u"user"_s, u"Weather in Paris?"_s}};
+        request.tools = {{u"get_weather"_s, u"Current weather for a city"_s,
+                          R"({"type":"object","properties":{"city":{"type":"string"}},"required":["city"]})"}};
+        const QJsonObject body = bodyOf(request);
+        const QJsonArray tools = body.value("tools"_L1).toArray();
+        QCOMPARE(tools.size(), 1);
+        QCOMPARE(tools.at(0).toObject().value("type"_L1).toString(), u"function"_s);
+        const QJsonObject function = tools.at(0).toObject().value("function"_L1).toObject();
+        QCOMPARE(function.value("name"_L1).toString(), u"get_weather"_s);
+        QCOMPARE(function.value("description"_L1).toString(), u"Current weather for a city"_s);
+        QCOMPARE(function.value("parameters"_L1).toObject().value("properties"_L1).toObject().keys(),
+                 QStringList{u"city"_s});
+
+        request.tools.clear();
+        QVERIFY(!bodyOf(request).contains("tools"_L1));
+    }
+
+    void requestBody_toolRound_assistantToolCallsThenToolMessages()
+    {
+        ChatRequest request;
+        request.model = u"m"_s;
+        ChatMessage assistant{u"assistant"_s, QString()};
+        assistant.toolCalls = {{u"call_1"_s, u"get_weather"_s, R"({"city":"Paris"})"},
+                               {u"call_2"_s, u"now"_s, QByteArray()}};
+        ChatMessage result{u"tool"_s, u"18 C"_s};
+        result.toolCallId = u"call_1"_s;
+        ChatMessage failure{u"tool"_s, u"clock unavailable"_s};
+        failure.toolCallId = u"call_2"_s;
+        failure.isError = true;
+        request.messages = {{u"user"_s, u"Weather?"_s}, assistant, result, failure};
+
+        const QJsonArray messages = bodyOf(request).value("messages"_L1).toArray();
+        QCOMPARE(messages.size(), 4);
+        const QJsonObject sent = messages.at(1).toObject();
+        QCOMPARE(sent.value("role"_L1).toString(), u"assistant"_s);
+        QVERIFY(sent.value("content"_L1).isNull());
+        const QJsonArray calls = sent.value("tool_calls"_L1).toArray();
+        QCOMPARE(calls.size(), 2);
+        QCOMPARE(calls.at(0).toObject().value("id"_L1).toString(), u"call_1"_s);
+        QCOMPARE(calls.at(0).toObject().value("type"_L1).toString(), u"function"_s);
+        const QJsonObject function = calls.at(0).toObject().value("function"_L1).toObject();
+        QCOMPARE(function.value("name"_L1).toString(), u"get_weather"_s);
+        // The wire format wants the arguments as a JSON string, not an object.
+        QCOMPARE(function.value("arguments"_L1).toString(), QString::fromUtf8(R"({"city":"Paris"})"));
+        QCOMPARE(calls.at(1).toObject().value("function"_L1).toObject().value("arguments"_L1).toString(), u"{}"_s);
+
+        QCOMPARE(messages.at(2).toObject().value("role"_L1).toString(), u"tool"_s);
+        QCOMPARE(messages.at(2).toObject().value("tool_call_id"_L1).toString(), u"call_1"_s);
+        QCOMPARE(messages.at(2).toObject().value("content"_L1).toString(), u"18 C"_s);
+        QCOMPARE(messages.at(3).toObject().value("tool_call_id"_L1).toString(), u"call_2"_s);
+        QCOMPARE(messages.at(3).toObject().value("content"_L1).toString(), u"clock unavailable"_s);
+    }
+
+    void parseResponse_toolCalls_keepIdNameAndArgumentText()
+    {
+        // Single quotes stand for the escaped quotes inside the arguments string (moc cannot read \" in raw strings).
+        const QByteArray body = QByteArray(R"({"model":"gpt-4.1","choices":[{"index":0,"message":{"role":"assistant","content":null,
+          "tool_calls":[{"id":"call_abc","type":"function","function":{"name":"get_weather","arguments":"{'city':'Paris'}"}},
+                        {"id":"call_def","type":"function","function":{"name":"now","arguments":{}}}]},
+          "finish_reason":"tool_calls"}],"usage":{"prompt_tokens":80,"completion_tokens":20}})")
+                                    .replace('\'', "\\\"");
+        const Result<ChatResponse> parsed = OpenAiChatFormat::parseResponse(body);
+        QVERIFY2(parsed.ok(), qPrintable(parsed.error));
+        QCOMPARE(parsed.value->text, QString());
+        QCOMPARE(parsed.value->finishReason, u"tool_calls"_s);
+        const QList<ToolCall> calls = parsed.value->toolCalls;
+        QCOMPARE(calls.size(), 2);
+        QCOMPARE(calls.at(0).id, u"call_abc"_s);
+        QCOMPARE(calls.at(0).name, u"get_weather"_s);
+        QCOMPARE(calls.at(0).arguments, QByteArray(R"({"city":"Paris"})"));
+        QCOMPARE(calls.at(1).arguments, QByteArray("{}")); // an object instead of a string is accepted
+    }
+
+    void parseResponse_reasoningContent_becomesThinking()
+    {
+        const QByteArray body = R"({"choices":[{"message":{"role":"assistant","content":"4",
+            "reasoning_content":"2+2 is 4"},"finish_reason":"stop"}]})";
+        const Result<ChatResponse> parsed = OpenAiChatFormat::parseResponse(body);
+        QVERIFY(parsed.ok());
+        QCOMPARE(parsed.value->text, u"4"_s);
+        QCOMPARE(parsed.value->thinking, u"2+2 is 4"_s);
+    }
+
     void parseModelList_readsDataIds()
     {
         const Result<QStringList> ids = OpenAiChatFormat::parseModelList(
