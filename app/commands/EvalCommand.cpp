@@ -3,6 +3,7 @@
 #include "eval/EvalRunner.h"
 #include "eval/LocalExecutor.h"
 #include "eval/RunSummary.h"
+#include "eval/SandboxCommand.h"
 #include "llm/ModelName.h"
 
 #include <QCommandLineParser>
@@ -253,7 +254,7 @@ int runEval(const QStringList &arguments)
     setup.config = config;
     // Commands (the command verifier, the student's run_command) only ever run contained; without the sandbox
     // they are refused and reported as not available.
-    setup.runCommand = refusingCommandRunner(QStringLiteral("the bubblewrap sandbox is not available in this build"));
+    setup.runCommand = sandboxCommandRunner();
 
     if (store) {
         if (store->manifest().skillHash != setup.skill.contentHash ||

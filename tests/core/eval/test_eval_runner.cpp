@@ -53,6 +53,42 @@ QString systemOf(const RecordedRequest &request)
     return {};
 }
 
+ScriptedResponse toolCall(const QString &name, const QJsonObject &arguments)
+{
+    const QJsonObject call{{QStringLiteral("id"), QStringLiteral("call_%1").arg(name)},
+                           {QStringLiteral("type"), QStringLiteral("function")},
+                           {QStringLiteral("function"),
+                            QJsonObject{{QStringLiteral("name"), name},
+                                        {QStringLiteral("arguments"),
+                                         QString::fromUtf8(QJsonDocument(arguments).toJson(QJsonDocument::Compact))}}}};
+    const QJsonObject body{{QStringLiteral("id"), QStringLiteral("c")},
+                           {QStringLiteral("object"), QStringLiteral("chat.completion")},
+                           {QStringLiteral("model"), QStringLiteral("student-2026-01")},
+                           {QStringLiteral("choices"),
+                            QJsonArray{QJsonObject{{QStringLiteral("index"), 0},
+                                                   {QStringLiteral("message"),
+                                                    QJsonObject{{QStringLiteral("role"), QStringLiteral("assistant")},
+                                                                {QStringLiteral("content"), QJsonValue()},
+                                                                {QStringLiteral("tool_calls"), QJsonArray{call}}}},
+                                                   {QStringLiteral("finish_reason"), QStringLiteral("tool_calls")}}}},
+                           {QStringLiteral("usage"), QJsonObject{{QStringLiteral("prompt_tokens"), 40},
+                                                                 {QStringLiteral("completion_tokens"), 8}}}};
+    return ScriptedResponse::json(200, QJsonDocument(body).toJson(QJsonDocument::Compact));
+}
+
+// The tool results the request carries, in order.
+QStringList toolResults(const RecordedRequest &request)
+{
+    QStringList results;
+    const QJsonArray messages =
+        QJsonDocument::fromJson(request.body).object().value(QStringLiteral("messages")).toArray();
+    for (const QJsonValue &m : messages) {
+        if (m.toObject().value(QStringLiteral("role")).toString() == QLatin1String("tool"))
+            results.append(m.toObject().value(QStringLiteral("content")).toString());
+    }
+    return results;
+}
+
 // A student that does what the skill says only when the skill is in its prompt.
 ScriptedResponse skillFollower(const RecordedRequest &request)
 {
@@ -240,6 +276,88 @@ private Q_SLOTS:
             QCOMPARE(r.stopReason, StopReason::Timeout);
             QVERIFY(!r.passed);
             QVERIFY(!r.isError());
+        }
+    }
+
+    void agentic_modelLoadsTheSkillWithATool_andTheRunRecordsWhen()
+    {
+        // Loads the skill when one is listed, then follows it; without a listing it just answers.
+        m_server->routeHandler("POST", "/v1/chat/completions", [](const RecordedRequest &request) {
+            const QStringList results = toolResults(request);
+            if (!systemOf(request).contains(QStringLiteral("<skill name=\"rmsnorm\"")))
+                return reply(QStringLiteral("Done."));
+            if (results.isEmpty())
+                return toolCall(QStringLiteral("load_skill"), {{QStringLiteral("name"), QStringLiteral("rmsnorm")}});
+            return reply(results.last().contains(QString::fromLatin1(kMagic)) ? QString::fromLatin1(kMagic)
+                                                                              : QStringLiteral("?"));
+        });
+        AgentSetup s = setup(1);
+        s.config.mode = QStringLiteral("agentic");
+        s.config.studentTools = true;
+        RunStore store = newStore();
+        const QList<ItemResult> results = runAll(s, threeCases(), store);
+        QCOMPARE(results.size(), 6);
+        for (const ItemResult &r : results) {
+            if (r.key.arm == kWithSkillArm) {
+                QVERIFY(r.passed);
+                QCOMPARE(r.skillLoaded, std::optional<bool>(true));
+                QCOMPARE(r.skillLoadedAtTurn, 1);
+                QCOMPARE(r.turns, 2);
+                QCOMPARE(r.toolCallCounts.value(QStringLiteral("load_skill")), 1);
+            } else {
+                QVERIFY(!r.passed);
+                QVERIFY(!r.skillLoaded); // the baseline has no skill to load: not counted in the trigger rate
+            }
+        }
+        const RunSummary summary = summarizeRun(results);
+        QCOMPARE(summary.arm(QStringLiteral("generic:student"), kWithSkillArm)->triggerRate->rate, 1.0);
+        // The skill is offered only through the listing and the load_skill tool.
+        for (const RecordedRequest &r : m_server->requests()) {
+            const QJsonArray tools = QJsonDocument::fromJson(r.body).object().value(QStringLiteral("tools")).toArray();
+            const bool listed = systemOf(r).contains(QStringLiteral("<skill name="));
+            QCOMPARE(tools.size(), listed ? 5 : 4);
+            QVERIFY(!systemOf(r).contains(QString::fromLatin1(kMagic)));
+        }
+    }
+
+    void studentWritesAFile_withTheWriteTool_andFileVerifiersSeeIt()
+    {
+        m_server->routeHandler("POST", "/v1/chat/completions", [](const RecordedRequest &request) {
+            if (toolResults(request).isEmpty())
+                return toolCall(QStringLiteral("write_file"),
+                                {{QStringLiteral("path"), QStringLiteral("out/kernel.cu")},
+                                 {QStringLiteral("content"), QStringLiteral("__global__ void k() {}")}});
+            return reply(QStringLiteral("written"));
+        });
+        AgentSetup s = setup(1);
+        s.config.studentTools = true;
+        RunStore store = newStore();
+        const TestSuite files = suite(R"([{"id": "w", "input": "Write a kernel to out/kernel.cu",
+            "context": {"files": {"ref.cu": "reference"}},
+            "verifiers": [{"type": "file_contains", "path": "out/kernel.cu", "text": "__global__"},
+                          {"type": "file_exists", "path": "ref.cu"}]}])");
+        const QList<ItemResult> results = runAll(s, files, store);
+        QCOMPARE(results.size(), 2);
+        for (const ItemResult &r : results) {
+            QVERIFY2(r.passed, qPrintable(r.verifiers.first().evidence));
+            QCOMPARE(r.toolCalls, 1);
+        }
+    }
+
+    void turnLimit_stopsAModelThatNeverAnswers()
+    {
+        m_server->routeHandler("POST", "/v1/chat/completions",
+                               [](const RecordedRequest &) { return toolCall(QStringLiteral("list_files"), {}); });
+        AgentSetup s = setup(1);
+        s.config.studentTools = true;
+        s.config.maxTurns = 3;
+        RunStore store = newStore();
+        const QList<ItemResult> results = runAll(s, threeCases(), store);
+        for (const ItemResult &r : results) {
+            QCOMPARE(r.stopReason, StopReason::MaxTurns);
+            QCOMPARE(r.turns, 3);
+            QCOMPARE(r.toolCalls, 3);
+            QVERIFY(!r.passed);
         }
     }
 

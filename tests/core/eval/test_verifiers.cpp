@@ -1,4 +1,6 @@
+#include "eval/SandboxCommand.h"
 #include "eval/Verifiers.h"
+#include "sandbox/Sandbox.h"
 
 #include <QDir>
 #include <QFile>
@@ -150,6 +152,30 @@ private Q_SLOTS:
         const VerifierOutcome late = runVerifier(s, c);
         QVERIFY(!late.passed);
         QVERIFY(late.evidence.contains(QStringLiteral("timed out")));
+    }
+
+    void command_inTheRealSandbox_writesOnlyTheWorkspace_andIsTimed()
+    {
+        QString why;
+        if (!sandboxAvailable(&why))
+            QSKIP(qPrintable(QStringLiteral("no sandbox here: ") + why));
+        VerifyContext c = context(QString());
+        c.runCommand = sandboxCommandRunner();
+        VerifierSpec s = spec(QStringLiteral("command"));
+        s.command = QStringLiteral("echo built > made.txt && cat made.txt");
+        VerifierOutcome o = runVerifier(s, c);
+        QVERIFY2(o.passed, qPrintable(o.evidence));
+        QVERIFY(o.evidence.contains(QStringLiteral("built")));
+        QVERIFY(QFile::exists(m_workspace.filePath(QStringLiteral("made.txt"))));
+        s.command = QStringLiteral("exit 3");
+        o = runVerifier(s, c);
+        QVERIFY(!o.passed);
+        QVERIFY(o.evidence.contains(QStringLiteral("exit code 3")));
+        s.command = QStringLiteral("sleep 30");
+        s.timeoutSeconds = 1;
+        o = runVerifier(s, c);
+        QVERIFY(!o.passed);
+        QVERIFY2(o.evidence.contains(QStringLiteral("timed out")), qPrintable(o.evidence));
     }
 
     void cudaKernel_withoutChecker_isNotAvailable()
