@@ -7,18 +7,31 @@
 namespace sf::cli {
 
 Command chatCommand();
+Command evalCommand();
 Command generateCommand();
 Command guiCommand();
 Command modelsListCommand();
+Command runsExportCommand();
+Command runsImportCommand();
 Command skillInstallCommand();
 Command skillPackCommand();
 Command validateCommand();
 
 const std::vector<Command> &commands()
 {
-    static const std::vector<Command> all = {guiCommand(),      modelsListCommand(), chatCommand(),
-                                             validateCommand(), skillPackCommand(),  skillInstallCommand(),
-                                             generateCommand()};
+    // One command per line, in the order --help lists them.
+    static const std::vector<Command> all = {
+        guiCommand(),
+        modelsListCommand(),
+        chatCommand(),
+        validateCommand(),
+        skillPackCommand(),
+        skillInstallCommand(),
+        generateCommand(),
+        evalCommand(),
+        runsExportCommand(),
+        runsImportCommand(),
+    };
     return all;
 }
 

@@ -182,8 +182,16 @@ void ScriptedHttpServer::processBuffer(QTcpSocket *socket)
     answer(socket, responseFor(request));
 }
 
+void ScriptedHttpServer::routeHandler(const QByteArray &method, const QByteArray &path,
+                                      std::function<ScriptedResponse(const RecordedRequest &)> handler)
+{
+    m_handlers.insert(method + ' ' + path, std::move(handler));
+}
+
 ScriptedResponse ScriptedHttpServer::responseFor(const RecordedRequest &request)
 {
+    if (const auto handler = m_handlers.constFind(request.method + ' ' + request.path); handler != m_handlers.cend())
+        return (*handler)(request);
     auto it = m_routes.find(request.method + ' ' + request.path);
     if (it == m_routes.end() || it->isEmpty()) {
         return ScriptedResponse::json(404, R"({"error":{"message":"no such route"}})");

@@ -7,6 +7,7 @@
 #include <QPair>
 #include <QTcpServer>
 #include <QUrl>
+#include <functional>
 
 class QTcpSocket;
 
@@ -68,6 +69,10 @@ public:
     /** Answers successive requests with successive responses; the last one repeats. */
     void routeSequence(const QByteArray &method, const QByteArray &path, const QList<ScriptedResponse> &responses);
 
+    /** Answers `method path` with whatever `handler` makes of each request (for replies that depend on it). */
+    void routeHandler(const QByteArray &method, const QByteArray &path,
+                      std::function<ScriptedResponse(const RecordedRequest &)> handler);
+
     QList<RecordedRequest> requests() const { return m_requests; }
     int requestCount(const QByteArray &path) const;
     /** How many TCP connections clients opened; shows whether they reuse connections. */
@@ -89,6 +94,7 @@ private:
 
     QTcpServer m_server;
     QHash<QByteArray, QList<ScriptedResponse>> m_routes; // key: "METHOD path"
+    QHash<QByteArray, std::function<ScriptedResponse(const RecordedRequest &)>> m_handlers;
     QHash<QTcpSocket *, Connection> m_connections;
     QList<RecordedRequest> m_requests;
     int m_connectionCount = 0;
