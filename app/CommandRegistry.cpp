@@ -1,7 +1,6 @@
 #include "CommandRegistry.h"
 
 #include <QCommandLineParser>
-
 #include <cstdio>
 
 namespace sf::cli {
@@ -15,22 +14,16 @@ Command runsExportCommand();
 Command runsImportCommand();
 Command skillInstallCommand();
 Command skillPackCommand();
+Command testsGenerateCommand();
 Command validateCommand();
 
 const std::vector<Command> &commands()
 {
     // One command per line, in the order --help lists them.
     static const std::vector<Command> all = {
-        guiCommand(),
-        modelsListCommand(),
-        chatCommand(),
-        validateCommand(),
-        skillPackCommand(),
-        skillInstallCommand(),
-        generateCommand(),
-        evalCommand(),
-        runsExportCommand(),
-        runsImportCommand(),
+        guiCommand(),       modelsListCommand(),   chatCommand(),       validateCommand(),
+        skillPackCommand(), skillInstallCommand(), generateCommand(),   testsGenerateCommand(),
+        evalCommand(),      runsExportCommand(),   runsImportCommand(),
     };
     return all;
 }

@@ -2,6 +2,7 @@
 
 #include "PromptTemplate.h"
 #include "SkillDraft.h"
+#include "UsageSum_p.h"
 #include "common/AtomicFile.h"
 #include "llm/ChatCall.h"
 #include "llm/ChatClient.h"
@@ -24,16 +25,6 @@ namespace sf {
 namespace {
 
 constexpr int kMaxBodyLines = 500;
-
-void addUsage(TokenUsage &sum, const TokenUsage &more)
-{
-    sum.uncachedInput += more.uncachedInput;
-    sum.cacheRead += more.cacheRead;
-    sum.cacheWrite5m += more.cacheWrite5m;
-    sum.cacheWrite1h += more.cacheWrite1h;
-    sum.output += more.output;
-    sum.reasoning += more.reasoning;
-}
 
 // The folder a skill lives in is its name when that is a valid skill name, else a slug of it.
 QString folderNameFor(const QString &name)

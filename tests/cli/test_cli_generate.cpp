@@ -124,6 +124,41 @@ private Q_SLOTS:
         QVERIFY2(r.err.contains(u"Incorrect API key provided"_s), qPrintable(r.err));
     }
 
+    void testsGenerate_writesTheSuiteBesideTheOthersNeverOverAnother()
+    {
+        QTemporaryDir project;
+        QFile file(project.filePath(u"skillforge.json"_s));
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(R"({"format_version": 1, "name": "p"})");
+        file.close();
+        QVERIFY(QDir().mkpath(project.filePath(u"skills/fused-rmsnorm"_s)));
+        QVERIFY(QDir().mkpath(project.filePath(u"tests"_s)));
+        QFile skill(project.filePath(u"skills/fused-rmsnorm/SKILL.md"_s));
+        QVERIFY(skill.open(QIODevice::WriteOnly));
+        skill.write("---\nname: fused-rmsnorm\ndescription: d. Use when asked.\n---\nBody\n");
+        skill.close();
+        QFile existing(project.filePath(u"tests/fused-rmsnorm.json"_s));
+        QVERIFY(existing.open(QIODevice::WriteOnly));
+        existing.write("[]");
+        existing.close();
+        const QString cases = uR"({"cases": [{"input": "a", "expected": {"contains": ["x"]}},
+            {"input": "b", "verifiers": [{"type": "regex", "pattern": "y"}]},
+            {"input": "c", "verifiers": [{"type": "json_valid"}]}]})"_s;
+        m_server.route("POST", "/v1/chat/completions", ScriptedResponse::json(200, openAiReply(cases)));
+
+        const Run r = run({u"tests"_s, u"generate"_s, project.filePath(u"skills/fused-rmsnorm"_s), u"--model"_s,
+                           u"openai:teacher"_s, u"--count"_s, u"3"_s},
+                          project.path());
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        const QString written = project.filePath(u"tests/fused-rmsnorm-2.json"_s);
+        QCOMPARE(r.out.trimmed(), u"Wrote %1: 3 cases, 1 held out"_s.arg(written));
+        QVERIFY(existing.open(QIODevice::ReadOnly));
+        QCOMPARE(existing.readAll(), QByteArray("[]"));
+        QFile suite(written);
+        QVERIFY(suite.open(QIODevice::ReadOnly));
+        QVERIFY(suite.readAll().contains("\"heldout\""));
+    }
+
     void generate_badUsage_exitsTwoAndSaysWhy()
     {
         QTemporaryDir empty;
