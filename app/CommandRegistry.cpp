@@ -19,12 +19,22 @@ Command validateCommand();
 
 const std::vector<Command> &commands()
 {
-    // One command per line, in the order --help lists them.
+    // In the order --help lists them; one per line (clang-format off) so that adding one touches one line.
+    // clang-format off
     static const std::vector<Command> all = {
-        guiCommand(),       modelsListCommand(),   chatCommand(),       validateCommand(),
-        skillPackCommand(), skillInstallCommand(), generateCommand(),   testsGenerateCommand(),
-        evalCommand(),      runsExportCommand(),   runsImportCommand(),
+        guiCommand(),
+        modelsListCommand(),
+        chatCommand(),
+        validateCommand(),
+        skillPackCommand(),
+        skillInstallCommand(),
+        generateCommand(),
+        testsGenerateCommand(),
+        evalCommand(),
+        runsExportCommand(),
+        runsImportCommand(),
     };
+    // clang-format on
     return all;
 }
 
