@@ -1,18 +1,14 @@
 #include "CommandRegistry.h"
 #include "LlmServices.h"
-#include "eval/EvalRunner.h"
-#include "eval/LocalExecutor.h"
+#include "eval/EvalSession.h"
 #include "eval/RunSummary.h"
 #include "eval/SandboxCommand.h"
 #include "llm/ModelName.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
-#include <QDateTime>
 #include <QDir>
-#include <QHostInfo>
 #include <QJsonDocument>
-#include <QSysInfo>
 #include <unistd.h>
 
 namespace sf::cli {
@@ -169,24 +165,14 @@ int runEval(const QStringList &arguments)
     if (!ok)
         return BadUsage;
 
-    // A resumed run takes everything from its run.json: the same skill, suite and settings, or it refuses.
-    std::optional<RunStore> store;
-    EvalConfig config;
-    QString skillDir = parser.positionalArguments().value(0);
-    QString suitePath = parser.value(QStringLiteral("tests"));
-    if (parser.isSet(QStringLiteral("resume"))) {
-        auto opened = RunStore::open(parser.value(QStringLiteral("resume")));
-        if (const LoadError *e = std::get_if<LoadError>(&opened)) {
-            err(QStringLiteral("skillforge eval: %1\n").arg(e->toString()));
-            return BadUsage;
-        }
-        store.emplace(std::move(std::get<RunStore>(opened)));
-        config = EvalConfig::fromJson(store->manifest().parameters);
-        if (skillDir.isEmpty())
-            skillDir = store->manifest().skillDir;
-        if (suitePath.isEmpty())
-            suitePath = store->manifest().suitePath;
-    } else {
+    EvalPlan plan;
+    plan.skillDir = parser.positionalArguments().value(0);
+    plan.suitePath = parser.value(QStringLiteral("tests"));
+    plan.resumeDir = parser.value(QStringLiteral("resume"));
+    if (parser.isSet(QStringLiteral("out")))
+        plan.runsDir = parser.value(QStringLiteral("out"));
+    EvalConfig &config = plan.config;
+    if (plan.resumeDir.isEmpty()) {
         config.models = parser.values(QStringLiteral("model"));
         auto number = [&](const char *name, int *target, int minimum) {
             if (!parser.isSet(QLatin1String(name)))
@@ -226,74 +212,24 @@ int runEval(const QStringList &arguments)
         }
         config.judgeModel = parser.value(QStringLiteral("judge"));
         config.studentTools = !parser.isSet(QStringLiteral("no-tools"));
-    }
-    if (skillDir.isEmpty() || config.models.isEmpty()) {
-        err(QStringLiteral("skillforge eval: needs SKILL_DIR and at least one --model PROVIDER:MODEL (see --help)\n"));
-        return BadUsage;
-    }
-    for (const QString &model :
-         config.models + (config.judgeModel.isEmpty() ? QStringList() : QStringList{config.judgeModel})) {
-        if (const Result<ModelName> name = ModelName::parse(model); !name) {
-            err(QStringLiteral("skillforge eval: %1\n").arg(name.error));
-            return BadUsage;
-        }
-    }
-
-    auto skill = loadSkillUnderTest(skillDir);
-    if (const QString *e = std::get_if<QString>(&skill)) {
-        err(QStringLiteral("skillforge eval: %1\n").arg(*e));
-        return BadUsage;
-    }
-    auto suite = suitePath.isEmpty() ? readSkillTestSuite(skillDir) : readTestSuite(suitePath);
-    if (const LoadError *e = std::get_if<LoadError>(&suite)) {
-        err(QStringLiteral("skillforge eval: %1\n").arg(e->toString()));
-        return BadUsage;
-    }
-    AgentSetup setup;
-    setup.skill = std::get<SkillUnderTest>(skill);
-    setup.config = config;
-    // Commands (the command verifier, the student's run_command) only ever run contained; without the sandbox
-    // they are refused and reported as not available.
-    setup.runCommand = sandboxCommandRunner();
-
-    if (store) {
-        if (store->manifest().skillHash != setup.skill.contentHash ||
-            store->manifest().suiteHash != std::get<TestSuite>(suite).hash) {
+        if (plan.skillDir.isEmpty() || config.models.isEmpty()) {
             err(QStringLiteral(
-                    "skillforge eval: the skill or the suite changed since %1 started (run.json records %2 and "
-                    "%3); start a new run instead of resuming\n")
-                    .arg(store->dir(), store->manifest().skillHash, store->manifest().suiteHash));
+                "skillforge eval: needs SKILL_DIR and at least one --model PROVIDER:MODEL (see --help)\n"));
             return BadUsage;
         }
-    } else {
-        RunManifest manifest;
-        manifest.skillName = setup.skill.name;
-        manifest.skillDir = setup.skill.dir;
-        manifest.skillHash = setup.skill.contentHash;
-        manifest.skillVersion = setup.skill.version;
-        manifest.suitePath = QFileInfo(std::get<TestSuite>(suite).path).absoluteFilePath();
-        manifest.suiteHash = std::get<TestSuite>(suite).hash;
-        for (const QString &model : config.models)
-            manifest.models.append({model, ModelName::parse(model).value->provider, {}});
-        manifest.parameters = config.toJson();
-        manifest.appVersion = QCoreApplication::applicationVersion();
-        manifest.host =
-            QStringLiteral("%1 (%2, %3)")
-                .arg(QHostInfo::localHostName(), QSysInfo::prettyProductName(), QSysInfo::currentCpuArchitecture());
-        manifest.startedAt = QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs);
-        const QString runsDir =
-            parser.isSet(QStringLiteral("out")) ? parser.value(QStringLiteral("out")) : QStringLiteral("runs");
-        auto created = RunStore::create(runsDir, manifest);
-        if (const QString *e = std::get_if<QString>(&created)) {
-            err(QStringLiteral("skillforge eval: %1\n").arg(*e));
-            return BadUsage;
-        }
-        store.emplace(std::move(std::get<RunStore>(created)));
     }
 
     LlmServices services;
-    LocalExecutor executor(services.chat(), setup);
-    EvalRunner runner(executor, *store, std::get<TestSuite>(suite), config);
+    // Commands (the command verifier, the student's run_command) only ever run contained; without the sandbox
+    // they are refused and reported as not available.
+    auto prepared = EvalSession::prepare(services.chat(), plan, sandboxCommandRunner());
+    if (const QString *e = std::get_if<QString>(&prepared)) {
+        err(QStringLiteral("skillforge eval: %1\n").arg(*e));
+        return BadUsage;
+    }
+    EvalSession &session = *std::get<std::unique_ptr<EvalSession>>(prepared);
+    RunStore *store = &session.store();
+    EvalRunner &runner = session.runner();
     const bool json = parser.isSet(QStringLiteral("json"));
     const bool tty = ::isatty(STDERR_FILENO);
     err(QStringLiteral("run %1: %2 items (%3 already done)\n")
@@ -312,13 +248,13 @@ int runEval(const QStringList &arguments)
                          QStringLiteral("  ") + progressLine(runner, *store)));
     });
     QObject::connect(&runner, &EvalRunner::finished, qApp, [] { QCoreApplication::quit(); });
-    QMetaObject::invokeMethod(&runner, &EvalRunner::start, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(&session, &EvalSession::start, Qt::QueuedConnection);
     QCoreApplication::exec();
     if (tty)
         err(QStringLiteral("\n"));
 
     const RunSummary summary = summarizeRun(store->results());
-    const QStringList unmet = unmetGates(summary, config.models, minLift, minPassRate);
+    const QStringList unmet = unmetGates(summary, session.config().models, minLift, minPassRate);
     if (json) {
         QJsonObject object{{QStringLiteral("run_dir"), store->dir()},
                            {QStringLiteral("run"), store->manifest().toJson()},
