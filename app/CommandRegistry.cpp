@@ -10,6 +10,7 @@ Command evalCommand();
 Command generateCommand();
 Command guiCommand();
 Command modelsListCommand();
+Command refineCommand();
 Command runsExportCommand();
 Command runsImportCommand();
 Command skillInstallCommand();
@@ -30,6 +31,7 @@ const std::vector<Command> &commands()
         skillInstallCommand(),
         generateCommand(),
         testsGenerateCommand(),
+        refineCommand(),
         evalCommand(),
         runsExportCommand(),
         runsImportCommand(),

@@ -160,6 +160,7 @@ void SkillGenerator::start(const SkillGenerationRequest &request)
         {QStringLiteral("existing_skill"),
          improving ? SkillDraft::format(teachableFiles(request.existingSkillDir)) : QString()},
         {QStringLiteral("instructions"), request.instructions.trimmed()},
+        {QStringLiteral("feedback"), request.feedback.trimmed()},
         {QStringLiteral("profile_rules"), profileRulesForPrompt(request.profile)},
         {QStringLiteral("max_body_lines"), QString::number(kMaxBodyLines)},
     };
@@ -246,7 +247,7 @@ void SkillGenerator::onReply(const ChatResponse &response)
 void SkillGenerator::install(const QMap<QString, QByteArray> &files)
 {
     const QString model = m_request.teacherModel;
-    const QString origin = QStringLiteral("teacher:") + model;
+    const QString origin = m_request.origin.isEmpty() ? QStringLiteral("teacher:") + model : m_request.origin;
     QString target = m_request.existingSkillDir;
     if (target.isEmpty()) {
         target = QDir(m_request.skillsFolder).filePath(folderNameFor(nameOf(files)));

@@ -30,6 +30,8 @@ struct SkillGenerationRequest
     QList<TraceExcerpt> traces;
     QString existingSkillDir; ///< improve this skill (written in place) instead of making a new one
     QString instructions;     ///< the user's own words, which take precedence
+    QString feedback;         ///< how the current skill did in an evaluation (the refine loop writes it)
+    QString origin;           ///< the version's origin; "" means "teacher:<model>"
     QString teacherModel;     ///< PROVIDER:MODEL
     ValidationProfile profile = ValidationProfile::AgentSkills;
     QString skillsFolder; ///< a new skill goes to skillsFolder/<name>/

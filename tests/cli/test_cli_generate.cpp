@@ -159,6 +159,41 @@ private Q_SLOTS:
         QVERIFY(suite.readAll().contains("\"heldout\""));
     }
 
+    void refine_stopsAtTheTargetLiftAndListsTheIterations()
+    {
+        QTemporaryDir dir;
+        QVERIFY(QDir().mkpath(dir.filePath(u"skills/demo"_s)));
+        QFile skill(dir.filePath(u"skills/demo/SKILL.md"_s));
+        QVERIFY(skill.open(QIODevice::WriteOnly));
+        skill.write("---\nname: demo\ndescription: The demo task. Use when asked.\n---\nSay OLD.\n");
+        skill.close();
+        QFile suite(dir.filePath(u"demo.json"_s));
+        QVERIFY(suite.open(QIODevice::WriteOnly));
+        suite.write(R"([{"id": "one", "input": "go", "expected": {"contains": ["PASS-TOKEN"]}},
+                        {"id": "two", "input": "go again", "expected": {"contains": ["PASS-TOKEN"]}}])");
+        suite.close();
+        // The teacher writes a skill saying NEW; the student passes only when its prompt says NEW.
+        m_server.routeHandler("POST", "/v1/chat/completions", [](const RecordedRequest &request) {
+            if (QJsonDocument::fromJson(request.body).object().value(u"model"_s).toString() == u"teacher"_s) {
+                return ScriptedResponse::json(200,
+                                              openAiReply(u"=== FILE: SKILL.md ===\n---\nname: demo\ndescription: The "
+                                                          "demo task. Use when asked.\n---\nSay NEW.\n"_s));
+            }
+            return ScriptedResponse::json(200,
+                                          openAiReply(request.body.contains("Say NEW") ? u"PASS-TOKEN"_s : u"?"_s));
+        });
+
+        const Run r = run({u"refine"_s, dir.filePath(u"skills/demo"_s), u"--teacher"_s, u"openai:teacher"_s,
+                           u"--student"_s, u"openai:student"_s, u"--tests"_s, dir.filePath(u"demo.json"_s),
+                           u"--target-lift"_s, u"1"_s, u"--no-tools"_s, u"--out"_s, dir.filePath(u"runs"_s)},
+                          dir.path());
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY2(r.out.startsWith(u"Stopped: target lift reached"_s), qPrintable(r.out));
+        QVERIFY(r.err.contains(u"iteration 1: lift 0.00"_s));
+        QVERIFY(r.err.contains(u"iteration 2: lift 1.00"_s));
+        QCOMPARE(QDir(dir.filePath(u"runs"_s)).entryList(QDir::Dirs | QDir::NoDotAndDotDot).size(), 2);
+    }
+
     void generate_badUsage_exitsTwoAndSaysWhy()
     {
         QTemporaryDir empty;
