@@ -5,7 +5,9 @@
 #include "MainWindow.h"
 #include "common/Theme.h"
 #include "common/ViewPage.h"
+#include "eval/SandboxCommand.h"
 #include "generate/GenerateSkillDialog.h"
+#include "generate/RefineDialog.h"
 #include "jobs/JobListModel.h"
 #include "models/LocalModelStatus.h"
 #include "models/TryModelDialog.h"
@@ -72,6 +74,18 @@ void wireModels(MainWindow &window, LlmServices &llm, JobListModel &jobs)
         QObject::connect(&dialog, &GenerateSkillDialog::skillGenerated, &window, [&window](const QString &skillDir) {
             window.page(MainWindow::View::Skill)->openPath(skillDir);
             window.showView(MainWindow::View::Skill);
+        });
+        dialog.exec();
+    });
+    QAction *refine = tools->addAction(QObject::tr("&Refine Skill…"));
+    QObject::connect(refine, &QAction::triggered, &window, [&window, &llm, &jobs] {
+        if (!window.project()) {
+            return;
+        }
+        // Commands the verifiers and students run only ever run in the sandbox.
+        RefineDialog dialog(llm.chat(), jobs, *window.project(), sandboxCommandRunner(), &window);
+        QObject::connect(&dialog, &RefineDialog::skillChanged, &window, [&window](const QString &skillDir) {
+            window.page(MainWindow::View::Skill)->openPath(skillDir);
         });
         dialog.exec();
     });
