@@ -1,6 +1,7 @@
 #include "llm/ChatStreamDecoder.h"
 
 #include <QFile>
+#include <QRandomGenerator>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QStandardPaths>
@@ -240,6 +241,42 @@ private Q_SLOTS:
         decoder.feed(sseEvent("content_block_delta", "{\"type\":\"content_block_delta\",\"index\":4,\"delta\":{\"type\":\"input_json_delta\",\"partial_json\":\"[1\"}}"));
         QVERIFY(decoder.hasError());
         QVERIFY2(decoder.error().contains("not a tool_use block"_L1), qPrintable(decoder.error()));
+    }
+
+    void mutatedStreams_inRandomChunks_neverCrash_andFailOnlyWithAMessage()
+    {
+        // Seeded, so a failure reproduces: flipped, dropped and inserted bytes, fed in random pieces.
+        QRandomGenerator random(20251130);
+        const QList<QPair<WireFormat, QByteArray>> seeds{{WireFormat::OpenAiChat, openAiStream()},
+                                                         {WireFormat::AnthropicMessages, anthropicStream()}};
+        for (int round = 0; round < 1000; ++round) {
+            const auto &[format, seed] = seeds.at(round % 2);
+            QByteArray stream = seed;
+            const int edits = 1 + int(random.bounded(4));
+            for (int e = 0; e < edits; ++e) {
+                const qsizetype at = random.bounded(int(stream.size()));
+                switch (random.bounded(3)) {
+                case 0:
+                    stream[at] = char(random.bounded(256));
+                    break;
+                case 1:
+                    stream.remove(at, 1 + random.bounded(20));
+                    break;
+                default:
+                    stream.insert(at, QByteArray(1 + random.bounded(8), char(random.bounded(256))));
+                    break;
+                }
+            }
+            ChatStreamDecoder decoder(format);
+            for (qsizetype at = 0; at < stream.size();) {
+                const qsizetype piece = 1 + random.bounded(64);
+                decoder.feed(stream.mid(at, piece));
+                at += piece;
+            }
+            const Result<ChatResponse> response = decoder.finish();
+            QVERIFY(response.ok() || !response.error.isEmpty());
+            QCOMPARE(response.ok(), !decoder.hasError());
+        }
     }
 
     void garbage_isAFramingErrorQuotingIt()
