@@ -11,6 +11,11 @@
 #include "jobs/JobListModel.h"
 #include "models/LocalModelStatus.h"
 #include "models/TryModelDialog.h"
+#include "settings/ProvidersPage.h"
+
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QVBoxLayout>
 #include "project/AppSettings.h"
 #include "project/SampleProject.h"
 
@@ -89,6 +94,19 @@ void wireModels(MainWindow &window, LlmServices &llm, JobListModel &jobs)
         });
         dialog.exec();
     });
+    QAction *providers = tools->addAction(QObject::tr("&Providers and Keys…"));
+    QObject::connect(providers, &QAction::triggered, &window, [&window, &llm] {
+        QDialog dialog(&window);
+        dialog.setWindowTitle(QObject::tr("Providers and Keys"));
+        auto *page = new ProvidersPage(llm.providers(), llm.keys(), llm.lister(), &dialog);
+        auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, &dialog);
+        QObject::connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+        auto *layout = new QVBoxLayout(&dialog);
+        layout->addWidget(page);
+        layout->addWidget(buttons);
+        dialog.resize(860, 520);
+        dialog.exec();
+    });
     tools->addSeparator();
     tools->addAction(localStatus->startAction());
     tools->addAction(localStatus->stopAction());
@@ -125,6 +143,8 @@ int runGui(const GuiOptions &options)
 
     JobListModel jobs;
     LlmServices llm;
+    // Keys arrive from the keychain in the background; until then the environment's are used.
+    llm.keys().load(llm.providers().names());
     MainWindow window(&jobs);
     wireModels(window, llm, jobs);
     QString error;

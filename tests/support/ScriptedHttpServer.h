@@ -25,9 +25,12 @@ struct ScriptedResponse
     QList<QByteArray> chunks;   // when non-empty: sent with chunked encoding instead of `body`
     int chunkPauseMs = 0;       // between chunks
     bool closeAbruptly = false; // drop the connection instead of answering
+    int resetAfterChunks = -1;  // >= 0: drop the connection after that many chunks (a stream broken midway)
+    int stallAfterChunks = -1;  // >= 0: go silent after that many chunks, keeping the connection open
 
     static ScriptedResponse json(int status, const QByteArray &body);
     static ScriptedResponse tooManyRequests(int retryAfterSeconds);
+    /** A text/event-stream body sent in exactly these chunks (split them anywhere, even inside a character). */
     static ScriptedResponse streamed(const QList<QByteArray> &chunks, int pauseMs);
     static ScriptedResponse abruptClose();
 };
@@ -88,7 +91,7 @@ private:
     void onNewConnection();
     void processBuffer(QTcpSocket *socket);
     void answer(QTcpSocket *socket, const ScriptedResponse &response);
-    void writeChunks(QTcpSocket *socket, QList<QByteArray> chunks, int pauseMs);
+    void writeChunks(QTcpSocket *socket, ScriptedResponse response, int sent);
     void finishAnswer(QTcpSocket *socket);
     ScriptedResponse responseFor(const RecordedRequest &request);
 
