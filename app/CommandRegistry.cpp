@@ -1,25 +1,46 @@
 #include "CommandRegistry.h"
 
 #include <QCommandLineParser>
-
 #include <cstdio>
 
 namespace sf::cli {
 
 Command chatCommand();
+Command evalCommand();
+Command generateCommand();
 Command guiCommand();
 Command modelsListCommand();
+Command refineCommand();
+Command runsExportCommand();
+Command runsImportCommand();
 Command skillInstallCommand();
 Command skillPackCommand();
+Command testsGenerateCommand();
 Command validateCommand();
 Command kernelTasksCommand();
 Command kernelCheckCommand();
 
 const std::vector<Command> &commands()
 {
-    static const std::vector<Command> all = {guiCommand(),      modelsListCommand(), chatCommand(),
-                                             validateCommand(), skillPackCommand(),  skillInstallCommand(),
-                                             kernelTasksCommand(), kernelCheckCommand()};
+    // In the order --help lists them; one per line (clang-format off) so that adding one touches one line.
+    // clang-format off
+    static const std::vector<Command> all = {
+        guiCommand(),
+        modelsListCommand(),
+        chatCommand(),
+        validateCommand(),
+        skillPackCommand(),
+        skillInstallCommand(),
+        generateCommand(),
+        testsGenerateCommand(),
+        refineCommand(),
+        evalCommand(),
+        runsExportCommand(),
+        runsImportCommand(),
+        kernelTasksCommand(),
+        kernelCheckCommand(),
+    };
+    // clang-format on
     return all;
 }
 

@@ -1,13 +1,21 @@
 #include "GuiStartup.h"
 
 #include "CommandRegistry.h"
+#include "LlmServices.h"
 #include "MainWindow.h"
 #include "common/Theme.h"
 #include "common/ViewPage.h"
-#include "LlmServices.h"
+#include "eval/SandboxCommand.h"
+#include "generate/GenerateSkillDialog.h"
+#include "generate/RefineDialog.h"
 #include "jobs/JobListModel.h"
 #include "models/LocalModelStatus.h"
 #include "models/TryModelDialog.h"
+#include "settings/ProvidersPage.h"
+
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QVBoxLayout>
 #include "project/AppSettings.h"
 #include "project/SampleProject.h"
 
@@ -62,6 +70,43 @@ void wireModels(MainWindow &window, LlmServices &llm, JobListModel &jobs)
         TryModelDialog dialog(llm.chat(), models, &window);
         dialog.exec();
     });
+    QAction *generate = tools->addAction(QObject::tr("&Generate Skill…"));
+    QObject::connect(generate, &QAction::triggered, &window, [&window, &llm, &jobs] {
+        if (!window.project()) {
+            return;
+        }
+        GenerateSkillDialog dialog(llm.chat(), jobs, *window.project(), &window);
+        QObject::connect(&dialog, &GenerateSkillDialog::skillGenerated, &window, [&window](const QString &skillDir) {
+            window.page(MainWindow::View::Skill)->openPath(skillDir);
+            window.showView(MainWindow::View::Skill);
+        });
+        dialog.exec();
+    });
+    QAction *refine = tools->addAction(QObject::tr("&Refine Skill…"));
+    QObject::connect(refine, &QAction::triggered, &window, [&window, &llm, &jobs] {
+        if (!window.project()) {
+            return;
+        }
+        // Commands the verifiers and students run only ever run in the sandbox.
+        RefineDialog dialog(llm.chat(), jobs, *window.project(), sandboxCommandRunner(), &window);
+        QObject::connect(&dialog, &RefineDialog::skillChanged, &window, [&window](const QString &skillDir) {
+            window.page(MainWindow::View::Skill)->openPath(skillDir);
+        });
+        dialog.exec();
+    });
+    QAction *providers = tools->addAction(QObject::tr("&Providers and Keys…"));
+    QObject::connect(providers, &QAction::triggered, &window, [&window, &llm] {
+        QDialog dialog(&window);
+        dialog.setWindowTitle(QObject::tr("Providers and Keys"));
+        auto *page = new ProvidersPage(llm.providers(), llm.keys(), llm.lister(), &dialog);
+        auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, &dialog);
+        QObject::connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+        auto *layout = new QVBoxLayout(&dialog);
+        layout->addWidget(page);
+        layout->addWidget(buttons);
+        dialog.resize(860, 520);
+        dialog.exec();
+    });
     tools->addSeparator();
     tools->addAction(localStatus->startAction());
     tools->addAction(localStatus->stopAction());
@@ -98,6 +143,8 @@ int runGui(const GuiOptions &options)
 
     JobListModel jobs;
     LlmServices llm;
+    // Keys arrive from the keychain in the background; until then the environment's are used.
+    llm.keys().load(llm.providers().names());
     MainWindow window(&jobs);
     wireModels(window, llm, jobs);
     QString error;

@@ -1,6 +1,11 @@
 #include "LlmServices.h"
 
+#include "llm/ProviderSettings.h"
 #include "project/AppSettings.h"
+
+#include <QEventLoop>
+#include <QSettings>
+#include <QTimer>
 
 namespace sf {
 
@@ -13,13 +18,32 @@ LocalModelServer::Options localServerOptions()
     options.threads = settings.localModelThreads();
     return options;
 }
+
+std::unique_ptr<ApiKeyStore> makeKeyStore(KeychainKeyStore **keys)
+{
+    auto store = std::make_unique<KeychainKeyStore>();
+    *keys = store.get();
+    return store;
+}
 } // namespace
 
 LlmServices::LlmServices()
-    : m_localServer(m_engine, localServerOptions())
+    : m_providers(makeKeyStore(&m_keys))
+    , m_localServer(m_engine, localServerOptions())
     , m_chat(m_engine, m_providers, &m_localServer)
     , m_lister(m_engine, m_providers)
 {
+    QSettings settings;
+    ProviderSettings::applyTo(m_providers, settings);
+}
+
+void LlmServices::loadKeys(int timeoutMs)
+{
+    QEventLoop loop;
+    QObject::connect(m_keys, &KeychainKeyStore::loaded, &loop, &QEventLoop::quit);
+    QTimer::singleShot(timeoutMs, &loop, &QEventLoop::quit);
+    m_keys->load(m_providers.names());
+    loop.exec();
 }
 
 // The server is stopped before the engine it polls through goes away (members die in reverse order).

@@ -2,6 +2,7 @@
 
 #include "llm/ChatClient.h"
 #include "llm/HttpEngine.h"
+#include "llm/KeychainKeyStore.h"
 #include "llm/LocalModelServer.h"
 #include "llm/ModelLister.h"
 #include "llm/ProviderRegistry.h"
@@ -22,8 +23,18 @@ public:
     LocalModelServer &localServer() { return m_localServer; }
     ChatClient &chat() { return m_chat; }
     ModelLister &lister() { return m_lister; }
+    /** Keys stored in the OS keychain; the environment is the fallback. */
+    KeychainKeyStore &keys() { return *m_keys; }
+
+    /**
+     * Reads the stored keys, waiting at most `timeoutMs` (a system without a keychain answers
+     * at once with an error, and the environment is used). The command line calls this before any
+     * request; the GUI lets it finish in the background.
+     */
+    void loadKeys(int timeoutMs);
 
 private:
+    KeychainKeyStore *m_keys; // owned by m_providers
     HttpEngine m_engine;
     ProviderRegistry m_providers;
     LocalModelServer m_localServer;

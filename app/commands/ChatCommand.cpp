@@ -6,6 +6,7 @@
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 
@@ -28,7 +29,43 @@ QJsonObject toJson(const ChatResponse &response, const QString &model)
                        {QStringLiteral("first_byte_ms"), response.firstByteMs}};
     if (response.serverTokensPerSecond)
         object.insert(QStringLiteral("server_tokens_per_second"), *response.serverTokensPerSecond);
+    // An unpriced model has a null cost, never 0.
+    object.insert(QStringLiteral("cost_usd"), response.costUsd ? QJsonValue(*response.costUsd) : QJsonValue());
+    QJsonArray attempts;
+    for (const ChatAttempt &attempt : response.attempts) {
+        attempts.append(QJsonObject{{QStringLiteral("status"), attempt.status},
+                                    {QStringLiteral("wait_ms"), attempt.waitMs},
+                                    {QStringLiteral("duration_ms"), attempt.durationMs},
+                                    {QStringLiteral("error"), attempt.error}});
+    }
+    object.insert(QStringLiteral("attempts"), attempts);
     return object;
+}
+
+QString costText(const ChatResponse &response, const QString &model)
+{
+    if (!response.costUsd)
+        return QStringLiteral("no price for %1").arg(model);
+    return QStringLiteral("$%1").arg(*response.costUsd, 0, 'f', 6);
+}
+
+// One line a person can read: where the tokens went, what it cost, how long it took.
+QString summary(const ChatResponse &response, const QString &model)
+{
+    const TokenUsage &u = response.usage;
+    QString input = QString::number(u.totalInput()) + QStringLiteral(" input");
+    if (u.cacheRead > 0 || u.cacheWrite5m + u.cacheWrite1h > 0)
+        input += QStringLiteral(" (%1 cache read, %2 cache write)").arg(u.cacheRead).arg(u.cacheWrite5m + u.cacheWrite1h);
+    QString output = QString::number(u.output) + QStringLiteral(" output");
+    if (u.reasoning > 0)
+        output += QStringLiteral(" (%1 reasoning)").arg(u.reasoning);
+    QString line = QStringLiteral("[%1] %2 + %3 tokens, %4, %5 ms (first byte %6 ms)")
+                       .arg(model, input, output, costText(response, model))
+                       .arg(response.latencyMs)
+                       .arg(response.firstByteMs);
+    if (response.attempts.size() > 1)
+        line += QStringLiteral(", %1 attempts").arg(response.attempts.size());
+    return line + u'\n';
 }
 
 int runChat(const QStringList &arguments)
@@ -65,24 +102,45 @@ int runChat(const QStringList &arguments)
         }
     }
 
+    const bool json = parser.isSet(QStringLiteral("json"));
+    // Text is printed as it arrives; --json prints one document at the end, so it need not stream.
+    request.stream = !json;
+
     LlmServices services;
+    services.loadKeys(3000);
     ChatCall *call = services.chat().chat(model, request);
-    int exitCode = CheckFailed;
+    int exitCode = BadUsage;
+    bool printedAny = false;
+    QObject::connect(call, &ChatCall::textDelta, qApp, [&](const QString &text) {
+        out(text);
+        printedAny = true;
+    });
+    QObject::connect(call, &ChatCall::retrying, qApp, [&](int attempt, qint64 waitMs, const QString &reason) {
+        // What was printed cannot be taken back; say plainly that the reply starts over.
+        if (printedAny)
+            out(QStringLiteral("\n"));
+        printedAny = false;
+        err(QStringLiteral("[%1] attempt %2 failed: %3; retrying in %4 s%5\n")
+                .arg(model)
+                .arg(attempt)
+                .arg(reason)
+                .arg(double(waitMs) / 1000.0, 0, 'f', 1)
+                .arg(request.stream ? QStringLiteral(", the reply starts again") : QString()));
+    });
     QObject::connect(call, &ChatCall::finished, qApp, [&](const ChatResponse &response) {
-        if (parser.isSet(QStringLiteral("json"))) {
+        if (json) {
             out(QString::fromUtf8(QJsonDocument(toJson(response, model)).toJson(QJsonDocument::Indented)));
         } else {
-            out(response.text.trimmed() + u'\n');
-            err(QStringLiteral("[%1] %2 input + %3 output tokens, %4 ms\n")
-                    .arg(model)
-                    .arg(response.usage.totalInput())
-                    .arg(response.usage.output)
-                    .arg(response.latencyMs));
+            if (!response.text.endsWith(u'\n'))
+                out(QStringLiteral("\n"));
+            err(summary(response, model));
         }
         exitCode = Success;
         QCoreApplication::quit();
     });
     QObject::connect(call, &ChatCall::failed, qApp, [&](const QString &message) {
+        if (printedAny)
+            out(QStringLiteral("\n"));
         err(QStringLiteral("skillforge chat: %1: %2\n").arg(model, message));
         QCoreApplication::quit();
     });
@@ -101,12 +159,14 @@ Command chatCommand()
     command.help = QStringLiteral(
         "Usage: skillforge chat --model PROVIDER:MODEL [--system TEXT] [--max-tokens N] [--temperature T]\n"
         "                       [--json] PROMPT\n\n"
-        "Sends PROMPT to the model and prints the reply; token usage and latency go to stderr.\n"
+        "Sends PROMPT to the model and prints the reply as it is written; token usage, cost and latency go\n"
+        "to stderr. Busy or failing providers are retried with backoff (each retry is reported on stderr,\n"
+        "and the reply starts again).\n"
         "Providers: anthropic, openai, hf, ollama, generic, and local (the embedded llama.cpp server with a\n"
         "small model, started on demand: try --model local:gemma3-270m). Keys come from the environment\n"
         "(ANTHROPIC_API_KEY, OPENAI_API_KEY, HF_TOKEN, GENERIC_API_KEY).\n\n"
-        "  --json   print the reply, usage buckets and timings as JSON\n\n"
-        "Exit codes: 0 a reply came, 1 the model call failed, 2 bad usage.\n");
+        "  --json   print the reply, usage buckets, cost, timings and attempts as JSON (not streamed)\n\n"
+        "Exit codes: 0 a reply came, 2 bad usage or the model call failed (with the server's message).\n");
     command.run = runChat;
     return command;
 }

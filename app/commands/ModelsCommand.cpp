@@ -27,6 +27,7 @@ int runModelsList(const QStringList &arguments)
         return BadUsage;
     }
     LlmServices services;
+    services.loadKeys(3000);
     QStringList providers = services.providers().names();
     if (parser.isSet(QStringLiteral("provider"))) {
         const QString wanted = parser.value(QStringLiteral("provider"));
@@ -43,6 +44,15 @@ int runModelsList(const QStringList &arguments)
     bool anyListed = false;
     auto record = [&](const QString &provider, const QStringList &models, const QString &problem) {
         QJsonObject entry;
+        const ProviderConfig *config = services.providers().find(provider);
+        // Whether a key is there, never the key itself (nor a redacted form: the JSON may be shared).
+        const bool needsKey = config && config->apiKeyRequired;
+        const bool hasKey = config && !services.providers().apiKey(*config).isEmpty();
+        entry.insert(QStringLiteral("key"), hasKey     ? QStringLiteral("present")
+                                            : needsKey ? QStringLiteral("missing")
+                                                       : QStringLiteral("not needed"));
+        if (config && !config->baseUrl.isEmpty())
+            entry.insert(QStringLiteral("base_url"), config->baseUrl.toString(QUrl::RemoveUserInfo | QUrl::RemoveQuery));
         if (problem.isEmpty())
             entry.insert(QStringLiteral("models"), QJsonArray::fromStringList(models));
         else
@@ -84,7 +94,9 @@ int runModelsList(const QStringList &arguments)
         for (const QString &provider : std::as_const(providers)) {
             const QJsonObject entry = report.value(provider).toObject();
             if (entry.contains(QStringLiteral("error"))) {
-                out(QStringLiteral("%1: unavailable — %2\n").arg(provider, entry.value(QStringLiteral("error")).toString()));
+                out(QStringLiteral("%1: unavailable (key %2) — %3\n")
+                        .arg(provider, entry.value(QStringLiteral("key")).toString(),
+                             entry.value(QStringLiteral("error")).toString()));
                 continue;
             }
             for (const QJsonValue &model : entry.value(QStringLiteral("models")).toArray())
@@ -104,7 +116,9 @@ Command modelsListCommand()
     command.help = QStringLiteral(
         "Usage: skillforge models list [--provider P] [--json]\n\n"
         "Asks each provider for its models (GET /models, or Ollama's /api/tags) and prints them as\n"
-        "PROVIDER:MODEL names ready for --model. A provider without its key or address says what to set.\n\n"
+        "PROVIDER:MODEL names ready for --model. A provider without its key or address says what to set.\n"
+        "--json gives, per provider: models (or error), key (present, missing or not needed; never the\n"
+        "key itself) and base_url.\n\n"
         "Exit codes: 0 at least one provider answered, 1 none did, 2 bad usage.\n");
     command.run = runModelsList;
     return command;

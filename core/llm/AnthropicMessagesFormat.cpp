@@ -1,6 +1,7 @@
 #include "AnthropicMessagesFormat.h"
 
 #include "JsonBody_p.h"
+#include "SseParser.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -9,8 +10,6 @@
 using namespace Qt::StringLiterals;
 
 namespace sf::AnthropicMessagesFormat {
-
-namespace {
 
 TokenUsage parseUsage(const QJsonObject &usage)
 {
@@ -30,6 +29,8 @@ TokenUsage parseUsage(const QJsonObject &usage)
     result.reasoning = usage.value("output_tokens_details"_L1).toObject().value("thinking_tokens"_L1).toInteger();
     return result;
 }
+
+namespace {
 
 QJsonArray assistantBlocks(const ChatMessage &message)
 {
@@ -119,6 +120,9 @@ QByteArray requestBody(const ChatRequest &request)
     if (!request.system.isEmpty()) {
         body.insert("system"_L1, request.system);
     }
+    if (request.stream) {
+        body.insert("stream"_L1, true);
+    }
     if (request.temperature) {
         body.insert("temperature"_L1, *request.temperature);
     }
@@ -164,6 +168,9 @@ Result<ChatResponse> parseResponse(const QByteArray &body)
     }
     response.finishReason = object.value("stop_reason"_L1).toString();
     response.model = object.value("model"_L1).toString();
+    if (!object.value("usage"_L1).isObject()) {
+        return Result<ChatResponse>::failure(u"The response has no usage: %1"_s.arg(quotedBytes(body)));
+    }
     response.usage = parseUsage(object.value("usage"_L1).toObject());
     return Result<ChatResponse>::success(std::move(response));
 }

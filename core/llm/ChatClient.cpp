@@ -14,6 +14,7 @@ ChatClient::ChatClient(HttpEngine &engine, ProviderRegistry &providers, LocalMod
     , m_providers(providers)
     , m_local(local)
 {
+    m_clock.start();
 }
 
 ChatClient::~ChatClient() = default;
@@ -100,6 +101,24 @@ void ChatClient::waitForLocalServer(ChatCall *call)
         connect(m_local, &LocalModelServer::failed, call,
                 [call](const QString &message) { call->fail(u"The local model server failed: %1"_s.arg(message)); }),
     };
+}
+
+qint64 ChatClient::reserveRequest(const ProviderConfig &provider)
+{
+    if (provider.requestsPerMinute <= 0) {
+        return 0;
+    }
+    constexpr qint64 window = 60 * 1000;
+    QList<qint64> &starts = m_recentStarts[provider.name];
+    const qint64 now = m_clock.elapsed();
+    while (!starts.isEmpty() && starts.first() <= now - window) {
+        starts.removeFirst();
+    }
+    if (starts.size() < provider.requestsPerMinute) {
+        starts.append(now);
+        return 0;
+    }
+    return starts.first() + window - now;
 }
 
 void ChatClient::releaseSlot(const QString &provider)

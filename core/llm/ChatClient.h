@@ -1,6 +1,10 @@
 #pragma once
 
 #include "ChatTypes.h"
+#include "ProviderConfig.h"
+#include "RetryPolicy.h"
+
+#include <QElapsedTimer>
 
 #include <QHash>
 #include <QList>
@@ -17,7 +21,9 @@ class ProviderRegistry;
 /**
  * Sends chat requests to any provider by model name (`PROVIDER:MODEL`), in the provider's wire
  * format, starting the local model server when a `local:` model is asked for. Calls beyond a
- * provider's `maxConcurrent` wait their turn here rather than piling onto the provider.
+ * provider's `maxConcurrent` wait their turn here rather than piling onto the provider, and attempts
+ * beyond its `requestsPerMinute` wait for the minute to move on. Failed attempts are retried
+ * following retryPolicy().
  */
 class ChatClient final : public QObject
 {
@@ -31,6 +37,9 @@ public:
     /** Starts a chat; see ChatCall for ownership and signals. */
     [[nodiscard]] ChatCall *chat(const QString &modelName, const ChatRequest &request);
 
+    const RetryPolicy &retryPolicy() const { return m_retryPolicy; }
+    void setRetryPolicy(const RetryPolicy &policy) { m_retryPolicy = policy; }
+
 private:
     friend class ChatCall;
 
@@ -38,12 +47,17 @@ private:
     void dispatch(ChatCall *call);
     void waitForLocalServer(ChatCall *call);
     void releaseSlot(const QString &provider);
+    /** 0 when an attempt may start now (and counts it), else how long until the rate limit allows one. */
+    qint64 reserveRequest(const ProviderConfig &provider);
 
     HttpEngine &m_engine;
     ProviderRegistry &m_providers;
     QPointer<LocalModelServer> m_local;
     QHash<QString, int> m_inFlight;
     QHash<QString, QList<QPointer<ChatCall>>> m_waiting;
+    QHash<QString, QList<qint64>> m_recentStarts; // per provider, within the last minute
+    QElapsedTimer m_clock;
+    RetryPolicy m_retryPolicy;
 };
 
 } // namespace sf

@@ -38,7 +38,7 @@ struct ChatMessage
     bool isError = false;      // tool: the tool failed and `content` says why
 };
 
-/** A provider-neutral, non-streaming chat request. */
+/** A provider-neutral chat request. */
 struct ChatRequest
 {
     QString model; // the provider's own model id, without the PROVIDER: prefix
@@ -49,6 +49,16 @@ struct ChatRequest
     std::optional<double> topP;
     std::optional<qint64> seed;
     QList<ToolDefinition> tools; // offered to the model; empty means none
+    bool stream = false;         // deltas arrive as ChatCall signals while the reply is written
+};
+
+/** One try at a request, kept so the user can see what happened when a provider misbehaved. */
+struct ChatAttempt
+{
+    int status = 0;      // HTTP status; 0 when no response came
+    qint64 waitMs = 0;   // backoff (or rate-limit) wait before this attempt started
+    qint64 durationMs = 0;
+    QString error{};     // empty for the attempt that succeeded
 };
 
 /**
@@ -79,6 +89,8 @@ struct ChatResponse
     qint64 latencyMs = 0;
     qint64 firstByteMs = 0;
     std::optional<double> serverTokensPerSecond; // llama.cpp's own timings.predicted_per_second
+    QList<ChatAttempt> attempts;                 // every try, the successful one last
+    std::optional<double> costUsd;               // empty when the model has no price (never priced at 0)
 };
 
 } // namespace sf

@@ -59,9 +59,14 @@ size_t onBody(char *data, size_t size, size_t count, void *userdata)
     auto *transfer = static_cast<Transfer *>(userdata);
     const size_t bytes = size * count;
     transfer->noteByte();
+    if (transfer->response.status == 0) {
+        long status = 0;
+        curl_easy_getinfo(transfer->easy, CURLINFO_RESPONSE_CODE, &status);
+        transfer->response.status = int(status);
+    }
     const QByteArray chunk(data, qsizetype(bytes));
     transfer->response.body.append(chunk);
-    transfer->link->postChunk(chunk);
+    transfer->link->postChunk(transfer->response.status, chunk);
     return bytes;
 }
 

@@ -37,12 +37,12 @@ void ReplyLink::abort()
     }
 }
 
-void ReplyLink::postChunk(const QByteArray &chunk)
+void ReplyLink::postChunk(int status, const QByteArray &chunk)
 {
     QMutexLocker lock(&m_mutex);
     if (HttpReply *reply = m_reply) {
         QMetaObject::invokeMethod(
-            reply, [reply, chunk] { reply->deliverChunk(chunk); }, Qt::QueuedConnection);
+            reply, [reply, status, chunk] { reply->deliverChunk(status, chunk); }, Qt::QueuedConnection);
     }
 }
 
@@ -75,9 +75,10 @@ void HttpReply::abort()
     m_link->abort();
 }
 
-void HttpReply::deliverChunk(const QByteArray &chunk)
+void HttpReply::deliverChunk(int status, const QByteArray &chunk)
 {
     if (!m_finished) {
+        m_status = status;
         Q_EMIT dataReceived(chunk);
     }
 }

@@ -25,6 +25,11 @@ public:
 
     const HttpResponse &response() const { return m_response; }
     bool isFinished() const { return m_finished; }
+    /**
+     * The HTTP status while the body streams in (0 before the first body byte), so a reader of
+     * dataReceived() can tell an error body from the stream it asked for.
+     */
+    int status() const { return m_finished ? m_response.status : m_status; }
 
     /** Cancels the transfer; safe from any thread. finished() follows with HttpError::Cancelled. */
     void abort();
@@ -37,11 +42,12 @@ private:
     friend class detail::ReplyLink;
     explicit HttpReply(std::shared_ptr<detail::ReplyLink> link);
 
-    void deliverChunk(const QByteArray &chunk);
+    void deliverChunk(int status, const QByteArray &chunk);
     void deliverFinished(const HttpResponse &response);
 
     std::shared_ptr<detail::ReplyLink> m_link;
     HttpResponse m_response;
+    int m_status = 0;
     bool m_finished = false;
 };
 

@@ -28,7 +28,7 @@ public:
     quint64 id() const { return m_id; }
     void detach();
     void abort();
-    void postChunk(const QByteArray &chunk);
+    void postChunk(int status, const QByteArray &chunk);
     void postFinished(const HttpResponse &response);
 
 private:

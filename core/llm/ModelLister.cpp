@@ -83,10 +83,12 @@ void ModelLister::send(ModelListCall *call, const ProviderConfig &provider)
         request.url = endpointUrl(provider.baseUrl, path);
     }
     request.headers = providerHeaders(provider, m_providers.apiKey(provider));
+    request.connectTimeoutMs = provider.connectTimeoutMs;
     request.firstByteTimeoutMs = 30000;
     call->m_reply.reset(m_engine.send(request));
     connect(call->m_reply.get(), &HttpReply::finished, call, [call, ollama] {
         const HttpResponse &response = call->m_reply->response();
+        call->m_latencyMs = response.totalMs;
         if (response.kind != HttpError::None) {
             call->complete(Result<QStringList>::failure(response.error));
         } else if (response.status >= 400) {

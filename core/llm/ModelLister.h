@@ -22,6 +22,8 @@ public:
     ~ModelListCall() override;
 
     void cancel();
+    /** How long the provider took to answer (0 until it did); the "latency" of a connection test. */
+    qint64 latencyMs() const { return m_latencyMs; }
 
 Q_SIGNALS:
     void finished(const QStringList &modelIds);
@@ -32,6 +34,7 @@ private:
     void complete(const Result<QStringList> &result);
 
     HttpReplyPtr m_reply;
+    qint64 m_latencyMs = 0;
     bool m_done = false;
 };
 

@@ -1,6 +1,7 @@
 #include "OpenAiChatFormat.h"
 
 #include "JsonBody_p.h"
+#include "SseParser.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -29,6 +30,8 @@ QString contentText(const QJsonValue &content)
     return text;
 }
 
+} // namespace
+
 TokenUsage parseUsage(const QJsonObject &usage)
 {
     const qint64 prompt = usage.value("prompt_tokens"_L1).toInteger();
@@ -44,6 +47,8 @@ TokenUsage parseUsage(const QJsonObject &usage)
     result.reasoning = usage.value("completion_tokens_details"_L1).toObject().value("reasoning_tokens"_L1).toInteger();
     return result;
 }
+
+namespace {
 
 QJsonObject messageObject(const ChatMessage &message)
 {
@@ -101,7 +106,7 @@ QList<ToolCall> parseToolCalls(const QJsonArray &calls)
 
 } // namespace
 
-QByteArray requestBody(const ChatRequest &request)
+QByteArray requestBody(const ChatRequest &request, TokenLimitField limitField)
 {
     QJsonArray messages;
     if (!request.system.isEmpty()) {
@@ -113,9 +118,13 @@ QByteArray requestBody(const ChatRequest &request)
     QJsonObject body{
         {"model"_L1, request.model},
         {"messages"_L1, messages},
-        {"max_tokens"_L1, request.maxTokens},
-        {"stream"_L1, false},
+        {limitField == TokenLimitField::MaxCompletionTokens ? "max_completion_tokens"_L1 : "max_tokens"_L1,
+         request.maxTokens},
+        {"stream"_L1, request.stream},
     };
+    if (request.stream) {
+        body.insert("stream_options"_L1, QJsonObject{{"include_usage"_L1, true}});
+    }
     if (request.temperature) {
         body.insert("temperature"_L1, *request.temperature);
     }
@@ -154,6 +163,9 @@ Result<ChatResponse> parseResponse(const QByteArray &body)
     response.toolCalls = parseToolCalls(message.value("tool_calls"_L1).toArray());
     response.finishReason = choice.value("finish_reason"_L1).toString();
     response.model = object.value("model"_L1).toString();
+    if (!object.value("usage"_L1).isObject()) {
+        return Result<ChatResponse>::failure(u"The response has no usage: %1"_s.arg(quotedBytes(body)));
+    }
     response.usage = parseUsage(object.value("usage"_L1).toObject());
     const QJsonValue tokensPerSecond = object.value("timings"_L1).toObject().value("predicted_per_second"_L1);
     if (tokensPerSecond.isDouble()) {

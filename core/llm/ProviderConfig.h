@@ -31,7 +31,13 @@ struct ProviderConfig
     QString apiKeyEnv;
     bool apiKeyRequired = true;
     HttpHeaders extraHeaders;
-    int maxConcurrent = 8; // requests in flight at once; 0 means unlimited
+    int maxConcurrent = 8;     // requests in flight at once; 0 means unlimited
+    int requestsPerMinute = 0; // requests started in any 60 s window, retries included; 0 means unlimited
+    int connectTimeoutMs = 10000;
+    // A non-streaming request to a reasoning model can think for minutes before its first byte.
+    int firstByteTimeoutMs = 10 * 60 * 1000;
+    int idleTimeoutMs = 120000; // longest silence once the response (or stream) has started
+    bool maxCompletionTokens = false; // OpenAI's own API: send max_completion_tokens, not max_tokens
     ModelListStyle listStyle = ModelListStyle::OpenAiModels;
 };
 

@@ -86,6 +86,7 @@ QList<ProviderConfig> ProviderRegistry::builtinsFromEnvironment()
         // llama-server's default of four slots; the base URL arrives when LocalModelServer is ready.
         provider(u"local"_s, OpenAiChat, {}, {}, {}, false, 4),
     };
+    providers[1].maxCompletionTokens = true; // o-series models reject max_tokens
     ProviderConfig &ollama = providers[3];
     ollama.baseUrl = ollamaBaseUrl();
     ollama.listStyle = ModelListStyle::OllamaTags;
@@ -117,6 +118,11 @@ void ProviderRegistry::add(const ProviderConfig &provider)
     } else {
         *it = provider;
     }
+}
+
+bool ProviderRegistry::remove(const QString &name)
+{
+    return m_providers.removeIf([&name](const ProviderConfig &config) { return config.name == name; }) > 0;
 }
 
 QString ProviderRegistry::apiKey(const ProviderConfig &provider) const

@@ -24,6 +24,11 @@ public:
     QStringList names() const;
     /** Adds a provider, or replaces the one with the same name. */
     void add(const ProviderConfig &provider);
+    /** Removes a provider by name; returns whether there was one. */
+    bool remove(const QString &name);
+
+    /** Where keys come from (the environment unless another store was given). */
+    ApiKeyStore &keyStore() { return *m_keys; }
 
     QString apiKey(const ProviderConfig &provider) const;
     QString apiKey(const QString &providerName) const;

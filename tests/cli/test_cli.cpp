@@ -1,6 +1,7 @@
 #include "ScriptedHttpServer.h"
 #include "llm/LocalRuntime.h"
 
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
@@ -97,7 +98,7 @@ private Q_SLOTS:
     {
         const Result r = run({QStringLiteral("chat"), QStringLiteral("--model"), QStringLiteral("openai:gpt-4.1"),
                               QStringLiteral("hello")});
-        QCOMPARE(r.exitCode, 1);
+        QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.contains(QStringLiteral("OPENAI_API_KEY")), qPrintable(r.err));
     }
 
@@ -141,7 +142,7 @@ private Q_SLOTS:
         const Result r = run({QStringLiteral("chat"), QStringLiteral("--model"), QStringLiteral("generic:tiny"),
                               QStringLiteral("hi")},
                              env);
-        QCOMPARE(r.exitCode, 1);
+        QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.contains(QStringLiteral("401")) && r.err.contains(QStringLiteral("Invalid API key provided")),
                  qPrintable(r.err));
     }
@@ -159,6 +160,58 @@ private Q_SLOTS:
                              env);
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         QCOMPARE(r.out, QStringLiteral("generic:tiny\ngeneric:small\n"));
+    }
+
+    void modelsList_json_saysWhetherAKeyIsPresent_neverTheKey()
+    {
+        ScriptedHttpServer server;
+        QVERIFY(server.listen());
+        server.route("GET", "/v1/models", ScriptedResponse::json(200, R"({"object":"list","data":[{"id":"tiny"}]})"));
+        QProcessEnvironment env = environment();
+        env.insert(QStringLiteral("GENERIC_BASE_URL"), server.baseUrl().toString() + QStringLiteral("/v1"));
+        env.insert(QStringLiteral("GENERIC_API_KEY"), QStringLiteral("sk-generic-secret-9876"));
+        const Result r = run({QStringLiteral("models"), QStringLiteral("list"), QStringLiteral("--provider"),
+                              QStringLiteral("generic"), QStringLiteral("--json")},
+                             env);
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        const QJsonObject generic = QJsonDocument::fromJson(r.out.toUtf8()).object().value(QStringLiteral("generic")).toObject();
+        QCOMPARE(generic.value(QStringLiteral("key")).toString(), QStringLiteral("present"));
+        QCOMPARE(generic.value(QStringLiteral("models")).toArray().first().toString(), QStringLiteral("tiny"));
+        QVERIFY(!r.out.contains(QStringLiteral("9876")));
+
+        env.remove(QStringLiteral("GENERIC_API_KEY"));
+        const Result without = run({QStringLiteral("models"), QStringLiteral("list"), QStringLiteral("--provider"),
+                                    QStringLiteral("generic"), QStringLiteral("--json")},
+                                   env);
+        QCOMPARE(QJsonDocument::fromJson(without.out.toUtf8()).object().value(QStringLiteral("generic")).toObject()
+                     .value(QStringLiteral("key")).toString(),
+                 QStringLiteral("not needed"));
+    }
+
+    void chat_streamsTheReplyToStdout_andUsageCostLatencyToStderr()
+    {
+        ScriptedHttpServer server;
+        QVERIFY(server.listen());
+        server.route("POST", "/v1/chat/completions",
+                     ScriptedResponse::streamed(
+                         {"data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"A kernel \"}}]}\n\n",
+                          "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"runs on the GPU.\"},\"finish_reason\":\"stop\"}]}\n\n",
+                          "data: {\"choices\":[],\"usage\":{\"prompt_tokens\":21,\"completion_tokens\":7}}\n\ndata: [DONE]\n\n"},
+                         10));
+        QProcessEnvironment env = environment();
+        env.insert(QStringLiteral("GENERIC_BASE_URL"), server.baseUrl().toString() + QStringLiteral("/v1"));
+        const Result r = run({QStringLiteral("chat"), QStringLiteral("--model"), QStringLiteral("generic:tiny"),
+                              QStringLiteral("--system"), QStringLiteral("Be brief."), QStringLiteral("--max-tokens"),
+                              QStringLiteral("20"), QStringLiteral("What is a kernel?")},
+                             env);
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QCOMPARE(r.out, QStringLiteral("A kernel runs on the GPU.\n"));
+        QVERIFY2(r.err.contains(QStringLiteral("21 input + 7 output tokens")), qPrintable(r.err));
+        QVERIFY2(r.err.contains(QStringLiteral("no price for generic:tiny")), qPrintable(r.err));
+        QVERIFY2(r.err.contains(QStringLiteral(" ms")), qPrintable(r.err));
+        const QJsonObject sent = QJsonDocument::fromJson(server.requests().first().body).object();
+        QCOMPARE(sent.value(QStringLiteral("stream")).toBool(), true);
+        QCOMPARE(sent.value(QStringLiteral("max_tokens")).toInt(), 20);
     }
 
     // The real thing: the embedded llama.cpp server, started on first use by the CLI itself.

@@ -107,6 +107,32 @@ private Q_SLOTS:
         QVERIFY(response.latencyMs > 0);
     }
 
+    void chat_streaming_deliversDeltasThatAddUpToTheReply_withUsage()
+    {
+        QVERIFY2(waitUntilReady(), qPrintable(m_server->errorString()));
+        ChatRequest request = cudaQuestion();
+        request.stream = true;
+        std::unique_ptr<ChatCall> call(m_client->chat(u"local:gemma3-270m"_s, request));
+        QString streamed;
+        int deltas = 0;
+        connect(call.get(), &ChatCall::textDelta, this, [&](const QString &text) {
+            streamed += text;
+            ++deltas;
+        });
+        QSignalSpy finished(call.get(), &ChatCall::finished);
+        QSignalSpy failed(call.get(), &ChatCall::failed);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count() + failed.count(), 1, chatTimeoutMs);
+        QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.first().first().toString()));
+        const ChatResponse response = finished.first().first().value<ChatResponse>();
+        QVERIFY(!response.text.trimmed().isEmpty());
+        QCOMPARE(streamed, response.text);
+        QVERIFY2(deltas > 1, "the reply arrived in one piece, not streamed");
+        // include_usage: llama-server reports usage on the final chunk.
+        QVERIFY(response.usage.output > 0);
+        QVERIFY(response.usage.totalInput() > 0);
+        QCOMPARE(response.costUsd, std::optional<double>(0.0)); // the local model is priced, at 0
+    }
+
     void killedServer_restartsAndChatsAgain()
     {
         QVERIFY2(waitUntilReady(), qPrintable(m_server->errorString()));

@@ -19,12 +19,22 @@ QByteArray reasonPhrase(int status)
         return "Unauthorized";
     case 404:
         return "Not Found";
+    case 408:
+        return "Request Timeout";
+    case 409:
+        return "Conflict";
     case 429:
         return "Too Many Requests";
     case 500:
         return "Internal Server Error";
+    case 502:
+        return "Bad Gateway";
     case 503:
         return "Service Unavailable";
+    case 504:
+        return "Gateway Timeout";
+    case 529:
+        return "Overloaded";
     default:
         return "Status";
     }
@@ -182,8 +192,16 @@ void ScriptedHttpServer::processBuffer(QTcpSocket *socket)
     answer(socket, responseFor(request));
 }
 
+void ScriptedHttpServer::routeHandler(const QByteArray &method, const QByteArray &path,
+                                      std::function<ScriptedResponse(const RecordedRequest &)> handler)
+{
+    m_handlers.insert(method + ' ' + path, std::move(handler));
+}
+
 ScriptedResponse ScriptedHttpServer::responseFor(const RecordedRequest &request)
 {
+    if (const auto handler = m_handlers.constFind(request.method + ' ' + request.path); handler != m_handlers.cend())
+        return (*handler)(request);
     auto it = m_routes.find(request.method + ' ' + request.path);
     if (it == m_routes.end() || it->isEmpty()) {
         return ScriptedResponse::json(404, R"({"error":{"message":"no such route"}})");
@@ -212,20 +230,29 @@ void ScriptedHttpServer::answer(QTcpSocket *socket, const ScriptedResponse &resp
     }
     socket->write(statusAndHeaders(response, "Transfer-Encoding: chunked\r\n"));
     socket->flush();
-    writeChunks(socket, response.chunks, response.chunkPauseMs);
+    writeChunks(socket, response, 0);
 }
 
-void ScriptedHttpServer::writeChunks(QTcpSocket *socket, QList<QByteArray> chunks, int pauseMs)
+void ScriptedHttpServer::writeChunks(QTcpSocket *socket, ScriptedResponse response, int sent)
 {
-    const QByteArray chunk = chunks.takeFirst();
-    socket->write(QByteArray::number(chunk.size(), 16) + "\r\n" + chunk + "\r\n");
-    socket->flush();
-    if (chunks.isEmpty()) {
+    const bool outOfChunks = response.chunks.isEmpty();
+    if (sent == response.resetAfterChunks || (outOfChunks && response.resetAfterChunks >= 0)) {
+        socket->abort();
+        return;
+    }
+    if (sent == response.stallAfterChunks || (outOfChunks && response.stallAfterChunks >= 0)) {
+        return; // the connection stays open and silent until the client gives up
+    }
+    if (outOfChunks) {
         socket->write("0\r\n\r\n");
         finishAnswer(socket);
         return;
     }
-    QTimer::singleShot(pauseMs, socket, [this, socket, chunks, pauseMs] { writeChunks(socket, chunks, pauseMs); });
+    const QByteArray chunk = response.chunks.takeFirst();
+    socket->write(QByteArray::number(chunk.size(), 16) + "\r\n" + chunk + "\r\n");
+    socket->flush();
+    QTimer::singleShot(response.chunkPauseMs, socket,
+                       [this, socket, response, sent] { writeChunks(socket, response, sent + 1); });
 }
 
 void ScriptedHttpServer::finishAnswer(QTcpSocket *socket)

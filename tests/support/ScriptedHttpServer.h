@@ -7,6 +7,7 @@
 #include <QPair>
 #include <QTcpServer>
 #include <QUrl>
+#include <functional>
 
 class QTcpSocket;
 
@@ -24,9 +25,12 @@ struct ScriptedResponse
     QList<QByteArray> chunks;   // when non-empty: sent with chunked encoding instead of `body`
     int chunkPauseMs = 0;       // between chunks
     bool closeAbruptly = false; // drop the connection instead of answering
+    int resetAfterChunks = -1;  // >= 0: drop the connection after that many chunks (a stream broken midway)
+    int stallAfterChunks = -1;  // >= 0: go silent after that many chunks, keeping the connection open
 
     static ScriptedResponse json(int status, const QByteArray &body);
     static ScriptedResponse tooManyRequests(int retryAfterSeconds);
+    /** A text/event-stream body sent in exactly these chunks (split them anywhere, even inside a character). */
     static ScriptedResponse streamed(const QList<QByteArray> &chunks, int pauseMs);
     static ScriptedResponse abruptClose();
 };
@@ -68,6 +72,10 @@ public:
     /** Answers successive requests with successive responses; the last one repeats. */
     void routeSequence(const QByteArray &method, const QByteArray &path, const QList<ScriptedResponse> &responses);
 
+    /** Answers `method path` with whatever `handler` makes of each request (for replies that depend on it). */
+    void routeHandler(const QByteArray &method, const QByteArray &path,
+                      std::function<ScriptedResponse(const RecordedRequest &)> handler);
+
     QList<RecordedRequest> requests() const { return m_requests; }
     int requestCount(const QByteArray &path) const;
     /** How many TCP connections clients opened; shows whether they reuse connections. */
@@ -83,12 +91,13 @@ private:
     void onNewConnection();
     void processBuffer(QTcpSocket *socket);
     void answer(QTcpSocket *socket, const ScriptedResponse &response);
-    void writeChunks(QTcpSocket *socket, QList<QByteArray> chunks, int pauseMs);
+    void writeChunks(QTcpSocket *socket, ScriptedResponse response, int sent);
     void finishAnswer(QTcpSocket *socket);
     ScriptedResponse responseFor(const RecordedRequest &request);
 
     QTcpServer m_server;
     QHash<QByteArray, QList<ScriptedResponse>> m_routes; // key: "METHOD path"
+    QHash<QByteArray, std::function<ScriptedResponse(const RecordedRequest &)>> m_handlers;
     QHash<QTcpSocket *, Connection> m_connections;
     QList<RecordedRequest> m_requests;
     int m_connectionCount = 0;

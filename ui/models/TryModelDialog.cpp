@@ -9,6 +9,7 @@
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QTextCursor>
 #include <QVBoxLayout>
 
 namespace sf {
@@ -63,17 +64,37 @@ void TryModelDialog::send()
     ChatRequest request;
     request.messages.append({QStringLiteral("user"), m_prompt->toPlainText()});
     request.maxTokens = 512;
+    request.stream = true; // the reply appears as it is written
     m_reply->clear();
     m_stats->setText(tr("Waiting for %1… (a local model starts on first use)").arg(m_model->currentText()));
     m_call = m_client.chat(m_model->currentText().trimmed(), request);
     m_call->setParent(this);
+    connect(m_call, &ChatCall::textDelta, this, [this](const QString &text) {
+        m_reply->moveCursor(QTextCursor::End);
+        m_reply->insertPlainText(text);
+    });
+    connect(m_call, &ChatCall::retrying, this, [this](int attempt, qint64 waitMs, const QString &reason) {
+        // The reply starts over from scratch; what it said so far is dropped.
+        m_reply->clear();
+        m_stats->setText(tr("Attempt %1 failed: %2. Retrying in %3 s…").arg(attempt).arg(reason).arg(
+            double(waitMs) / 1000.0, 0, 'f', 1));
+    });
     connect(m_call, &ChatCall::finished, this, [this](const ChatResponse &response) {
         m_reply->setPlainText(response.text);
-        m_stats->setText(tr("%1 input and %2 output tokens in %3 ms (first byte after %4 ms)")
-                             .arg(response.usage.totalInput())
-                             .arg(response.usage.output)
-                             .arg(response.latencyMs)
-                             .arg(response.firstByteMs));
+        const QString cost = response.costUsd ? QStringLiteral("$%1").arg(*response.costUsd, 0, 'f', 6)
+                                              : tr("no price for this model");
+        QString stats = tr("%1 input and %2 output tokens, %3, in %4 ms (first byte after %5 ms)")
+                            .arg(response.usage.totalInput())
+                            .arg(response.usage.output)
+                            .arg(cost)
+                            .arg(response.latencyMs)
+                            .arg(response.firstByteMs);
+        if (response.attempts.size() > 1) {
+            stats += tr("; %1 attempts, the first failed with: %2")
+                         .arg(response.attempts.size())
+                         .arg(response.attempts.first().error);
+        }
+        m_stats->setText(stats);
         m_call->deleteLater();
         m_call.clear();
         setBusy(false);

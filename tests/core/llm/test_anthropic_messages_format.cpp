@@ -174,6 +174,25 @@ private Q_SLOTS:
         QCOMPARE(blocks.at(2).toObject().value("text"_L1).toString(), u"And tomorrow?"_s);
     }
 
+    void parseResponse_missingUsage_isAnError()
+    {
+        const Result<ChatResponse> parsed =
+            AnthropicMessagesFormat::parseResponse(R"({"type":"message","content":[{"type":"text","text":"ok"}]})");
+        QVERIFY(!parsed.ok());
+        QVERIFY2(parsed.error.contains("no usage"_L1), qPrintable(parsed.error));
+    }
+
+    void requestBody_streaming_setsStream()
+    {
+        ChatRequest request;
+        request.model = u"m"_s;
+        request.messages = {{u"user"_s, u"Hi"_s}};
+        QVERIFY(!QJsonDocument::fromJson(AnthropicMessagesFormat::requestBody(request)).object().contains("stream"_L1));
+        request.stream = true;
+        QCOMPARE(QJsonDocument::fromJson(AnthropicMessagesFormat::requestBody(request)).object().value("stream"_L1).toBool(),
+                 true);
+    }
+
     void parseResponse_toolUseBlocks_becomeToolCallsInOrder()
     {
         const QByteArray body = R"({"type":"message","role":"assistant","model":"claude-sonnet-4-5",

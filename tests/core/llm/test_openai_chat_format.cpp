@@ -103,7 +103,8 @@ private Q_SLOTS:
     void parseResponse_contentParts_areJoined()
     {
         const QByteArray body = R"({"choices":[{"message":{"role":"assistant",
-            "content":[{"type":"text","text":"Hel"},{"type":"text","text":"lo"}]},"finish_reason":"stop"}]})";
+            "content":[{"type":"text","text":"Hel"},{"type":"text","text":"lo"}]},"finish_reason":"stop"}],
+            "usage":{"prompt_tokens":3,"completion_tokens":2}})";
         const Result<ChatResponse> parsed = OpenAiChatFormat::parseResponse(body);
         QVERIFY(parsed.ok());
         QCOMPARE(parsed.value->text, u"Hello"_s);
@@ -209,11 +210,38 @@ private Q_SLOTS:
     void parseResponse_reasoningContent_becomesThinking()
     {
         const QByteArray body = R"({"choices":[{"message":{"role":"assistant","content":"4",
-            "reasoning_content":"2+2 is 4"},"finish_reason":"stop"}]})";
+            "reasoning_content":"2+2 is 4"},"finish_reason":"stop"}],"usage":{"prompt_tokens":3,"completion_tokens":2}})";
         const Result<ChatResponse> parsed = OpenAiChatFormat::parseResponse(body);
         QVERIFY(parsed.ok());
         QCOMPARE(parsed.value->text, u"4"_s);
         QCOMPARE(parsed.value->thinking, u"2+2 is 4"_s);
+    }
+
+    void parseResponse_missingUsage_isAnErrorQuotingTheBody()
+    {
+        const Result<ChatResponse> parsed = OpenAiChatFormat::parseResponse(
+            R"({"choices":[{"message":{"role":"assistant","content":"hi"},"finish_reason":"stop"}]})");
+        QVERIFY(!parsed.ok());
+        QVERIFY2(parsed.error.startsWith("The response has no usage: "_L1), qPrintable(parsed.error));
+        QVERIFY2(parsed.error.contains("hi"_L1), qPrintable(parsed.error));
+    }
+
+    void requestBody_streaming_asksForUsage_andNamesTheLimitAsTold()
+    {
+        ChatRequest request;
+        request.model = u"m"_s;
+        request.messages = {{u"user"_s, u"Hi"_s}};
+        request.maxTokens = 32;
+        request.stream = true;
+        const QJsonObject body = QJsonDocument::fromJson(OpenAiChatFormat::requestBody(
+                                                             request, OpenAiChatFormat::TokenLimitField::MaxCompletionTokens))
+                                     .object();
+        QCOMPARE(body.value("stream"_L1).toBool(), true);
+        QCOMPARE(body.value("stream_options"_L1).toObject().value("include_usage"_L1).toBool(), true);
+        QCOMPARE(body.value("max_completion_tokens"_L1).toInt(), 32);
+        QVERIFY(!body.contains("max_tokens"_L1));
+        request.stream = false;
+        QVERIFY(!bodyOf(request).contains("stream_options"_L1));
     }
 
     void parseModelList_readsDataIds()

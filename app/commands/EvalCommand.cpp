@@ -1,0 +1,305 @@
+#include "CommandRegistry.h"
+#include "LlmServices.h"
+#include "eval/EvalSession.h"
+#include "eval/RunSummary.h"
+#include "eval/SandboxCommand.h"
+#include "llm/ModelName.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QDir>
+#include <QJsonDocument>
+#include <unistd.h>
+
+namespace sf::cli {
+
+namespace {
+
+const QString kCommand = QStringLiteral("eval");
+
+QString percent(double rate)
+{
+    return QStringLiteral("%1%").arg(qRound(rate * 100));
+}
+
+QString duration(qint64 ms)
+{
+    if (ms < 0)
+        return QStringLiteral("?");
+    const qint64 s = ms / 1000;
+    return s >= 60 ? QStringLiteral("%1m%2s").arg(s / 60).arg(s % 60, 2, 10, QLatin1Char('0'))
+                   : QStringLiteral("%1s").arg(s);
+}
+
+// "done/total, pass rates so far per arm, ETA" on one line.
+QString progressLine(const EvalRunner &runner, const RunStore &store)
+{
+    int passed[2] = {0, 0};
+    int judged[2] = {0, 0};
+    int errors = 0;
+    for (const ItemResult &r : store.results()) {
+        const int arm = r.key.arm == kWithSkillArm ? 1 : 0;
+        if (r.isError()) {
+            ++errors;
+            continue;
+        }
+        ++judged[arm];
+        passed[arm] += r.passed ? 1 : 0;
+    }
+    auto rate = [&](int arm) { return judged[arm] ? percent(double(passed[arm]) / judged[arm]) : QStringLiteral("-"); };
+    QString line = QStringLiteral("[%1/%2] baseline %3, with_skill %4")
+                       .arg(runner.done())
+                       .arg(runner.total())
+                       .arg(rate(0), rate(1));
+    if (errors > 0)
+        line += QStringLiteral(", %1 errors").arg(errors);
+    return line + QStringLiteral(", %1 running, ETA %2").arg(runner.inFlight()).arg(duration(runner.etaMs()));
+}
+
+QString summaryTable(const RunSummary &summary)
+{
+    QString text = QStringLiteral("%1  %2  %3  %4  %5  %6  %7\n")
+                       .arg(QStringLiteral("model").leftJustified(28), QStringLiteral("split").leftJustified(7),
+                            QStringLiteral("arm").leftJustified(10), QStringLiteral("pass").leftJustified(14),
+                            QStringLiteral("95% CI").leftJustified(12),
+                            QStringLiteral("tokens (mean)").leftJustified(13), QStringLiteral("latency (mean)"));
+    for (const ArmSummary &a : summary.arms) {
+        QString pass =
+            QStringLiteral("%1/%2 %3").arg(a.passRate.successes).arg(a.passRate.trials).arg(percent(a.passRate.rate));
+        if (a.errors > 0)
+            pass += QStringLiteral(" +%1err").arg(a.errors);
+        text +=
+            QStringLiteral("%1  %2  %3  %4  %5  %6  %7\n")
+                .arg(a.model.leftJustified(28), a.split.leftJustified(7), a.arm.leftJustified(10),
+                     pass.leftJustified(14),
+                     QStringLiteral("%1-%2")
+                         .arg(percent(a.passRate.ci.low), percent(a.passRate.ci.high))
+                         .leftJustified(12),
+                     QString::number(qRound64(a.tokens.mean)).leftJustified(13), duration(qRound64(a.latencyMs.mean)));
+        if (a.triggerRate)
+            text += QStringLiteral("    skill loaded in %1/%2 items (%3)\n")
+                        .arg(a.triggerRate->successes)
+                        .arg(a.triggerRate->trials)
+                        .arg(percent(a.triggerRate->rate));
+    }
+    for (const ArmComparison &c : summary.comparisons) {
+        text +=
+            QStringLiteral("lift %1 [%2]: %3%4 over %5 pairs (exact McNemar p = %6); %7 flipped to pass, %8 to fail\n")
+                .arg(c.model, c.split, c.lift >= 0 ? QStringLiteral("+") : QString(), QString::number(c.lift, 'f', 2))
+                .arg(c.table.pairs())
+                .arg(QString::number(c.pValue, 'g', 3))
+                .arg(c.table.onlySecond)
+                .arg(c.table.onlyFirst);
+        if (!c.flippedToPass.isEmpty())
+            text += QStringLiteral("    to pass: %1\n").arg(c.flippedToPass.join(QStringLiteral(", ")));
+        if (!c.flippedToFail.isEmpty())
+            text += QStringLiteral("    to fail: %1\n").arg(c.flippedToFail.join(QStringLiteral(", ")));
+    }
+    return text;
+}
+
+// The gates look at held-out results when there are any: those are the cases the skill was not tuned on.
+QStringList unmetGates(const RunSummary &summary, const QStringList &models, std::optional<double> minLift,
+                       std::optional<double> minPassRate)
+{
+    QStringList unmet;
+    for (const QString &model : models) {
+        const QString split = summary.arm(model, kWithSkillArm, QStringLiteral("heldout")) ? QStringLiteral("heldout")
+                                                                                           : QStringLiteral("all");
+        if (minLift) {
+            const ArmComparison *c = summary.comparison(model, split);
+            if (!c || c->lift < *minLift)
+                unmet.append(QStringLiteral("%1: lift %2 below --min-lift %3")
+                                 .arg(model, c ? QString::number(c->lift, 'f', 2) : QStringLiteral("unknown"))
+                                 .arg(*minLift));
+        }
+        if (minPassRate) {
+            const ArmSummary *a = summary.arm(model, kWithSkillArm, split);
+            if (!a || a->passRate.trials == 0 || a->passRate.rate < *minPassRate)
+                unmet.append(QStringLiteral("%1: with_skill pass rate %2 below --min-pass-rate %3")
+                                 .arg(model, a ? QString::number(a->passRate.rate, 'f', 2) : QStringLiteral("unknown"))
+                                 .arg(*minPassRate));
+        }
+    }
+    return unmet;
+}
+
+std::optional<double> fraction(const QCommandLineParser &parser, const QString &name, bool *ok)
+{
+    if (!parser.isSet(name))
+        return std::nullopt;
+    const double value = parser.value(name).toDouble(ok);
+    if (!*ok)
+        err(QStringLiteral("skillforge eval: --%1 must be a number\n").arg(name));
+    return value;
+}
+
+int runEval(const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    parser.addPositionalArgument(QStringLiteral("skill"), QString());
+    for (const auto &[name, value] : {std::pair{"tests", "FILE"},
+                                      {"model", "M"},
+                                      {"runs", "N"},
+                                      {"mode", "MODE"},
+                                      {"concurrency", "C"},
+                                      {"out", "DIR"},
+                                      {"resume", "DIR"},
+                                      {"min-lift", "X"},
+                                      {"min-pass-rate", "X"},
+                                      {"judge", "M"},
+                                      {"max-turns", "N"},
+                                      {"timeout", "S"},
+                                      {"max-output-tokens", "N"},
+                                      {"temperature", "T"},
+                                      {"seed", "N"}})
+        parser.addOption({QString::fromLatin1(name), QString(), QString::fromLatin1(value)});
+    parser.addOption(QCommandLineOption(QStringLiteral("json")));
+    parser.addOption(QCommandLineOption(QStringLiteral("no-tools")));
+    if (!parseArguments(parser, kCommand, arguments))
+        return BadUsage;
+    bool ok = true;
+    const std::optional<double> minLift = fraction(parser, QStringLiteral("min-lift"), &ok);
+    const std::optional<double> minPassRate =
+        ok ? fraction(parser, QStringLiteral("min-pass-rate"), &ok) : std::nullopt;
+    if (!ok)
+        return BadUsage;
+
+    EvalPlan plan;
+    plan.skillDir = parser.positionalArguments().value(0);
+    plan.suitePath = parser.value(QStringLiteral("tests"));
+    plan.resumeDir = parser.value(QStringLiteral("resume"));
+    if (parser.isSet(QStringLiteral("out")))
+        plan.runsDir = parser.value(QStringLiteral("out"));
+    EvalConfig &config = plan.config;
+    if (plan.resumeDir.isEmpty()) {
+        config.models = parser.values(QStringLiteral("model"));
+        auto number = [&](const char *name, int *target, int minimum) {
+            if (!parser.isSet(QLatin1String(name)))
+                return true;
+            *target = parser.value(QLatin1String(name)).toInt(&ok);
+            if (!ok || *target < minimum) {
+                err(QStringLiteral("skillforge eval: --%1 must be a whole number >= %2\n")
+                        .arg(QLatin1String(name))
+                        .arg(minimum));
+                return false;
+            }
+            return true;
+        };
+        if (!number("runs", &config.runs, 1) || !number("concurrency", &config.concurrency, 1) ||
+            !number("max-turns", &config.maxTurns, 1) || !number("timeout", &config.timeoutSeconds, 1) ||
+            !number("max-output-tokens", &config.maxOutputTokens, 1))
+            return BadUsage;
+        config.mode = parser.value(QStringLiteral("mode")).isEmpty() ? QStringLiteral("inline")
+                                                                     : parser.value(QStringLiteral("mode"));
+        if (config.mode != QLatin1String("inline") && config.mode != QLatin1String("agentic")) {
+            err(QStringLiteral("skillforge eval: --mode must be inline or agentic\n"));
+            return BadUsage;
+        }
+        if (parser.isSet(QStringLiteral("temperature"))) {
+            config.temperature = parser.value(QStringLiteral("temperature")).toDouble(&ok);
+            if (!ok || *config.temperature < 0) {
+                err(QStringLiteral("skillforge eval: --temperature must be a number >= 0\n"));
+                return BadUsage;
+            }
+        }
+        if (parser.isSet(QStringLiteral("seed"))) {
+            config.seed = parser.value(QStringLiteral("seed")).toLongLong(&ok);
+            if (!ok) {
+                err(QStringLiteral("skillforge eval: --seed must be a whole number\n"));
+                return BadUsage;
+            }
+        }
+        config.judgeModel = parser.value(QStringLiteral("judge"));
+        config.studentTools = !parser.isSet(QStringLiteral("no-tools"));
+        if (plan.skillDir.isEmpty() || config.models.isEmpty()) {
+            err(QStringLiteral(
+                "skillforge eval: needs SKILL_DIR and at least one --model PROVIDER:MODEL (see --help)\n"));
+            return BadUsage;
+        }
+    }
+
+    LlmServices services;
+    // Commands (the command verifier, the student's run_command) only ever run contained; without the sandbox
+    // they are refused and reported as not available.
+    auto prepared = EvalSession::prepare(services.chat(), plan, sandboxCommandRunner());
+    if (const QString *e = std::get_if<QString>(&prepared)) {
+        err(QStringLiteral("skillforge eval: %1\n").arg(*e));
+        return BadUsage;
+    }
+    EvalSession &session = *std::get<std::unique_ptr<EvalSession>>(prepared);
+    RunStore *store = &session.store();
+    EvalRunner &runner = session.runner();
+    const bool json = parser.isSet(QStringLiteral("json"));
+    const bool tty = ::isatty(STDERR_FILENO);
+    err(QStringLiteral("run %1: %2 items (%3 already done)\n")
+            .arg(store->dir())
+            .arg(runner.total())
+            .arg(runner.done()));
+    QObject::connect(&runner, &EvalRunner::itemFinished, qApp, [&](const ItemResult &result) {
+        if (tty)
+            err(QStringLiteral("\r\033[K") + progressLine(runner, *store));
+        else
+            err(QStringLiteral("%1 %2 %3 #%4: %5%6\n")
+                    .arg(result.key.model, result.key.arm, result.key.caseId)
+                    .arg(result.key.repeat)
+                    .arg(result.isError() ? QStringLiteral("error: ") + result.error
+                                          : (result.passed ? QStringLiteral("pass") : QStringLiteral("fail")),
+                         QStringLiteral("  ") + progressLine(runner, *store)));
+    });
+    QObject::connect(&runner, &EvalRunner::finished, qApp, [] { QCoreApplication::quit(); });
+    QMetaObject::invokeMethod(&session, &EvalSession::start, Qt::QueuedConnection);
+    QCoreApplication::exec();
+    if (tty)
+        err(QStringLiteral("\n"));
+
+    const RunSummary summary = summarizeRun(store->results());
+    const QStringList unmet = unmetGates(summary, session.config().models, minLift, minPassRate);
+    if (json) {
+        QJsonObject object{{QStringLiteral("run_dir"), store->dir()},
+                           {QStringLiteral("run"), store->manifest().toJson()},
+                           {QStringLiteral("summary"), summary.toJson()},
+                           {QStringLiteral("gates_unmet"), QJsonArray::fromStringList(unmet)}};
+        out(QString::fromUtf8(QJsonDocument(object).toJson(QJsonDocument::Indented)));
+    } else {
+        out(summaryTable(summary));
+        out(QStringLiteral("results: %1\n").arg(store->dir()));
+    }
+    for (const QString &gate : unmet)
+        err(QStringLiteral("gate not met: %1\n").arg(gate));
+    return unmet.isEmpty() ? Success : CheckFailed;
+}
+
+} // namespace
+
+Command evalCommand()
+{
+    Command command;
+    command.words = {kCommand};
+    command.summary = QStringLiteral("measure a skill: models with and without it on a test suite");
+    command.help = QStringLiteral(
+        "Usage: skillforge eval SKILL_DIR [--tests FILE] --model M... [--runs N] [--mode inline|agentic]\n"
+        "                       [--concurrency C] [--out RUNS_DIR] [--resume RUN_DIR] [--json]\n"
+        "                       [--min-lift X] [--min-pass-rate X] [--judge M] [--no-tools]\n"
+        "                       [--max-turns N] [--timeout S] [--max-output-tokens N] [--temperature T] [--seed N]\n\n"
+        "Runs every test case on every model twice, without the skill (baseline) and with it, --runs times\n"
+        "(or a case's own \"repeats\"), arms interleaved, and prints pass rates with Wilson 95% intervals, the\n"
+        "lift with an exact McNemar test over paired cases, tokens and latency. Held-out cases are reported apart.\n\n"
+        "  --tests FILE        upskill's test JSON (a list or {\"cases\": [...]}) or skill-creator's evals.json;\n"
+        "                      default: the skill's evals/evals.json, else the tests in its skill_meta.json\n"
+        "  --mode MODE         inline: the skill's body in the system prompt (default); agentic: only its name\n"
+        "                      and description, the model loads it with a tool (the run records whether it did)\n"
+        "  --out RUNS_DIR      where the run folder goes (default ./runs): run.json, results.jsonl, transcripts/\n"
+        "  --resume RUN_DIR    finish an interrupted run: only the items missing from its results.jsonl run\n"
+        "  --judge M           the model that grades llm_judge verifiers and skill-creator expectations\n"
+        "  --no-tools          offer the student no tools (for models that cannot call them)\n"
+        "  --max-turns N       model calls per item (12); --timeout S: wall time per item (600)\n"
+        "  --json              print the run and its statistics as JSON\n"
+        "  --min-lift X        exit 1 unless every model's lift (held-out cases when there are any) is >= X\n"
+        "  --min-pass-rate X   exit 1 unless every model's with-skill pass rate is >= X\n\n"
+        "Progress goes to stderr. Exit codes: 0 done (gates met), 1 a gate was not met, 2 bad usage or input.\n");
+    command.run = runEval;
+    return command;
+}
+
+} // namespace sf::cli

@@ -1,0 +1,179 @@
+#include "CommandRegistry.h"
+#include "LlmServices.h"
+#include "generate/SkillGenerator.h"
+#include "project/Project.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QDir>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+namespace sf::cli {
+
+namespace {
+
+// The project's skills/ folder: the nearest folder at or above the working directory that holds
+// skillforge.json.
+QString projectSkillsFolder()
+{
+    for (QDir dir = QDir::current();;) {
+        if (dir.exists(Project::FileName)) {
+            return dir.filePath(QStringLiteral("skills"));
+        }
+        if (!dir.cdUp()) {
+            return {};
+        }
+    }
+}
+
+QJsonObject toJson(const SkillGenerationResult &result)
+{
+    QJsonArray problems;
+    for (const SkillProblem &problem : result.problems) {
+        problems.append(problem.toString(result.skillDir));
+    }
+    return QJsonObject{{QStringLiteral("skill_dir"), result.skillDir},
+                       {QStringLiteral("name"), result.name},
+                       {QStringLiteral("version"), result.versionId},
+                       {QStringLiteral("valid"), !hasErrors(result.problems)},
+                       {QStringLiteral("problems"), problems},
+                       {QStringLiteral("repaired"), result.repaired},
+                       {QStringLiteral("teacher_calls"), result.teacherCalls},
+                       {QStringLiteral("input_tokens"), result.usage.totalInput()},
+                       {QStringLiteral("output_tokens"), result.usage.output},
+                       {QStringLiteral("latency_ms"), result.latencyMs}};
+}
+
+int runGenerate(const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    parser.addOption({QStringLiteral("task"), QString(), QStringLiteral("TEXT")});
+    parser.addOption({QStringLiteral("from"), QString(), QStringLiteral("SKILL_DIR")});
+    parser.addOption({QStringLiteral("teacher"), QString(), QStringLiteral("M")});
+    parser.addOption({QStringLiteral("out"), QString(), QStringLiteral("DIR")});
+    parser.addOption({QStringLiteral("profile"), QString(), QStringLiteral("P"), QStringLiteral("agentskills")});
+    parser.addOption({QStringLiteral("instructions"), QString(), QStringLiteral("TEXT")});
+    parser.addOption({QStringLiteral("max-tokens"), QString(), QStringLiteral("N"), QStringLiteral("16000")});
+    parser.addOption(QCommandLineOption(QStringLiteral("json")));
+    if (!parseArguments(parser, QStringLiteral("generate"), arguments)) {
+        return BadUsage;
+    }
+    auto usage = [](const QString &why) {
+        err(QStringLiteral("skillforge generate: %1 (see --help)\n").arg(why));
+        return BadUsage;
+    };
+    if (!parser.positionalArguments().isEmpty()) {
+        return usage(QStringLiteral("unexpected argument \"%1\"; the task goes after --task")
+                         .arg(parser.positionalArguments().first()));
+    }
+
+    SkillGenerationRequest request;
+    request.task = parser.value(QStringLiteral("task"));
+    request.teacherModel = parser.value(QStringLiteral("teacher"));
+    request.instructions = parser.value(QStringLiteral("instructions"));
+    if (request.teacherModel.isEmpty()) {
+        return usage(QStringLiteral("needs --teacher PROVIDER:MODEL"));
+    }
+    const auto profile = profileFromName(parser.value(QStringLiteral("profile")));
+    if (!profile) {
+        return usage(QStringLiteral("unknown profile \"%1\"").arg(parser.value(QStringLiteral("profile"))));
+    }
+    request.profile = *profile;
+    bool ok = false;
+    request.maxTokens = parser.value(QStringLiteral("max-tokens")).toInt(&ok);
+    if (!ok || request.maxTokens <= 0) {
+        return usage(QStringLiteral("--max-tokens must be a positive number"));
+    }
+    const QStringList sources = parser.values(QStringLiteral("from"));
+    for (const QString &source : sources) {
+        if (!QFileInfo(QDir(source).filePath(QStringLiteral("SKILL.md"))).isFile()) {
+            return usage(QStringLiteral("--from %1 is not a skill folder (it has no SKILL.md)").arg(source));
+        }
+        if (!request.existingSkillDir.isEmpty()) {
+            return usage(QStringLiteral("only one skill folder can be improved at a time"));
+        }
+        request.existingSkillDir = QFileInfo(source).absoluteFilePath();
+    }
+    if (request.task.trimmed().isEmpty() && request.existingSkillDir.isEmpty()) {
+        return usage(QStringLiteral("needs --task TEXT, or --from SKILL_DIR to improve a skill"));
+    }
+    request.skillsFolder =
+        parser.isSet(QStringLiteral("out")) ? parser.value(QStringLiteral("out")) : projectSkillsFolder();
+    if (request.existingSkillDir.isEmpty()) {
+        if (request.skillsFolder.isEmpty()) {
+            return usage(
+                QStringLiteral("no project here (no skillforge.json in this folder or above it): pass --out DIR"));
+        }
+        if (!QDir().mkpath(request.skillsFolder)) {
+            err(QStringLiteral("skillforge generate: cannot create %1\n").arg(request.skillsFolder));
+            return BadUsage;
+        }
+    }
+
+    LlmServices services;
+    SkillGenerator generator(services.chat());
+    int exitCode = CheckFailed;
+    QObject::connect(&generator, &SkillGenerator::stage, qApp,
+                     [](const QString &what) { err(what + QStringLiteral("...\n")); });
+    QObject::connect(&generator, &SkillGenerator::finished, qApp, [&](const SkillGenerationResult &result) {
+        for (const QString &note : result.draftNotes) {
+            err(QStringLiteral("note: %1\n").arg(note));
+        }
+        for (const SkillProblem &problem : result.problems) {
+            err(problem.toString(result.skillDir) + u'\n');
+        }
+        if (parser.isSet(QStringLiteral("json"))) {
+            out(QString::fromUtf8(QJsonDocument(toJson(result)).toJson(QJsonDocument::Indented)));
+        } else {
+            out(QStringLiteral("Wrote %1 (version %2)\n")
+                    .arg(QDir::toNativeSeparators(result.skillDir), result.versionId));
+        }
+        err(QStringLiteral("[%1] %2 call(s), %3 input + %4 output tokens, %5 ms\n")
+                .arg(request.teacherModel)
+                .arg(result.teacherCalls)
+                .arg(result.usage.totalInput())
+                .arg(result.usage.output)
+                .arg(result.latencyMs));
+        exitCode = hasErrors(result.problems) ? CheckFailed : Success;
+        QCoreApplication::quit();
+    });
+    QObject::connect(&generator, &SkillGenerator::failed, qApp, [&](const QString &message) {
+        err(QStringLiteral("skillforge generate: %1\n").arg(message));
+        QCoreApplication::quit();
+    });
+    generator.start(request);
+    QCoreApplication::exec();
+    return exitCode;
+}
+
+} // namespace
+
+Command generateCommand()
+{
+    Command command;
+    command.words = {QStringLiteral("generate")};
+    command.summary = QStringLiteral("have a teacher model write or improve a skill");
+    command.help = QStringLiteral(
+        "Usage: skillforge generate --task TEXT --teacher PROVIDER:MODEL [--out DIR] [--profile P]\n"
+        "                           [--instructions TEXT] [--max-tokens N] [--json]\n"
+        "       skillforge generate --from SKILL_DIR --teacher PROVIDER:MODEL [--task TEXT] [--instructions TEXT]\n\n"
+        "Asks the teacher to write a skill (SKILL.md, and references/ or scripts/ where useful) for TASK,\n"
+        "checks it against the profile, and asks once more with the problems listed if it has errors.\n"
+        "A new skill is written to DIR/<name>/ (default: the skills/ folder of the project in this\n"
+        "folder or above it). With --from, the skill in SKILL_DIR is improved in place; its current\n"
+        "content is kept as a version first. The prompt sent is stored with the version produced\n"
+        "(.versions/<id>/prompt.json); the templates are in resources/prompts.\n\n"
+        "  --profile P        agentskills (default), claude-code, claude-ai or upskill\n"
+        "  --instructions T   your own directions to the teacher; they take precedence\n"
+        "  --max-tokens N     the longest reply the teacher may write (default 16000)\n"
+        "  --json             print the result as JSON\n\n"
+        "Exit codes: 0 a valid skill was written, 1 the teacher failed or the skill still has errors\n"
+        "(it is written anyway, with the errors listed), 2 bad usage.\n");
+    command.run = runGenerate;
+    return command;
+}
+
+} // namespace sf::cli

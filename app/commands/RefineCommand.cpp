@@ -1,0 +1,178 @@
+#include "CommandRegistry.h"
+#include "LlmServices.h"
+#include "eval/SandboxCommand.h"
+#include "generate/RefineLoop.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QDir>
+#include <QFileInfo>
+
+namespace sf::cli {
+
+namespace {
+
+const QString kCommand = QStringLiteral("refine");
+
+QString percent(double rate)
+{
+    return QString::number(qRound(rate * 100)) + u'%';
+}
+
+// A number option in [low, high]; *ok turns false (with a message) when it is set but bad.
+std::optional<double> numberOption(const QCommandLineParser &parser, const QString &name, double low, double high,
+                                   bool *ok)
+{
+    if (!parser.isSet(name)) {
+        return std::nullopt;
+    }
+    bool parsed = false;
+    const double value = parser.value(name).toDouble(&parsed);
+    if (!parsed || value < low || value > high) {
+        err(QStringLiteral("skillforge refine: --%1 must be a number from %2 to %3\n").arg(name).arg(low).arg(high));
+        *ok = false;
+        return std::nullopt;
+    }
+    return value;
+}
+
+int runRefine(const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    parser.addPositionalArgument(QStringLiteral("skill-dir"), QString());
+    parser.addOption({QStringLiteral("teacher"), QString(), QStringLiteral("M")});
+    parser.addOption({QStringLiteral("student"), QString(), QStringLiteral("M")});
+    parser.addOption({QStringLiteral("tests"), QString(), QStringLiteral("FILE")});
+    parser.addOption({QStringLiteral("iterations"), QString(), QStringLiteral("K"), QStringLiteral("3")});
+    parser.addOption({QStringLiteral("target-lift"), QString(), QStringLiteral("X")});
+    parser.addOption({QStringLiteral("target-pass-rate"), QString(), QStringLiteral("X")});
+    parser.addOption({QStringLiteral("plateau"), QString(), QStringLiteral("D"), QStringLiteral("0.02")});
+    parser.addOption({QStringLiteral("max-cost"), QString(), QStringLiteral("USD")});
+    parser.addOption({QStringLiteral("runs"), QString(), QStringLiteral("N"), QStringLiteral("1")});
+    parser.addOption({QStringLiteral("mode"), QString(), QStringLiteral("M"), QStringLiteral("inline")});
+    parser.addOption({QStringLiteral("concurrency"), QString(), QStringLiteral("C"), QStringLiteral("4")});
+    parser.addOption({QStringLiteral("out"), QString(), QStringLiteral("RUNS_DIR"), QStringLiteral("runs")});
+    parser.addOption({QStringLiteral("budget-tokens"), QString(), QStringLiteral("N"), QStringLiteral("6000")});
+    parser.addOption({QStringLiteral("profile"), QString(), QStringLiteral("P"), QStringLiteral("agentskills")});
+    parser.addOption(QCommandLineOption(QStringLiteral("no-tools")));
+    if (!parseArguments(parser, kCommand, arguments)) {
+        return BadUsage;
+    }
+    auto usage = [](const QString &why) {
+        err(QStringLiteral("skillforge refine: %1 (see --help)\n").arg(why));
+        return BadUsage;
+    };
+    if (parser.positionalArguments().size() != 1) {
+        return usage(QStringLiteral("needs exactly one SKILL_DIR"));
+    }
+    RefineRequest request;
+    request.skillDir = QFileInfo(parser.positionalArguments().first()).absoluteFilePath();
+    request.teacherModel = parser.value(QStringLiteral("teacher"));
+    request.config.models = parser.values(QStringLiteral("student"));
+    request.suitePath = parser.value(QStringLiteral("tests"));
+    request.runsDir = parser.value(QStringLiteral("out"));
+    if (request.teacherModel.isEmpty() || request.config.models.isEmpty()) {
+        return usage(QStringLiteral("needs --teacher M and at least one --student M"));
+    }
+    if (!QFileInfo(QDir(request.skillDir).filePath(QStringLiteral("SKILL.md"))).isFile()) {
+        return usage(QStringLiteral("%1 is not a skill folder (it has no SKILL.md)").arg(request.skillDir));
+    }
+    const auto profile = profileFromName(parser.value(QStringLiteral("profile")));
+    if (!profile) {
+        return usage(QStringLiteral("unknown profile \"%1\"").arg(parser.value(QStringLiteral("profile"))));
+    }
+    request.profile = *profile;
+    request.config.mode = parser.value(QStringLiteral("mode"));
+    if (request.config.mode != u"inline" && request.config.mode != u"agentic") {
+        return usage(QStringLiteral("--mode must be inline or agentic"));
+    }
+    request.config.studentTools = !parser.isSet(QStringLiteral("no-tools"));
+    bool ok = true;
+    const auto whole = [&](const QString &name, int low) {
+        bool parsed = false;
+        const int value = parser.value(name).toInt(&parsed);
+        if (!parsed || value < low) {
+            err(QStringLiteral("skillforge refine: --%1 must be a whole number >= %2\n").arg(name).arg(low));
+            ok = false;
+        }
+        return value;
+    };
+    request.criteria.maxIterations = whole(QStringLiteral("iterations"), 1);
+    request.config.runs = whole(QStringLiteral("runs"), 1);
+    request.config.concurrency = whole(QStringLiteral("concurrency"), 1);
+    request.feedbackBudgetTokens = whole(QStringLiteral("budget-tokens"), 500);
+    request.criteria.targetLift = numberOption(parser, QStringLiteral("target-lift"), -1, 1, &ok);
+    request.criteria.targetPassRate = numberOption(parser, QStringLiteral("target-pass-rate"), 0, 1, &ok);
+    request.criteria.maxCostUsd = numberOption(parser, QStringLiteral("max-cost"), 0, 1e6, &ok);
+    request.criteria.plateauDelta = numberOption(parser, QStringLiteral("plateau"), 0, 1, &ok).value_or(0.02);
+    if (!ok) {
+        return BadUsage;
+    }
+
+    LlmServices services;
+    RefineLoop loop(services.chat(), sandboxCommandRunner());
+    int exitCode = CheckFailed;
+    QObject::connect(&loop, &RefineLoop::stage, qApp, [](const QString &what) { err(what + QStringLiteral("...\n")); });
+    QObject::connect(&loop, &RefineLoop::iterationEvaluated, qApp, [](const RefineIteration &it) {
+        QString line = QStringLiteral("iteration %1: lift %2 (with the skill %3, without %4)")
+                           .arg(it.number)
+                           .arg(it.trainLift, 0, 'f', 2)
+                           .arg(percent(it.trainPassRate), percent(it.baselinePassRate));
+        if (it.heldOutLift) {
+            line += QStringLiteral("; held out: lift %1, with the skill %2")
+                        .arg(*it.heldOutLift, 0, 'f', 2)
+                        .arg(percent(*it.heldOutPassRate));
+        }
+        err(line + QStringLiteral("; run %1\n").arg(QDir::toNativeSeparators(it.runDir)));
+    });
+    QObject::connect(&loop, &RefineLoop::finished, qApp, [&](const QString &reason) {
+        const QList<RefineIteration> &iterations = loop.iterations();
+        out(QStringLiteral("Stopped: %1\n").arg(reason));
+        for (const RefineIteration &it : iterations) {
+            out(QStringLiteral("  %1  version %2  lift %3  pass %4  run %5\n")
+                    .arg(it.number)
+                    .arg(it.versionId, it.trainLift >= 0 ? QStringLiteral("+%1").arg(it.trainLift, 0, 'f', 2)
+                                                         : QString::number(it.trainLift, 'f', 2))
+                    .arg(percent(it.trainPassRate), QDir::toNativeSeparators(it.runDir)));
+        }
+        out(QStringLiteral(
+                "The skill in %1 is the last version evaluated plus any accepted proposal; every version is in "
+                "its .versions/.\n")
+                .arg(QDir::toNativeSeparators(request.skillDir)));
+        exitCode = reason == u"cancelled" ? CheckFailed : Success;
+        QCoreApplication::quit();
+    });
+    QObject::connect(&loop, &RefineLoop::failed, qApp, [&](const QString &message) {
+        err(QStringLiteral("skillforge refine: %1\n").arg(message));
+        QCoreApplication::quit();
+    });
+    loop.start(request);
+    QCoreApplication::exec();
+    return exitCode;
+}
+
+} // namespace
+
+Command refineCommand()
+{
+    Command command;
+    command.words = {kCommand};
+    command.summary = QStringLiteral("improve a skill with a teacher until students do well with it");
+    command.help = QStringLiteral(
+        "Usage: skillforge refine SKILL_DIR --teacher M --student M... [--tests FILE] [--iterations K]\n"
+        "                         [--target-lift X] [--target-pass-rate X] [--plateau D] [--max-cost USD]\n"
+        "                         [--runs N] [--mode inline|agentic] [--concurrency C] [--out RUNS_DIR]\n"
+        "                         [--budget-tokens N] [--profile P] [--no-tools]\n\n"
+        "Evaluates the skill with each student (with and without it), shows the teacher the training\n"
+        "cases they failed with the skill (each verifier's evidence, their answers, the lift so far;\n"
+        "held-out cases are measured but never shown), lets the teacher write a new version, and\n"
+        "evaluates again. It stops at the first of: --target-lift reached, --target-pass-rate reached,\n"
+        "a plateau (lift changing by less than D, default 0.02, twice in a row), K iterations (default\n"
+        "3), or --max-cost spent (needs priced models). Each version is kept in the skill's .versions/\n"
+        "(origin refine:N) and each evaluation is a run in RUNS_DIR (default runs/).\n\n"
+        "Exit codes: 0 the loop ended on a criterion, 1 a model or evaluation failed, 2 bad usage.\n");
+    command.run = runRefine;
+    return command;
+}
+
+} // namespace sf::cli

@@ -1,0 +1,109 @@
+#include "CommandRegistry.h"
+#include "eval/RunExport.h"
+
+#include <QCommandLineParser>
+#include <QDir>
+
+namespace sf::cli {
+
+namespace {
+
+int runExport(const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    parser.addPositionalArgument(QStringLiteral("run"), QString());
+    parser.addOption({QStringLiteral("to"), QString(), QStringLiteral("FORMAT")});
+    parser.addOption({{QStringLiteral("o"), QStringLiteral("output")}, QString(), QStringLiteral("PATH")});
+    parser.addOption({QStringLiteral("model"), QString(), QStringLiteral("M")});
+    if (!parseArguments(parser, QStringLiteral("runs export"), arguments))
+        return BadUsage;
+    const QString format = parser.value(QStringLiteral("to"));
+    if (parser.positionalArguments().size() != 1 ||
+        (format != QLatin1String("upskill") && format != QLatin1String("skill-creator"))) {
+        err(QStringLiteral("skillforge runs export: needs RUN_DIR and --to upskill|skill-creator (see --help)\n"));
+        return BadUsage;
+    }
+    auto opened = RunStore::open(parser.positionalArguments().first());
+    if (const LoadError *e = std::get_if<LoadError>(&opened)) {
+        err(QStringLiteral("skillforge runs export: %1\n").arg(e->toString()));
+        return BadUsage;
+    }
+    const RunStore &store = std::get<RunStore>(opened);
+    QString error;
+    QString output = parser.value(QStringLiteral("output"));
+    if (format == QLatin1String("upskill")) {
+        if (output.isEmpty())
+            output = QDir(store.dir()).filePath(QStringLiteral("upskill"));
+        error = exportUpskillBatch(store, output);
+    } else {
+        QString model = parser.value(QStringLiteral("model"));
+        if (model.isEmpty() && store.manifest().models.size() == 1)
+            model = store.manifest().models.first().name;
+        if (model.isEmpty()) {
+            err(QStringLiteral("skillforge runs export: the run has several models; pick one with --model\n"));
+            return BadUsage;
+        }
+        if (output.isEmpty())
+            output = QDir(store.dir()).filePath(QStringLiteral("benchmark.json"));
+        error = exportSkillCreatorBenchmark(store, model, output);
+    }
+    if (!error.isEmpty()) {
+        err(QStringLiteral("skillforge runs export: %1\n").arg(error));
+        return CheckFailed;
+    }
+    err(QStringLiteral("wrote %1\n").arg(output));
+    return Success;
+}
+
+int runImport(const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    parser.addPositionalArgument(QStringLiteral("batch"), QString());
+    parser.addOption({QStringLiteral("out"), QString(), QStringLiteral("RUNS_DIR"), QStringLiteral("runs")});
+    if (!parseArguments(parser, QStringLiteral("runs import"), arguments))
+        return BadUsage;
+    if (parser.positionalArguments().size() != 1) {
+        err(QStringLiteral("skillforge runs import: needs one upskill batch folder (see --help)\n"));
+        return BadUsage;
+    }
+    auto imported = importUpskillBatch(parser.positionalArguments().first(), parser.value(QStringLiteral("out")));
+    if (const QString *e = std::get_if<QString>(&imported)) {
+        err(QStringLiteral("skillforge runs import: %1\n").arg(*e));
+        return BadUsage;
+    }
+    out(std::get<RunStore>(imported).dir() + u'\n');
+    return Success;
+}
+
+} // namespace
+
+Command runsExportCommand()
+{
+    Command command;
+    command.words = {QStringLiteral("runs"), QStringLiteral("export")};
+    command.summary = QStringLiteral("write a run in upskill's or skill-creator's format");
+    command.help = QStringLiteral(
+        "Usage: skillforge runs export RUN_DIR --to upskill|skill-creator [-o PATH] [--model M]\n\n"
+        "upskill: a batch folder (run_N/run_result.json, batch_summary.json, results.csv); default RUN_DIR/upskill.\n"
+        "skill-creator: benchmark.json for one model (--model when the run has several); default "
+        "RUN_DIR/benchmark.json.\n\n"
+        "Exit codes: 0 written, 1 the files could not be written, 2 bad usage or a broken run folder.\n");
+    command.run = runExport;
+    return command;
+}
+
+Command runsImportCommand()
+{
+    Command command;
+    command.words = {QStringLiteral("runs"), QStringLiteral("import")};
+    command.summary = QStringLiteral("read an upskill batch folder into a new run");
+    command.help = QStringLiteral(
+        "Usage: skillforge runs import UPSKILL_BATCH_DIR [--out RUNS_DIR]\n\n"
+        "Reads run_N/run_result.json files into a new run folder under RUNS_DIR (default ./runs) and prints its path.\n"
+        "Each upskill run (one arm over the whole suite) becomes one item.\n\n"
+        "Exit codes: 0 imported, 2 bad usage or not an upskill batch.\n");
+    command.run = runImport;
+    return command;
+}
+
+} // namespace sf::cli

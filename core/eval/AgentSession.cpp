@@ -1,0 +1,337 @@
+#include "AgentSession.h"
+
+#include "EvalLogging.h"
+#include "llm/ChatCall.h"
+#include "llm/ChatClient.h"
+#include "llm/ModelName.h"
+
+#include <QDateTime>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QFutureWatcher>
+#include <QtConcurrent/QtConcurrentRun>
+
+namespace sf {
+
+namespace {
+
+QJsonObject toolCallJson(const ToolCall &call)
+{
+    return {{QStringLiteral("id"), call.id},
+            {QStringLiteral("name"), call.name},
+            {QStringLiteral("arguments"), QString::fromUtf8(call.arguments)}};
+}
+
+void addUsage(TokenUsage &total, const TokenUsage &u)
+{
+    total.uncachedInput += u.uncachedInput;
+    total.cacheRead += u.cacheRead;
+    total.cacheWrite5m += u.cacheWrite5m;
+    total.cacheWrite1h += u.cacheWrite1h;
+    total.output += u.output;
+    total.reasoning += u.reasoning;
+}
+
+bool isAgenticWithSkill(const AgentSetup &setup, const QString &arm)
+{
+    return setup.config.mode == QLatin1String("agentic") && arm == kWithSkillArm;
+}
+
+} // namespace
+
+QString systemPromptFor(const AgentSetup &setup, const QString &arm)
+{
+    QString prompt = QStringLiteral(
+        "You are a capable assistant solving a task. You work in a workspace folder that holds any files the task "
+        "mentions.");
+    if (setup.config.studentTools)
+        prompt += QStringLiteral(" You can use the tools read_file, write_file, list_files and run_command (a shell in "
+                                 "the workspace, without network).");
+    prompt += QStringLiteral(" When you are done, reply with your final answer as text.");
+    if (arm != kWithSkillArm)
+        return prompt;
+    if (setup.config.mode == QLatin1String("agentic")) {
+        prompt +=
+            QStringLiteral("\n\n## Available skills\n\nA skill holds instructions for a kind of task. When one is "
+                           "relevant, load it with the load_skill tool (or read its SKILL.md with read_file) "
+                           "before you start.\n\n<skill name=\"%1\" location=\"%2SKILL.md\">%3</skill>\n")
+                .arg(setup.skill.name, setup.skill.location(), setup.skill.description);
+    } else {
+        prompt += QStringLiteral("\n\n## Skill: %1\n\n%2").arg(setup.skill.name, setup.skill.body.trimmed());
+    }
+    return prompt;
+}
+
+QString userPromptFor(const TestCase &testCase)
+{
+    QString prompt = testCase.input;
+    for (auto it = testCase.files.begin(); it != testCase.files.end(); ++it)
+        prompt += QStringLiteral("\n\n%1:\n```\n%2\n```").arg(it.key(), it.value());
+    return prompt;
+}
+
+AgentSession::AgentSession(ChatClient &chat, const AgentSetup &setup, WorkItem item, QObject *parent)
+    : QObject(parent)
+    , m_chat(chat)
+    , m_setup(setup)
+    , m_item(std::move(item))
+{
+    m_deadline.setSingleShot(true);
+    connect(&m_deadline, &QTimer::timeout, this, [this] { stop(StopReason::Timeout); });
+}
+
+AgentSession::~AgentSession()
+{
+    delete m_call.data();
+}
+
+void AgentSession::record(const QJsonObject &entry)
+{
+    m_transcript.append(entry);
+}
+
+void AgentSession::start()
+{
+    m_clock.start();
+    m_result.key = m_item.key;
+    m_result.split = m_item.testCase.split;
+    m_result.startedAt = QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs);
+    if (const Result<ModelName> name = ModelName::parse(m_item.key.model))
+        m_result.provider = name.value->provider;
+    if (isAgenticWithSkill(m_setup, m_item.key.arm))
+        m_result.skillLoaded = false;
+    m_deadline.start(m_setup.config.timeoutSeconds * 1000);
+
+    for (auto it = m_item.testCase.files.begin(); it != m_item.testCase.files.end(); ++it) {
+        const QString path = pathInWorkspace(m_item.workspace, it.key());
+        QFile file(path);
+        if (path.isEmpty() || !QDir().mkpath(QFileInfo(path).absolutePath()) || !file.open(QIODevice::WriteOnly) ||
+            file.write(it.value().toUtf8()) < 0) {
+            stop(StopReason::Error,
+                 QStringLiteral("cannot write the context file \"%1\" into the workspace").arg(it.key()));
+            return;
+        }
+    }
+    m_system = systemPromptFor(m_setup, m_item.key.arm);
+    ChatMessage user;
+    user.role = QStringLiteral("user");
+    user.content = userPromptFor(m_item.testCase);
+    m_messages.append(user);
+    record({{QStringLiteral("role"), QStringLiteral("system")}, {QStringLiteral("content"), m_system}});
+    record({{QStringLiteral("role"), QStringLiteral("user")}, {QStringLiteral("content"), user.content}});
+    callModel();
+}
+
+void AgentSession::callModel()
+{
+    if (m_result.turns >= m_setup.config.maxTurns) {
+        stop(StopReason::MaxTurns);
+        return;
+    }
+    if (m_result.totalTokens() >= m_setup.config.maxTokens) {
+        stop(StopReason::MaxTokens);
+        return;
+    }
+    ChatRequest request;
+    request.system = m_system;
+    request.messages = m_messages;
+    request.maxTokens = m_setup.config.maxOutputTokens;
+    request.temperature = m_setup.config.temperature;
+    request.topP = m_setup.config.topP;
+    request.seed = m_setup.config.seed;
+    if (m_setup.config.studentTools)
+        request.tools = studentTools(isAgenticWithSkill(m_setup, m_item.key.arm));
+    m_call = m_chat.chat(m_item.key.model, request);
+    connect(m_call, &ChatCall::finished, this, &AgentSession::onReply);
+    connect(m_call, &ChatCall::failed, this, &AgentSession::onFailed);
+}
+
+void AgentSession::onReply(const ChatResponse &response)
+{
+    m_call->deleteLater();
+    m_call = nullptr;
+    ++m_result.turns;
+    addUsage(m_result.usage, response.usage);
+    m_result.llmMs += response.latencyMs;
+    if (!response.model.isEmpty())
+        m_result.resolvedModel = response.model;
+    QJsonArray calls;
+    for (const ToolCall &call : response.toolCalls)
+        calls.append(toolCallJson(call));
+    record({{QStringLiteral("role"), QStringLiteral("assistant")},
+            {QStringLiteral("content"), response.text},
+            {QStringLiteral("thinking"), response.thinking},
+            {QStringLiteral("tool_calls"), calls},
+            {QStringLiteral("finish_reason"), response.finishReason},
+            {QStringLiteral("usage"), usageToJson(response.usage)},
+            {QStringLiteral("latency_ms"), response.latencyMs}});
+    ChatMessage assistant;
+    assistant.role = QStringLiteral("assistant");
+    assistant.content = response.text;
+    assistant.toolCalls = response.toolCalls;
+    m_messages.append(assistant);
+    if (!response.text.trimmed().isEmpty())
+        m_result.answer = response.text;
+    if (!response.toolCalls.isEmpty() && m_setup.config.studentTools) {
+        runTools(response.toolCalls);
+        return;
+    }
+    stop(StopReason::Answered);
+}
+
+void AgentSession::onFailed(const QString &message)
+{
+    if (m_call)
+        m_call->deleteLater();
+    m_call = nullptr;
+    stop(StopReason::Error, message);
+}
+
+void AgentSession::runTools(const QList<ToolCall> &calls)
+{
+    ToolContext context;
+    context.workspace = m_item.workspace;
+    context.runCommand = m_setup.runCommand;
+    context.skill = isAgenticWithSkill(m_setup, m_item.key.arm) ? &m_setup.skill : nullptr;
+    context.commandTimeoutMs = m_setup.config.commandTimeoutSeconds * 1000;
+    m_result.toolCalls += int(calls.size());
+    for (const ToolCall &call : calls)
+        m_result.toolCallCounts[call.name] += 1;
+    auto *watcher = new QFutureWatcher<QList<ToolOutcome>>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, calls] {
+        watcher->deleteLater();
+        if (m_stopped)
+            return;
+        const QList<ToolOutcome> outcomes = watcher->result();
+        for (qsizetype i = 0; i < calls.size(); ++i) {
+            const ToolOutcome &o = outcomes[i];
+            ChatMessage message;
+            message.role = QStringLiteral("tool");
+            message.toolCallId = calls[i].id;
+            message.content = o.content;
+            message.isError = o.isError;
+            m_messages.append(message);
+            m_result.toolErrors += o.isError ? 1 : 0;
+            if (o.loadedSkill && m_result.skillLoaded && !*m_result.skillLoaded) {
+                m_result.skillLoaded = true;
+                m_result.skillLoadedAtTurn = m_result.turns;
+            }
+            record({{QStringLiteral("role"), QStringLiteral("tool")},
+                    {QStringLiteral("tool_call_id"), calls[i].id},
+                    {QStringLiteral("name"), calls[i].name},
+                    {QStringLiteral("content"), o.content},
+                    {QStringLiteral("is_error"), o.isError}});
+        }
+        callModel();
+    });
+    watcher->setFuture(QtConcurrent::run([context, calls] {
+        QList<ToolOutcome> outcomes;
+        for (const ToolCall &call : calls)
+            outcomes.append(runStudentTool(call, context));
+        return outcomes;
+    }));
+}
+
+void AgentSession::stop(const QString &reason, const QString &error)
+{
+    if (m_stopped)
+        return;
+    m_stopped = true;
+    m_deadline.stop();
+    delete m_call.data(); // a call still in flight (timeout) is cancelled
+    m_result.stopReason = reason;
+    m_result.error = error;
+    if (!error.isEmpty()) {
+        record({{QStringLiteral("role"), QStringLiteral("error")}, {QStringLiteral("content"), error}});
+        finish();
+        return;
+    }
+    verify();
+}
+
+void AgentSession::verify()
+{
+    const QList<VerifierSpec> specs = m_item.testCase.allVerifiers();
+    VerifyContext context;
+    context.answer = m_result.answer;
+    context.workspace = m_item.workspace;
+    context.runCommand = m_setup.runCommand;
+    context.kernels = m_setup.kernels;
+    auto *watcher = new QFutureWatcher<QList<VerifierOutcome>>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, specs] {
+        watcher->deleteLater();
+        m_result.verifiers = watcher->result();
+        for (const VerifierSpec &spec : specs) {
+            if (spec.type == QLatin1String("llm_judge"))
+                m_judgeQueue.append(spec);
+        }
+        judgeNext();
+    });
+    watcher->setFuture(QtConcurrent::run([specs, context] {
+        QList<VerifierOutcome> outcomes;
+        for (const VerifierSpec &spec : specs) {
+            if (spec.type != QLatin1String("llm_judge"))
+                outcomes.append(runVerifier(spec, context));
+        }
+        return outcomes;
+    }));
+}
+
+void AgentSession::judgeNext()
+{
+    if (m_judgeQueue.isEmpty()) {
+        finish();
+        return;
+    }
+    const VerifierSpec spec = m_judgeQueue.takeFirst();
+    const QString judge = spec.judgeModel.isEmpty() ? m_setup.config.judgeModel : spec.judgeModel;
+    if (judge.isEmpty()) {
+        VerifierOutcome o;
+        o.type = spec.type;
+        o.name = spec.name;
+        o.available = false;
+        o.evidence = QStringLiteral("not available: no judge model (pass --judge MODEL)");
+        m_result.verifiers.append(o);
+        judgeNext();
+        return;
+    }
+    m_call = m_chat.chat(judge, judgeRequest(spec, m_item.testCase, m_result.answer));
+    connect(m_call, &ChatCall::finished, this, [this, spec, judge](const ChatResponse &response) {
+        m_call->deleteLater();
+        m_call = nullptr;
+        m_result.verifiers.append(judgeOutcome(spec, judge, response.text));
+        judgeNext();
+    });
+    connect(m_call, &ChatCall::failed, this, [this, spec, judge](const QString &message) {
+        m_call->deleteLater();
+        m_call = nullptr;
+        VerifierOutcome o;
+        o.type = spec.type;
+        o.name = spec.name;
+        o.available = false;
+        o.evidence = QStringLiteral("not available: the judge %1 failed: %2").arg(judge, message);
+        m_result.verifiers.append(o);
+        judgeNext();
+    });
+}
+
+void AgentSession::finish()
+{
+    m_result.latencyMs = m_clock.elapsed();
+    m_result.passed = !m_result.isError() && !m_result.verifiers.isEmpty() &&
+                      std::all_of(m_result.verifiers.cbegin(), m_result.verifiers.cend(),
+                                  [](const VerifierOutcome &v) { return v.passed; });
+    // Running on this machine costs nothing per token; every other provider's price is unknown until the
+    // pricing table says otherwise, and unknown is left out rather than written as 0.
+    if (m_result.provider == QLatin1String("local"))
+        m_result.costUsd = 0.0;
+    QJsonObject transcript{
+        {QStringLiteral("item"), m_item.key.toString()}, {QStringLiteral("model"), m_item.key.model},
+        {QStringLiteral("arm"), m_item.key.arm},         {QStringLiteral("case"), m_item.key.caseId},
+        {QStringLiteral("repeat"), m_item.key.repeat},   {QStringLiteral("workspace"), m_item.workspace},
+        {QStringLiteral("messages"), m_transcript}};
+    Q_EMIT finished(m_result, transcript);
+}
+
+} // namespace sf

@@ -1,0 +1,74 @@
+#pragma once
+
+#include "Executor.h"
+
+#include <QElapsedTimer>
+#include <QJsonArray>
+#include <QPointer>
+#include <QTimer>
+
+namespace sf {
+
+class ChatCall;
+class ChatClient;
+
+/// What every session of a run shares.
+struct AgentSetup
+{
+    EvalConfig config;
+    SkillUnderTest skill;
+    CommandRunner runCommand;
+    KernelChecker *kernels = nullptr;
+};
+
+/// The system prompt of an arm: the same base text for both arms, plus the skill (inline: its body; agentic:
+/// its name, description and where it lives) for with_skill.
+QString systemPromptFor(const AgentSetup &setup, const QString &arm);
+/// The first user message: the case's input, then its context files as fenced blocks (they are also in the
+/// workspace), as upskill does, so a model without tools sees them too.
+QString userPromptFor(const TestCase &testCase);
+
+/**
+ * One item: the student's conversation (model calls and tool calls, within the turn, token and time limits),
+ * then the verifiers, then finished(). Tool calls and verifiers that block run on worker threads.
+ */
+class AgentSession final : public QObject
+{
+    Q_OBJECT
+
+public:
+    AgentSession(ChatClient &chat, const AgentSetup &setup, WorkItem item, QObject *parent = nullptr);
+    ~AgentSession() override;
+
+    void start();
+    const ItemKey &key() const { return m_item.key; }
+
+Q_SIGNALS:
+    void finished(const sf::ItemResult &result, const QJsonObject &transcript);
+
+private:
+    void callModel();
+    void onReply(const ChatResponse &response);
+    void onFailed(const QString &message);
+    void runTools(const QList<ToolCall> &calls);
+    void stop(const QString &reason, const QString &error = {});
+    void verify();
+    void judgeNext();
+    void finish();
+    void record(const QJsonObject &entry);
+
+    ChatClient &m_chat;
+    const AgentSetup &m_setup;
+    WorkItem m_item;
+    ItemResult m_result;
+    QList<ChatMessage> m_messages;
+    QString m_system;
+    QJsonArray m_transcript;
+    QPointer<ChatCall> m_call;
+    QElapsedTimer m_clock;
+    QTimer m_deadline;
+    QList<VerifierSpec> m_judgeQueue;
+    bool m_stopped = false;
+};
+
+} // namespace sf

@@ -1,0 +1,7 @@
+#include "EvalLogging.h"
+
+namespace sf {
+
+Q_LOGGING_CATEGORY(lcEval, "skillforge.eval", QtInfoMsg)
+
+} // namespace sf

@@ -1,0 +1,76 @@
+#pragma once
+
+#include "Verifiers.h"
+#include "llm/ChatTypes.h"
+
+#include <QJsonObject>
+#include <QMap>
+#include <QString>
+#include <optional>
+
+namespace sf {
+
+/// One cell of a run's matrix: a model, an arm, a case and a repeat (1-based).
+struct ItemKey
+{
+    QString model; ///< as given: PROVIDER:MODEL
+    QString arm;   ///< "baseline" or "with_skill"
+    QString caseId;
+    int repeat = 1;
+
+    /// "model|arm|case|repeat": unique within a run.
+    QString toString() const;
+    /// A file-name-safe form for transcripts and workspaces.
+    QString fileName() const;
+    friend bool operator==(const ItemKey &, const ItemKey &) = default;
+};
+
+inline const QString kBaselineArm = QStringLiteral("baseline");
+inline const QString kWithSkillArm = QStringLiteral("with_skill");
+
+/// Why the student stopped.
+namespace StopReason {
+inline const QString Answered = QStringLiteral("answered"); // it replied without asking for a tool
+inline const QString MaxTurns = QStringLiteral("max_turns");
+inline const QString MaxTokens = QStringLiteral("max_tokens");
+inline const QString Timeout = QStringLiteral("timeout");
+inline const QString Error = QStringLiteral("error");
+inline const QString Cancelled = QStringLiteral("cancelled");
+} // namespace StopReason
+
+/// One finished item, as one line of results.jsonl.
+struct ItemResult
+{
+    ItemKey key;
+    QString split = QStringLiteral("train");
+    bool passed = false;
+    QList<VerifierOutcome> verifiers;
+    QString answer; ///< the student's final text
+    QString resolvedModel;
+    QString provider;
+    TokenUsage usage;
+    std::optional<double> costUsd; ///< absent when the price is unknown (never 0 for unknown)
+    qint64 latencyMs = 0;          ///< wall time of the whole item
+    qint64 llmMs = 0;              ///< time spent waiting for the model
+    int turns = 0;                 ///< model calls
+    int toolCalls = 0;
+    int toolErrors = 0;
+    QMap<QString, int> toolCallCounts;
+    QString stopReason;
+    QString error;                   ///< non-empty: the item could not be judged (provider fault...)
+    std::optional<bool> skillLoaded; ///< agentic with_skill items: did it load the skill
+    int skillLoadedAtTurn = 0;       ///< 1-based model call after which it loaded it
+    QString transcript;              ///< path relative to the run folder
+    QString startedAt;               ///< ISO 8601 UTC
+
+    bool isError() const { return !error.isEmpty(); }
+    qint64 totalTokens() const { return usage.totalInput() + usage.output; }
+
+    QJsonObject toJson() const;
+    static std::optional<ItemResult> fromJson(const QJsonObject &object);
+};
+
+QJsonObject usageToJson(const TokenUsage &usage);
+TokenUsage usageFromJson(const QJsonObject &object);
+
+} // namespace sf

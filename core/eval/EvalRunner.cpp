@@ -1,0 +1,129 @@
+#include "EvalRunner.h"
+
+#include "EvalLogging.h"
+
+#include <QDateTime>
+
+namespace sf {
+
+EvalRunner::EvalRunner(Executor &executor, RunStore &store, TestSuite suite, EvalConfig config, QObject *parent)
+    : QObject(parent)
+    , m_executor(executor)
+    , m_store(store)
+    , m_suite(std::move(suite))
+    , m_config(std::move(config))
+{
+    m_matrix = matrix(m_suite, m_config);
+    for (const TestCase &c : m_suite.cases)
+        m_cases.insert(c.id, c);
+    for (const ItemResult &r : m_store.results())
+        m_done.insert(r.key.toString());
+    connect(&m_executor, &Executor::itemFinished, this, &EvalRunner::onItemFinished);
+}
+
+QList<ItemKey> EvalRunner::matrix(const TestSuite &suite, const EvalConfig &config)
+{
+    int maxRepeats = 0;
+    for (const TestCase &c : suite.cases)
+        maxRepeats = std::max(maxRepeats, c.repeats > 0 ? c.repeats : config.runs);
+    QList<ItemKey> items;
+    bool baselineFirst = true;
+    for (int repeat = 1; repeat <= maxRepeats; ++repeat) {
+        for (const TestCase &c : suite.cases) {
+            if (repeat > (c.repeats > 0 ? c.repeats : config.runs))
+                continue;
+            for (const QString &model : config.models) {
+                const QString first = baselineFirst ? kBaselineArm : kWithSkillArm;
+                const QString second = baselineFirst ? kWithSkillArm : kBaselineArm;
+                items.append({model, first, c.id, repeat});
+                items.append({model, second, c.id, repeat});
+                baselineFirst = !baselineFirst;
+            }
+        }
+    }
+    return items;
+}
+
+void EvalRunner::start()
+{
+    m_running = true;
+    m_clock.start();
+    m_pending.clear();
+    for (const ItemKey &key : m_matrix) {
+        if (!m_done.contains(key.toString()))
+            m_pending.append(key);
+    }
+    m_store.manifest().status = QStringLiteral("running");
+    m_store.manifest().finishedAt.clear();
+    m_store.manifest().plannedItems = total();
+    if (const QString error = m_store.saveManifest(); !error.isEmpty())
+        qCWarning(lcEval).noquote() << error;
+    qCDebug(lcEval) << "run" << m_store.manifest().runId << ":" << m_pending.size() << "of" << total()
+                    << "items to run";
+    dispatch();
+}
+
+void EvalRunner::dispatch()
+{
+    if (!m_running)
+        return;
+    while (m_inFlight < std::max(1, m_config.concurrency) && !m_pending.isEmpty()) {
+        const ItemKey key = m_pending.takeFirst();
+        ++m_inFlight;
+        Q_EMIT itemStarted(key);
+        m_executor.start({key, m_cases.value(key.caseId), m_store.freshWorkspace(key)});
+    }
+    if (m_inFlight == 0 && m_pending.isEmpty())
+        end(false);
+}
+
+void EvalRunner::onItemFinished(const ItemResult &finished, const QJsonObject &transcript)
+{
+    if (!m_running)
+        return;
+    --m_inFlight;
+    ItemResult result = finished;
+    result.transcript = m_store.writeTranscript(result.key, transcript);
+    if (const QString error = m_store.append(result); !error.isEmpty())
+        qCWarning(lcEval).noquote() << "cannot record a result:" << error;
+    m_done.insert(result.key.toString());
+    ++m_finishedThisSession;
+    for (RunModel &model : m_store.manifest().models) {
+        if (model.name == result.key.model && model.resolvedId.isEmpty() && !result.resolvedModel.isEmpty()) {
+            model.resolvedId = result.resolvedModel;
+            m_store.saveManifest();
+        }
+    }
+    Q_EMIT itemFinished(result);
+    dispatch();
+}
+
+qint64 EvalRunner::etaMs() const
+{
+    if (m_finishedThisSession == 0)
+        return -1;
+    const int left = total() - done();
+    return m_clock.elapsed() * left / m_finishedThisSession;
+}
+
+void EvalRunner::cancel()
+{
+    if (!m_running)
+        return;
+    m_executor.cancelAll();
+    m_inFlight = 0;
+    m_pending.clear();
+    end(true);
+}
+
+void EvalRunner::end(bool cancelled)
+{
+    m_running = false;
+    m_store.manifest().status = cancelled ? QStringLiteral("cancelled") : QStringLiteral("finished");
+    m_store.manifest().finishedAt = QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs);
+    if (const QString error = m_store.saveManifest(); !error.isEmpty())
+        qCWarning(lcEval).noquote() << error;
+    Q_EMIT finished(cancelled);
+}
+
+} // namespace sf

@@ -1,0 +1,102 @@
+#include "EvalSession.h"
+
+#include "llm/ModelName.h"
+
+#include <QCoreApplication>
+#include <QDateTime>
+#include <QFileInfo>
+#include <QHostInfo>
+#include <QSysInfo>
+
+namespace sf {
+
+std::variant<std::unique_ptr<EvalSession>, QString> EvalSession::prepare(ChatClient &chat, const EvalPlan &plan,
+                                                                         CommandRunner runCommand)
+{
+    std::unique_ptr<EvalSession> session(new EvalSession);
+    QString skillDir = plan.skillDir;
+    QString suitePath = plan.suitePath;
+    session->m_config = plan.config;
+    // A resumed run takes everything from its run.json: the same skill, suite and settings, or it refuses.
+    if (!plan.resumeDir.isEmpty()) {
+        auto opened = RunStore::open(plan.resumeDir);
+        if (const LoadError *e = std::get_if<LoadError>(&opened))
+            return e->toString();
+        session->m_store.emplace(std::move(std::get<RunStore>(opened)));
+        session->m_config = EvalConfig::fromJson(session->m_store->manifest().parameters);
+        if (skillDir.isEmpty())
+            skillDir = session->m_store->manifest().skillDir;
+        if (suitePath.isEmpty())
+            suitePath = session->m_store->manifest().suitePath;
+    }
+    const EvalConfig &config = session->m_config;
+    if (skillDir.isEmpty() || config.models.isEmpty())
+        return QStringLiteral("needs a skill folder and at least one model");
+    for (const QString &model :
+         config.models + (config.judgeModel.isEmpty() ? QStringList() : QStringList{config.judgeModel})) {
+        if (const Result<ModelName> name = ModelName::parse(model); !name)
+            return name.error;
+    }
+    auto skill = loadSkillUnderTest(skillDir);
+    if (const QString *e = std::get_if<QString>(&skill))
+        return *e;
+    auto suite = suitePath.isEmpty() ? readSkillTestSuite(skillDir) : readTestSuite(suitePath);
+    if (const LoadError *e = std::get_if<LoadError>(&suite))
+        return e->toString();
+    session->m_suite = std::get<TestSuite>(suite);
+    AgentSetup setup;
+    setup.skill = std::get<SkillUnderTest>(skill);
+    setup.config = config;
+    setup.runCommand = std::move(runCommand);
+
+    if (session->m_store) {
+        const RunManifest &m = session->m_store->manifest();
+        if (m.skillHash != setup.skill.contentHash || m.suiteHash != session->m_suite.hash)
+            return QStringLiteral(
+                       "the skill or the suite changed since %1 started (run.json records %2 and %3); start a "
+                       "new run instead of resuming")
+                .arg(session->m_store->dir(), m.skillHash, m.suiteHash);
+    } else {
+        RunManifest manifest;
+        manifest.skillName = setup.skill.name;
+        manifest.skillDir = setup.skill.dir;
+        manifest.skillHash = setup.skill.contentHash;
+        manifest.skillVersion = setup.skill.version;
+        manifest.suitePath = suitePath.isEmpty() ? QString() : QFileInfo(session->m_suite.path).absoluteFilePath();
+        manifest.suiteHash = session->m_suite.hash;
+        for (const QString &model : config.models)
+            manifest.models.append({model, ModelName::parse(model).value->provider, {}});
+        manifest.parameters = config.toJson();
+        manifest.appVersion = QCoreApplication::applicationVersion();
+        manifest.host =
+            QStringLiteral("%1 (%2, %3)")
+                .arg(QHostInfo::localHostName(), QSysInfo::prettyProductName(), QSysInfo::currentCpuArchitecture());
+        manifest.startedAt = QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs);
+        auto created = RunStore::create(plan.runsDir, manifest);
+        if (const QString *e = std::get_if<QString>(&created))
+            return *e;
+        session->m_store.emplace(std::move(std::get<RunStore>(created)));
+    }
+    session->m_executor = std::make_unique<LocalExecutor>(chat, std::move(setup));
+    session->m_runner = std::make_unique<EvalRunner>(*session->m_executor, *session->m_store, session->m_suite, config);
+    return session;
+}
+
+EvalSession::~EvalSession()
+{
+    // The runner listens to the executor: it goes first.
+    m_runner.reset();
+    m_executor.reset();
+}
+
+void EvalSession::start()
+{
+    m_runner->start();
+}
+
+void EvalSession::cancel()
+{
+    m_runner->cancel();
+}
+
+} // namespace sf

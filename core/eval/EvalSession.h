@@ -1,0 +1,58 @@
+#pragma once
+
+#include "EvalRunner.h"
+#include "LocalExecutor.h"
+#include "RunStore.h"
+
+#include <QObject>
+#include <memory>
+#include <optional>
+#include <variant>
+
+namespace sf {
+
+class ChatClient;
+
+/// What to evaluate: a new run (skill, suite, settings, where runs go) or the resumption of one.
+struct EvalPlan
+{
+    QString skillDir;  ///< may be empty when resuming (run.json names it)
+    QString suitePath; ///< empty: the skill's own tests (or, when resuming, run.json's suite)
+    EvalConfig config; ///< ignored when resuming: run.json's settings are used
+    QString runsDir = QStringLiteral("runs");
+    QString resumeDir; ///< non-empty: finish this run instead of starting a new one
+};
+
+/**
+ * One evaluation as the command line and the GUI run it: the skill and suite loaded and checked, the run store
+ * created (or reopened, refusing when the skill or suite changed since), and the runner over a LocalExecutor.
+ */
+class EvalSession final : public QObject
+{
+    Q_OBJECT
+
+public:
+    /// Loads and checks everything @p plan names; an error message (bad input) when something is wrong.
+    static std::variant<std::unique_ptr<EvalSession>, QString> prepare(ChatClient &chat, const EvalPlan &plan,
+                                                                       CommandRunner runCommand);
+    ~EvalSession() override;
+
+    RunStore &store() { return *m_store; }
+    EvalRunner &runner() { return *m_runner; }
+    const TestSuite &suite() const { return m_suite; }
+    const EvalConfig &config() const { return m_config; }
+
+    void start();
+    void cancel();
+
+private:
+    EvalSession() = default;
+
+    TestSuite m_suite;
+    EvalConfig m_config;
+    std::optional<RunStore> m_store;
+    std::unique_ptr<LocalExecutor> m_executor;
+    std::unique_ptr<EvalRunner> m_runner;
+};
+
+} // namespace sf

@@ -1,0 +1,24 @@
+#pragma once
+
+#include "RunStore.h"
+
+#include <QString>
+#include <variant>
+
+namespace sf {
+
+/// Writes a run in huggingface/upskill's batch layout into @p outDir: run_N/run_metadata.json and
+/// run_N/run_result.json for each (model, arm, repeat) — upskill's "run" is one arm over the whole suite, passed
+/// when more than half its cases pass (upskill v2) — plus batch_summary.json and results.csv. "" or an error.
+QString exportUpskillBatch(const RunStore &store, const QString &outDir);
+
+/// Writes skill-creator's benchmark.json for one model of the run (configurations with_skill / without_skill,
+/// per-item results and expectations, mean/stddev/min/max summaries and the deltas). "" or an error.
+QString exportSkillCreatorBenchmark(const RunStore &store, const QString &model, const QString &path);
+
+/// Reads an upskill batch folder (run_*/run_result.json) into a new run under @p runsDir. Each upskill run becomes
+/// one item whose case is the whole suite ("suite"), numbered per model and arm so the arms pair up as upskill's
+/// own `runs` command pairs them. The new store, or an error naming the file.
+std::variant<RunStore, QString> importUpskillBatch(const QString &batchDir, const QString &runsDir);
+
+} // namespace sf

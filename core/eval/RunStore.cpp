@@ -1,0 +1,196 @@
+#include "RunStore.h"
+
+#include "EvalLogging.h"
+#include "common/AtomicFile.h"
+
+#include <QDateTime>
+#include <QDir>
+#include <QFile>
+#include <QHash>
+#include <QJsonDocument>
+#include <QRandomGenerator>
+#include <unistd.h>
+
+namespace sf {
+
+namespace {
+const QString kManifest = QStringLiteral("run.json");
+const QString kResults = QStringLiteral("results.jsonl");
+} // namespace
+
+QString newRunId()
+{
+    return QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMdd'T'HHmmss'Z'")) + u'-' +
+           QString::number(QRandomGenerator::global()->bounded(0x1000000), 16).rightJustified(6, u'0');
+}
+
+QJsonObject RunManifest::toJson() const
+{
+    QJsonArray modelList;
+    for (const RunModel &m : models)
+        modelList.append(QJsonObject{{QStringLiteral("name"), m.name},
+                                     {QStringLiteral("provider"), m.provider},
+                                     {QStringLiteral("resolved_id"), m.resolvedId}});
+    return {{QStringLiteral("format"), QStringLiteral("skillforge-run/1")},
+            {QStringLiteral("run_id"), runId},
+            {QStringLiteral("skill"), QJsonObject{{QStringLiteral("name"), skillName},
+                                                  {QStringLiteral("dir"), skillDir},
+                                                  {QStringLiteral("content_hash"), skillHash},
+                                                  {QStringLiteral("version"), skillVersion}}},
+            {QStringLiteral("suite"),
+             QJsonObject{{QStringLiteral("path"), suitePath}, {QStringLiteral("hash"), suiteHash}}},
+            {QStringLiteral("models"), modelList},
+            {QStringLiteral("parameters"), parameters},
+            {QStringLiteral("planned_items"), plannedItems},
+            {QStringLiteral("app_version"), appVersion},
+            {QStringLiteral("host"), host},
+            {QStringLiteral("started_at"), startedAt},
+            {QStringLiteral("finished_at"), finishedAt},
+            {QStringLiteral("status"), status}};
+}
+
+RunManifest RunManifest::fromJson(const QJsonObject &o)
+{
+    RunManifest m;
+    m.runId = o.value(QStringLiteral("run_id")).toString();
+    const QJsonObject skill = o.value(QStringLiteral("skill")).toObject();
+    m.skillName = skill.value(QStringLiteral("name")).toString();
+    m.skillDir = skill.value(QStringLiteral("dir")).toString();
+    m.skillHash = skill.value(QStringLiteral("content_hash")).toString();
+    m.skillVersion = skill.value(QStringLiteral("version")).toString();
+    const QJsonObject suite = o.value(QStringLiteral("suite")).toObject();
+    m.suitePath = suite.value(QStringLiteral("path")).toString();
+    m.suiteHash = suite.value(QStringLiteral("hash")).toString();
+    for (const QJsonValue &v : o.value(QStringLiteral("models")).toArray()) {
+        const QJsonObject mo = v.toObject();
+        m.models.append({mo.value(QStringLiteral("name")).toString(), mo.value(QStringLiteral("provider")).toString(),
+                         mo.value(QStringLiteral("resolved_id")).toString()});
+    }
+    m.parameters = o.value(QStringLiteral("parameters")).toObject();
+    m.plannedItems = o.value(QStringLiteral("planned_items")).toInt();
+    m.appVersion = o.value(QStringLiteral("app_version")).toString();
+    m.host = o.value(QStringLiteral("host")).toString();
+    m.startedAt = o.value(QStringLiteral("started_at")).toString();
+    m.finishedAt = o.value(QStringLiteral("finished_at")).toString();
+    m.status = o.value(QStringLiteral("status")).toString();
+    return m;
+}
+
+std::variant<RunStore, QString> RunStore::create(const QString &runsDir, RunManifest manifest)
+{
+    QString dir;
+    for (int attempt = 0; attempt < 10; ++attempt) {
+        manifest.runId = newRunId();
+        dir = QDir(runsDir).filePath(manifest.runId);
+        if (!QFileInfo::exists(dir))
+            break;
+    }
+    if (!QDir().mkpath(QDir(dir).filePath(QStringLiteral("transcripts"))))
+        return QStringLiteral("%1: cannot create the run folder").arg(dir);
+    RunStore store(QDir(dir).absolutePath());
+    store.m_manifest = std::move(manifest);
+    if (const QString error = store.saveManifest(); !error.isEmpty())
+        return error;
+    return store;
+}
+
+std::variant<RunStore, LoadError> RunStore::open(const QString &runDir)
+{
+    const QDir dir(runDir);
+    QFile manifestFile(dir.filePath(kManifest));
+    if (!manifestFile.open(QIODevice::ReadOnly))
+        return LoadError{dir.filePath(kManifest), 0, 0,
+                         QStringLiteral("not a run folder: %1").arg(manifestFile.errorString())};
+    const QByteArray manifestText = manifestFile.readAll();
+    QJsonParseError parseError;
+    const QJsonDocument manifest = QJsonDocument::fromJson(manifestText, &parseError);
+    if (!manifest.isObject()) {
+        LoadError error{dir.filePath(kManifest), 0, 0,
+                        QStringLiteral("not valid JSON: %1").arg(parseError.errorString())};
+        lineAndColumnAt(manifestText, parseError.offset, &error.line, &error.column);
+        return error;
+    }
+    RunStore store(dir.absolutePath());
+    store.m_manifest = RunManifest::fromJson(manifest.object());
+
+    QFile results(dir.filePath(kResults));
+    if (results.open(QIODevice::ReadWrite)) {
+        QByteArray text = results.readAll();
+        if (!text.isEmpty() && !text.endsWith('\n')) {
+            const qsizetype keep = text.lastIndexOf('\n') + 1;
+            qCWarning(lcEval) << "dropping a truncated last line of" << results.fileName();
+            text.truncate(keep);
+            results.resize(keep);
+        }
+        int lineNumber = 0;
+        QHash<QString, qsizetype> seen;
+        for (const QByteArray &line : text.split('\n')) {
+            ++lineNumber;
+            if (line.trimmed().isEmpty())
+                continue;
+            const std::optional<ItemResult> result = ItemResult::fromJson(QJsonDocument::fromJson(line).object());
+            if (!result) {
+                qCWarning(lcEval).noquote() << QStringLiteral("%1:%2: skipping an unreadable result line")
+                                                   .arg(results.fileName())
+                                                   .arg(lineNumber);
+                continue;
+            }
+            // A line for an item already recorded replaces it: the newest word on an item wins.
+            const QString key = result->key.toString();
+            if (seen.contains(key)) {
+                store.m_results[seen.value(key)] = *result;
+            } else {
+                seen.insert(key, store.m_results.size());
+                store.m_results.append(*result);
+            }
+        }
+    }
+    return store;
+}
+
+bool RunStore::hasResult(const ItemKey &key) const
+{
+    return std::any_of(m_results.cbegin(), m_results.cend(), [&](const ItemResult &r) { return r.key == key; });
+}
+
+QString RunStore::saveManifest() const
+{
+    return writeFileAtomically(QDir(m_dir).filePath(kManifest),
+                               QJsonDocument(m_manifest.toJson()).toJson(QJsonDocument::Indented));
+}
+
+QString RunStore::append(const ItemResult &result)
+{
+    QFile file(QDir(m_dir).filePath(kResults));
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Append))
+        return QStringLiteral("%1: %2").arg(file.fileName(), file.errorString());
+    const QByteArray line = QJsonDocument(result.toJson()).toJson(QJsonDocument::Compact) + '\n';
+    // One write of the whole line, then to the disk: a crash leaves whole lines, at worst a cut last one.
+    if (file.write(line) != line.size() || !file.flush())
+        return QStringLiteral("%1: %2").arg(file.fileName(), file.errorString());
+    ::fsync(file.handle());
+    m_results.append(result);
+    return {};
+}
+
+QString RunStore::writeTranscript(const ItemKey &key, const QJsonObject &transcript) const
+{
+    const QString relative = QStringLiteral("transcripts/%1.json").arg(key.fileName());
+    const QString error =
+        writeFileAtomically(QDir(m_dir).filePath(relative), QJsonDocument(transcript).toJson(QJsonDocument::Indented));
+    if (!error.isEmpty()) {
+        qCWarning(lcEval).noquote() << error;
+        return {};
+    }
+    return relative;
+}
+
+QString RunStore::freshWorkspace(const ItemKey &key) const
+{
+    QDir workspace(QDir(m_dir).filePath(QStringLiteral("artifacts/%1/workspace").arg(key.fileName())));
+    workspace.removeRecursively();
+    QDir().mkpath(workspace.path());
+    return workspace.path();
+}
+
+} // namespace sf

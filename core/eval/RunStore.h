@@ -1,0 +1,85 @@
+#pragma once
+
+#include "EvalResult.h"
+#include "common/LoadError.h"
+
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QList>
+#include <QString>
+#include <variant>
+
+namespace sf {
+
+/// A model of a run as resolved: what the user named, the provider it went to, the id the provider reported.
+struct RunModel
+{
+    QString name;
+    QString provider;
+    QString resolvedId; ///< filled from the first reply
+};
+
+/// run.json: what was run, on what, with which settings, so a result can be reproduced and trusted.
+struct RunManifest
+{
+    QString runId;
+    QString skillName;
+    QString skillDir;
+    QString skillHash;    ///< SkillVersionStore::contentHash of the skill's files
+    QString skillVersion; ///< the stored version with that hash, "" when the content was never snapshotted
+    QString suitePath;
+    QString suiteHash;
+    QList<RunModel> models;
+    QJsonObject parameters; ///< runs, mode, concurrency, limits, sampling, judge...
+    QString appVersion;
+    QString host;
+    QString startedAt;
+    QString finishedAt; ///< "" while running or when it was interrupted
+    QString status;     ///< "running", "finished", "cancelled"
+    int plannedItems = 0;
+
+    QJsonObject toJson() const;
+    static RunManifest fromJson(const QJsonObject &object);
+};
+
+/// One run's folder: run.json, results.jsonl (one line per finished item, appended and flushed so a crash
+/// loses only the items in flight), transcripts/ and artifacts/ (each item's workspace).
+class RunStore final
+{
+public:
+    /// Creates <runsDir>/<run id>/ with a fresh, collision-free id (UTC time plus a random suffix).
+    static std::variant<RunStore, QString> create(const QString &runsDir, RunManifest manifest);
+    /// Opens an existing run folder; a truncated last line of results.jsonl (a kill mid-write) is dropped
+    /// and cut from the file so appends continue on a clean line.
+    static std::variant<RunStore, LoadError> open(const QString &runDir);
+
+    QString dir() const { return m_dir; }
+    const RunManifest &manifest() const { return m_manifest; }
+    RunManifest &manifest() { return m_manifest; }
+    const QList<ItemResult> &results() const { return m_results; }
+    bool hasResult(const ItemKey &key) const;
+
+    /// Writes run.json atomically; "" or an error.
+    QString saveManifest() const;
+    /// Appends one line to results.jsonl and flushes it to disk; "" or an error.
+    QString append(const ItemResult &result);
+    /// Writes transcripts/<key>.json; returns its path relative to the run folder, or "" on failure.
+    QString writeTranscript(const ItemKey &key, const QJsonObject &transcript) const;
+    /// artifacts/<key>/workspace, emptied and created.
+    QString freshWorkspace(const ItemKey &key) const;
+
+private:
+    explicit RunStore(QString dir)
+        : m_dir(std::move(dir))
+    {
+    }
+
+    QString m_dir;
+    RunManifest m_manifest;
+    QList<ItemResult> m_results;
+};
+
+/// A new run id: "20260130T004512Z-3f9a1c".
+QString newRunId();
+
+} // namespace sf

@@ -1,0 +1,194 @@
+#include "RunSummary.h"
+
+#include <QHash>
+#include <QJsonArray>
+#include <QSet>
+
+namespace sf {
+
+namespace {
+
+bool inSplit(const ItemResult &r, const QString &split)
+{
+    return split == QLatin1String("all") || r.split == split;
+}
+
+QJsonObject intervalJson(const stats::Interval &i)
+{
+    return {{QStringLiteral("low"), i.low}, {QStringLiteral("high"), i.high}};
+}
+
+QJsonObject proportionJson(const stats::Proportion &p)
+{
+    return {{QStringLiteral("successes"), p.successes},
+            {QStringLiteral("trials"), p.trials},
+            {QStringLiteral("rate"), p.rate},
+            {QStringLiteral("ci95"), intervalJson(p.ci)}};
+}
+
+QJsonObject distributionJson(const stats::Distribution &d)
+{
+    return {{QStringLiteral("n"), d.n},
+            {QStringLiteral("mean"), d.mean},
+            {QStringLiteral("mean_ci95"), intervalJson(d.meanCi)},
+            {QStringLiteral("median"), d.median},
+            {QStringLiteral("median_ci95"), intervalJson(d.medianCi)}};
+}
+
+} // namespace
+
+const ArmSummary *RunSummary::arm(const QString &model, const QString &armName, const QString &split) const
+{
+    for (const ArmSummary &a : arms) {
+        if (a.model == model && a.arm == armName && a.split == split)
+            return &a;
+    }
+    return nullptr;
+}
+
+const ArmComparison *RunSummary::comparison(const QString &model, const QString &split) const
+{
+    for (const ArmComparison &c : comparisons) {
+        if (c.model == model && c.split == split)
+            return &c;
+    }
+    return nullptr;
+}
+
+RunSummary summarizeRun(const QList<ItemResult> &results, quint64 seed)
+{
+    RunSummary summary;
+    QStringList models;
+    bool anyHeldOut = false;
+    for (const ItemResult &r : results) {
+        if (!models.contains(r.key.model))
+            models.append(r.key.model);
+        anyHeldOut = anyHeldOut || r.split == QLatin1String("heldout");
+    }
+    QStringList splits{QStringLiteral("all")};
+    if (anyHeldOut)
+        splits << QStringLiteral("train") << QStringLiteral("heldout");
+
+    for (const QString &split : splits) {
+        for (const QString &model : models) {
+            for (const QString &armName : {kBaselineArm, kWithSkillArm}) {
+                ArmSummary a;
+                a.model = model;
+                a.arm = armName;
+                a.split = split;
+                int passed = 0;
+                int judged = 0;
+                int loaded = 0;
+                int loadable = 0;
+                bool allCosted = true;
+                QList<double> tokens, latency, cost;
+                for (const ItemResult &r : results) {
+                    if (r.key.model != model || r.key.arm != armName || !inSplit(r, split))
+                        continue;
+                    ++a.items;
+                    if (r.isError()) {
+                        ++a.errors;
+                        continue;
+                    }
+                    ++judged;
+                    passed += r.passed ? 1 : 0;
+                    tokens.append(double(r.totalTokens()));
+                    latency.append(double(r.latencyMs));
+                    if (r.costUsd)
+                        cost.append(*r.costUsd);
+                    else
+                        allCosted = false;
+                    if (r.skillLoaded) {
+                        ++loadable;
+                        loaded += *r.skillLoaded ? 1 : 0;
+                    }
+                }
+                if (a.items == 0)
+                    continue;
+                a.passRate = stats::wilson(passed, judged);
+                a.tokens = stats::describe(tokens, seed);
+                a.latencyMs = stats::describe(latency, seed);
+                if (allCosted && !cost.isEmpty())
+                    a.costUsd = stats::describe(cost, seed);
+                if (loadable > 0)
+                    a.triggerRate = stats::wilson(loaded, loadable);
+                summary.arms.append(a);
+            }
+
+            // Pair the arms on (case, repeat); a pair with an error on either side says nothing about the skill.
+            QHash<QString, const ItemResult *> baseline;
+            for (const ItemResult &r : results) {
+                if (r.key.model == model && r.key.arm == kBaselineArm && inSplit(r, split) && !r.isError())
+                    baseline.insert(r.key.caseId + u'#' + QString::number(r.key.repeat), &r);
+            }
+            ArmComparison c;
+            c.model = model;
+            c.split = split;
+            for (const ItemResult &r : results) {
+                if (r.key.model != model || r.key.arm != kWithSkillArm || !inSplit(r, split) || r.isError())
+                    continue;
+                const QString pair = r.key.caseId + u'#' + QString::number(r.key.repeat);
+                const ItemResult *b = baseline.value(pair);
+                if (!b)
+                    continue;
+                if (b->passed && r.passed)
+                    ++c.table.bothPass;
+                else if (!b->passed && !r.passed)
+                    ++c.table.bothFail;
+                else if (b->passed) {
+                    ++c.table.onlyFirst;
+                    c.flippedToFail.append(pair);
+                } else {
+                    ++c.table.onlySecond;
+                    c.flippedToPass.append(pair);
+                }
+            }
+            if (c.table.pairs() == 0)
+                continue;
+            c.lift = double(c.table.onlySecond - c.table.onlyFirst) / c.table.pairs();
+            c.pValue = stats::mcnemarExactP(c.table.onlyFirst, c.table.onlySecond);
+            c.flippedToPass.sort();
+            c.flippedToFail.sort();
+            summary.comparisons.append(c);
+        }
+    }
+    return summary;
+}
+
+QJsonObject RunSummary::toJson() const
+{
+    QJsonArray armList;
+    for (const ArmSummary &a : arms) {
+        QJsonObject o{
+            {QStringLiteral("model"), a.model},
+            {QStringLiteral("arm"), a.arm},
+            {QStringLiteral("split"), a.split},
+            {QStringLiteral("items"), a.items},
+            {QStringLiteral("errors"), a.errors},
+            {QStringLiteral("pass_rate"), proportionJson(a.passRate)},
+            {QStringLiteral("tokens"), distributionJson(a.tokens)},
+            {QStringLiteral("latency_ms"), distributionJson(a.latencyMs)},
+            {QStringLiteral("cost_usd"), a.costUsd ? QJsonValue(distributionJson(*a.costUsd)) : QJsonValue()}};
+        if (a.triggerRate)
+            o.insert(QStringLiteral("trigger_rate"), proportionJson(*a.triggerRate));
+        armList.append(o);
+    }
+    QJsonArray comparisonList;
+    for (const ArmComparison &c : comparisons) {
+        comparisonList.append(
+            QJsonObject{{QStringLiteral("model"), c.model},
+                        {QStringLiteral("split"), c.split},
+                        {QStringLiteral("lift"), c.lift},
+                        {QStringLiteral("pairs"), c.table.pairs()},
+                        {QStringLiteral("both_pass"), c.table.bothPass},
+                        {QStringLiteral("both_fail"), c.table.bothFail},
+                        {QStringLiteral("only_baseline"), c.table.onlyFirst},
+                        {QStringLiteral("only_with_skill"), c.table.onlySecond},
+                        {QStringLiteral("mcnemar_p"), c.pValue},
+                        {QStringLiteral("flipped_to_pass"), QJsonArray::fromStringList(c.flippedToPass)},
+                        {QStringLiteral("flipped_to_fail"), QJsonArray::fromStringList(c.flippedToFail)}});
+    }
+    return {{QStringLiteral("arms"), armList}, {QStringLiteral("comparisons"), comparisonList}};
+}
+
+} // namespace sf

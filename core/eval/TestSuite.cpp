@@ -1,0 +1,462 @@
+#include "TestSuite.h"
+
+#include "JsonLocator_p.h"
+#include "common/AtomicFile.h"
+
+#include <QCryptographicHash>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QRegularExpression>
+#include <QSet>
+
+namespace sf {
+
+QStringList VerifierSpec::knownTypes()
+{
+    return {QStringLiteral("contains"),    QStringLiteral("not_contains"),  QStringLiteral("regex"),
+            QStringLiteral("file_exists"), QStringLiteral("file_contains"), QStringLiteral("json_valid"),
+            QStringLiteral("command"),     QStringLiteral("llm_judge"),     QStringLiteral("cuda_kernel")};
+}
+
+QList<VerifierSpec> TestCase::allVerifiers() const
+{
+    QList<VerifierSpec> all;
+    if (!expectedContains.isEmpty()) {
+        VerifierSpec spec;
+        spec.type = QStringLiteral("contains");
+        spec.name = QStringLiteral("expected.contains");
+        spec.values = expectedContains;
+        spec.line = line;
+        all.append(spec);
+    }
+    return all + verifiers;
+}
+
+int TestSuite::heldOutCount() const
+{
+    return int(std::count_if(cases.cbegin(), cases.cend(), [](const TestCase &c) { return c.isHeldOut(); }));
+}
+
+namespace {
+
+using Path = QList<JsonStep>;
+
+/// Reads one suite's JSON; every problem becomes a LoadError at the line of the value concerned.
+class SuiteParser
+{
+public:
+    SuiteParser(const QByteArray &text, QString path)
+        : m_locator(text)
+        , m_path(std::move(path))
+    {
+    }
+
+    std::optional<LoadError> error;
+
+    LoadError fail(const Path &at, const QString &message) const
+    {
+        return LoadError{m_path, m_locator.lineOf(at), 0, message};
+    }
+
+    // A string or a list of strings (upskill coerces a bare string to a list).
+    bool stringList(const QJsonValue &value, const Path &at, const QString &what, QStringList *out)
+    {
+        if (value.isString()) {
+            *out = {value.toString()};
+            return true;
+        }
+        if (!value.isArray()) {
+            error = fail(at, QStringLiteral("%1 must be a string or a list of strings").arg(what));
+            return false;
+        }
+        const QJsonArray array = value.toArray();
+        for (int i = 0; i < array.size(); ++i) {
+            if (!array[i].isString()) {
+                error = fail(at + Path{i}, QStringLiteral("%1 must hold only strings").arg(what));
+                return false;
+            }
+            out->append(array[i].toString());
+        }
+        return true;
+    }
+
+    bool verifier(const QJsonValue &value, const Path &at, VerifierSpec *spec)
+    {
+        spec->line = m_locator.lineOf(at);
+        if (!value.isObject()) {
+            error = fail(at, QStringLiteral("a verifier must be an object with a \"type\""));
+            return false;
+        }
+        QJsonObject object = value.toObject();
+        spec->type = object.take(QStringLiteral("type")).toString();
+        if (!VerifierSpec::knownTypes().contains(spec->type)) {
+            error = fail(at + Path{QStringLiteral("type")},
+                         QStringLiteral("unknown verifier type \"%1\" (known: %2)")
+                             .arg(spec->type, VerifierSpec::knownTypes().join(QStringLiteral(", "))));
+            return false;
+        }
+        spec->name = object.take(QStringLiteral("name")).toString();
+        // upskill's spelling (cmd, config.timeout_seconds) and Skillforge's (command, timeout_seconds) both read.
+        const QJsonObject config = object.value(QStringLiteral("config")).toObject();
+        auto text = [&](const QString &key, const QString &alias = {}) {
+            QString v = object.take(key).toString();
+            if (v.isEmpty() && !alias.isEmpty())
+                v = object.take(alias).toString();
+            if (v.isEmpty())
+                v = config.value(key).toString();
+            return v;
+        };
+        if (object.contains(QStringLiteral("values")) &&
+            !stringList(object.take(QStringLiteral("values")), at + Path{QStringLiteral("values")},
+                        QStringLiteral("\"values\""), &spec->values))
+            return false;
+        spec->pattern = text(QStringLiteral("pattern"));
+        spec->path = text(QStringLiteral("path"));
+        spec->text = text(QStringLiteral("text"));
+        spec->command = text(QStringLiteral("command"), QStringLiteral("cmd"));
+        spec->rubric = text(QStringLiteral("rubric"));
+        spec->judgeModel = text(QStringLiteral("model"));
+        spec->task = text(QStringLiteral("task"));
+        spec->dtype = text(QStringLiteral("dtype"));
+        const QJsonValue timeout = object.contains(QStringLiteral("timeout_seconds"))
+                                       ? object.take(QStringLiteral("timeout_seconds"))
+                                       : config.value(QStringLiteral("timeout_seconds"));
+        if (!timeout.isUndefined())
+            spec->timeoutSeconds = timeout.toInt(-1);
+        const QJsonValue threshold = object.take(QStringLiteral("threshold"));
+        if (!threshold.isUndefined())
+            spec->threshold = threshold.toInt(0);
+        spec->extra = object;
+
+        auto require = [&](bool ok, const QString &message) {
+            if (!ok)
+                error = fail(at, QStringLiteral("%1 verifier: %2").arg(spec->type, message));
+            return ok;
+        };
+        const QString &t = spec->type;
+        if (t == QLatin1String("contains") || t == QLatin1String("not_contains"))
+            return require(!spec->values.isEmpty(), QStringLiteral("needs \"values\""));
+        if (t == QLatin1String("regex")) {
+            if (!require(!spec->pattern.isEmpty(), QStringLiteral("needs \"pattern\"")))
+                return false;
+            const QRegularExpression re(spec->pattern);
+            return require(re.isValid(), QStringLiteral("invalid pattern: %1").arg(re.errorString()));
+        }
+        if (t == QLatin1String("file_exists"))
+            return require(!spec->path.isEmpty(), QStringLiteral("needs \"path\""));
+        if (t == QLatin1String("file_contains"))
+            return require(!spec->path.isEmpty() && !spec->text.isEmpty(),
+                           QStringLiteral("needs \"path\" and \"text\""));
+        if (t == QLatin1String("command"))
+            return require(!spec->command.isEmpty(), QStringLiteral("needs \"command\" (or \"cmd\")")) &&
+                   require(spec->timeoutSeconds > 0, QStringLiteral("timeout_seconds must be a positive number"));
+        if (t == QLatin1String("llm_judge"))
+            return require(!spec->rubric.isEmpty(), QStringLiteral("needs \"rubric\"")) &&
+                   require(spec->threshold >= 1 && spec->threshold <= 5, QStringLiteral("threshold must be 1 to 5"));
+        if (t == QLatin1String("cuda_kernel"))
+            return require(!spec->task.isEmpty(), QStringLiteral("needs \"task\""));
+        return true;
+    }
+
+    bool upskillCase(const QJsonValue &value, const Path &at, int index, TestCase *c)
+    {
+        c->line = m_locator.lineOf(at);
+        if (!value.isObject()) {
+            error = fail(at, QStringLiteral("case %1 must be an object").arg(index + 1));
+            return false;
+        }
+        QJsonObject object = value.toObject();
+        const QJsonValue id = object.take(QStringLiteral("id"));
+        c->id = id.isDouble() ? QString::number(id.toInteger()) : id.toString();
+        if (c->id.isEmpty())
+            c->id = QStringLiteral("case-%1").arg(index + 1);
+        const QJsonValue input = object.take(QStringLiteral("input"));
+        if (!input.isString() || input.toString().trimmed().isEmpty()) {
+            error = fail(at, QStringLiteral("case %1 has no \"input\" text").arg(c->id));
+            return false;
+        }
+        c->input = input.toString();
+        const QJsonObject context = object.take(QStringLiteral("context")).toObject();
+        const QJsonObject files = context.value(QStringLiteral("files")).toObject();
+        for (auto it = files.begin(); it != files.end(); ++it) {
+            if (!it.value().isString()) {
+                error = fail(at + Path{QStringLiteral("context"), QStringLiteral("files"), it.key()},
+                             QStringLiteral("context.files[\"%1\"] must be the file's text").arg(it.key()));
+                return false;
+            }
+            const QString clean = QDir::cleanPath(it.key());
+            if (clean.startsWith(u'/') || clean == QLatin1String("..") || clean.startsWith(QLatin1String("../"))) {
+                error = fail(at + Path{QStringLiteral("context"), QStringLiteral("files"), it.key()},
+                             QStringLiteral("context file \"%1\" must stay inside the workspace").arg(it.key()));
+                return false;
+            }
+            c->files.insert(clean, it.value().toString());
+        }
+        const QJsonValue expected = object.take(QStringLiteral("expected"));
+        if (expected.isObject() && expected.toObject().contains(QStringLiteral("contains")) &&
+            !stringList(expected.toObject().value(QStringLiteral("contains")),
+                        at + Path{QStringLiteral("expected"), QStringLiteral("contains")},
+                        QStringLiteral("expected.contains"), &c->expectedContains))
+            return false;
+        const QJsonValue verifiers = object.take(QStringLiteral("verifiers"));
+        if (!verifiers.isUndefined() && !verifiers.isArray()) {
+            error = fail(at + Path{QStringLiteral("verifiers")}, QStringLiteral("\"verifiers\" must be a list"));
+            return false;
+        }
+        const QJsonArray list = verifiers.toArray();
+        for (int i = 0; i < list.size(); ++i) {
+            VerifierSpec spec;
+            if (!verifier(list[i], at + Path{QStringLiteral("verifiers"), i}, &spec))
+                return false;
+            c->verifiers.append(spec);
+        }
+        const QJsonValue split = object.take(QStringLiteral("split"));
+        if (!split.isUndefined()) {
+            c->split = split.toString();
+            if (c->split != QLatin1String("train") && c->split != QLatin1String("heldout")) {
+                error =
+                    fail(at + Path{QStringLiteral("split")},
+                         QStringLiteral("split must be \"train\" or \"heldout\", not \"%1\"").arg(split.toString()));
+                return false;
+            }
+        }
+        const QJsonValue repeats = object.take(QStringLiteral("repeats"));
+        if (!repeats.isUndefined()) {
+            c->repeats = repeats.toInt(0);
+            if (c->repeats < 1) {
+                error =
+                    fail(at + Path{QStringLiteral("repeats")}, QStringLiteral("repeats must be a whole number >= 1"));
+                return false;
+            }
+        }
+        c->expectedOutput = object.take(QStringLiteral("expected_output")).toString();
+        c->extra = object;
+        if (c->allVerifiers().isEmpty() && !object.contains(QStringLiteral("validator"))) {
+            error = fail(at, QStringLiteral("case %1 checks nothing: give expected.contains or verifiers").arg(c->id));
+            return false;
+        }
+        return true;
+    }
+
+    // skill-creator: {"skill_name", "evals": [{id, prompt, expected_output, files: [paths], expectations: [...]}]}.
+    // Its expectations are statements a grader judges, so they become one llm_judge verifier.
+    bool skillCreatorCase(const QJsonValue &value, const Path &at, int index, TestCase *c)
+    {
+        c->line = m_locator.lineOf(at);
+        QJsonObject object = value.toObject();
+        const QJsonValue id = object.take(QStringLiteral("id"));
+        c->id = id.isDouble() ? QString::number(id.toInteger()) : id.toString();
+        if (c->id.isEmpty())
+            c->id = QStringLiteral("case-%1").arg(index + 1);
+        c->input = object.take(QStringLiteral("prompt")).toString();
+        if (c->input.trimmed().isEmpty()) {
+            error = fail(at, QStringLiteral("eval %1 has no \"prompt\" text").arg(c->id));
+            return false;
+        }
+        c->expectedOutput = object.take(QStringLiteral("expected_output")).toString();
+        const QDir skillDir = QFileInfo(m_path).absoluteDir().filePath(QStringLiteral(".."));
+        const QJsonArray files = object.take(QStringLiteral("files")).toArray();
+        for (int i = 0; i < files.size(); ++i) {
+            const QString relative = QDir::cleanPath(files[i].toString());
+            QFile file(skillDir.filePath(relative));
+            if (relative.isEmpty() || relative.startsWith(u'/') || relative.startsWith(QLatin1String("../")) ||
+                !file.open(QIODevice::ReadOnly)) {
+                error = fail(at + Path{QStringLiteral("files"), i},
+                             QStringLiteral("eval file \"%1\" cannot be read from the skill folder").arg(relative));
+                return false;
+            }
+            c->files.insert(QFileInfo(relative).fileName(), QString::fromUtf8(file.readAll()));
+        }
+        QStringList expectations;
+        if (object.contains(QStringLiteral("expectations")) &&
+            !stringList(object.take(QStringLiteral("expectations")), at + Path{QStringLiteral("expectations")},
+                        QStringLiteral("expectations"), &expectations))
+            return false;
+        if (!expectations.isEmpty()) {
+            VerifierSpec judge;
+            judge.type = QStringLiteral("llm_judge");
+            judge.name = QStringLiteral("expectations");
+            judge.rubric = QStringLiteral("- ") + expectations.join(QStringLiteral("\n- "));
+            judge.threshold = 4;
+            judge.line = m_locator.lineOf(at + Path{QStringLiteral("expectations")});
+            c->verifiers.append(judge);
+        } else {
+            error = fail(at, QStringLiteral("eval %1 has no \"expectations\" to grade").arg(c->id));
+            return false;
+        }
+        c->extra = object;
+        return true;
+    }
+
+private:
+    JsonLocator m_locator;
+    QString m_path;
+};
+
+std::variant<TestSuite, LoadError> parse(const QByteArray &text, const QString &path, const QString &member)
+{
+    QJsonParseError parseError;
+    const QJsonDocument document = QJsonDocument::fromJson(text, &parseError);
+    if (parseError.error != QJsonParseError::NoError) {
+        LoadError error{path, 0, 0, QStringLiteral("not valid JSON: %1").arg(parseError.errorString())};
+        lineAndColumnAt(text, parseError.offset, &error.line, &error.column);
+        return error;
+    }
+    TestSuite suite;
+    suite.path = path;
+    suite.hash = QStringLiteral("sha256:") +
+                 QString::fromLatin1(QCryptographicHash::hash(text, QCryptographicHash::Sha256).toHex());
+    SuiteParser parser(text, path);
+    Path root;
+    QJsonValue top = document.isArray() ? QJsonValue(document.array()) : QJsonValue(document.object());
+    if (!member.isEmpty()) {
+        root = {member};
+        top = document.object().value(member);
+    }
+    QJsonArray cases;
+    bool skillCreator = false;
+    if (top.isArray()) {
+        cases = top.toArray();
+    } else if (top.toObject().contains(QStringLiteral("cases"))) {
+        root.append(QStringLiteral("cases"));
+        cases = top.toObject().value(QStringLiteral("cases")).toArray();
+    } else if (top.toObject().contains(QStringLiteral("evals"))) {
+        root.append(QStringLiteral("evals"));
+        cases = top.toObject().value(QStringLiteral("evals")).toArray();
+        suite.format = TestSuite::Format::SkillCreator;
+        suite.skillName = top.toObject().value(QStringLiteral("skill_name")).toString();
+        skillCreator = true;
+    } else {
+        return parser.fail(root, QStringLiteral("expected a list of test cases, {\"cases\": [...]} or skill-creator's "
+                                                "{\"evals\": [...]}"));
+    }
+    if (cases.isEmpty())
+        return parser.fail(root, QStringLiteral("the suite has no test cases"));
+    QSet<QString> ids;
+    for (int i = 0; i < cases.size(); ++i) {
+        TestCase c;
+        const bool ok = skillCreator ? parser.skillCreatorCase(cases[i], root + Path{i}, i, &c)
+                                     : parser.upskillCase(cases[i], root + Path{i}, i, &c);
+        if (!ok)
+            return *parser.error;
+        if (ids.contains(c.id))
+            return parser.fail(root + Path{i}, QStringLiteral("case id \"%1\" appears twice").arg(c.id));
+        ids.insert(c.id);
+        suite.cases.append(c);
+    }
+    return suite;
+}
+
+QJsonObject verifierJson(const VerifierSpec &spec, bool upskillOnly)
+{
+    QJsonObject o = upskillOnly ? QJsonObject() : spec.extra;
+    o.insert(QStringLiteral("type"), spec.type);
+    if (!spec.name.isEmpty())
+        o.insert(QStringLiteral("name"), spec.name);
+    if (!spec.values.isEmpty())
+        o.insert(QStringLiteral("values"), QJsonArray::fromStringList(spec.values));
+    auto put = [&](const char *key, const QString &value) {
+        if (!value.isEmpty())
+            o.insert(QLatin1String(key), value);
+    };
+    put("pattern", spec.pattern);
+    put("path", spec.path);
+    put("text", spec.text);
+    if (spec.type == QLatin1String("command")) {
+        if (upskillOnly) {
+            o.insert(QStringLiteral("cmd"), spec.command);
+            o.insert(QStringLiteral("config"), QJsonObject{{QStringLiteral("timeout_seconds"), spec.timeoutSeconds}});
+        } else {
+            o.insert(QStringLiteral("command"), spec.command);
+            o.insert(QStringLiteral("timeout_seconds"), spec.timeoutSeconds);
+        }
+    }
+    if (spec.type == QLatin1String("llm_judge")) {
+        put("rubric", spec.rubric);
+        put("model", spec.judgeModel);
+        o.insert(QStringLiteral("threshold"), spec.threshold);
+    }
+    put("task", spec.task);
+    put("dtype", spec.dtype);
+    return o;
+}
+
+} // namespace
+
+std::variant<TestSuite, LoadError> parseTestSuite(const QByteArray &text, const QString &path)
+{
+    return parse(text, path, {});
+}
+
+std::variant<TestSuite, LoadError> readTestSuite(const QString &path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return LoadError{path, 0, 0, QStringLiteral("cannot read the test suite: %1").arg(file.errorString())};
+    return parse(file.readAll(), path, {});
+}
+
+std::variant<TestSuite, LoadError> readSkillTestSuite(const QString &skillDir)
+{
+    const QDir dir(skillDir);
+    if (QFileInfo::exists(dir.filePath(QStringLiteral("evals/evals.json"))))
+        return readTestSuite(dir.filePath(QStringLiteral("evals/evals.json")));
+    const QString metaPath = dir.filePath(QStringLiteral("skill_meta.json"));
+    QFile meta(metaPath);
+    if (meta.open(QIODevice::ReadOnly)) {
+        const QByteArray text = meta.readAll();
+        const QJsonArray tests = QJsonDocument::fromJson(text).object().value(QStringLiteral("tests")).toArray();
+        if (!tests.isEmpty())
+            return parse(text, metaPath, QStringLiteral("tests"));
+    }
+    return LoadError{skillDir, 0, 0,
+                     QStringLiteral("the skill has no tests (neither evals/evals.json nor tests in skill_meta.json); "
+                                    "pass --tests FILE")};
+}
+
+QByteArray serializeTestSuite(const TestSuite &suite, bool upskillOnly)
+{
+    static const QStringList upskillVerifiers = {QStringLiteral("contains"), QStringLiteral("file_exists"),
+                                                 QStringLiteral("file_contains"), QStringLiteral("command")};
+    QJsonArray cases;
+    for (const TestCase &c : suite.cases) {
+        QJsonObject o = upskillOnly ? QJsonObject() : c.extra;
+        if (!upskillOnly) {
+            o.insert(QStringLiteral("id"), c.id);
+            o.insert(QStringLiteral("split"), c.split);
+            if (c.repeats > 0)
+                o.insert(QStringLiteral("repeats"), c.repeats);
+            if (!c.expectedOutput.isEmpty())
+                o.insert(QStringLiteral("expected_output"), c.expectedOutput);
+        }
+        o.insert(QStringLiteral("input"), c.input);
+        if (!c.files.isEmpty()) {
+            QJsonObject files;
+            for (auto it = c.files.begin(); it != c.files.end(); ++it)
+                files.insert(it.key(), it.value());
+            o.insert(QStringLiteral("context"), QJsonObject{{QStringLiteral("files"), files}});
+        }
+        if (!c.expectedContains.isEmpty())
+            o.insert(QStringLiteral("expected"),
+                     QJsonObject{{QStringLiteral("contains"), QJsonArray::fromStringList(c.expectedContains)}});
+        QJsonArray verifiers;
+        for (const VerifierSpec &spec : c.verifiers) {
+            if (!upskillOnly || upskillVerifiers.contains(spec.type))
+                verifiers.append(verifierJson(spec, upskillOnly));
+        }
+        if (!verifiers.isEmpty())
+            o.insert(QStringLiteral("verifiers"), verifiers);
+        cases.append(o);
+    }
+    return QJsonDocument(QJsonObject{{QStringLiteral("cases"), cases}}).toJson(QJsonDocument::Indented);
+}
+
+QString writeTestSuite(const QString &path, const TestSuite &suite, bool upskillOnly)
+{
+    return writeFileAtomically(path, serializeTestSuite(suite, upskillOnly));
+}
+
+} // namespace sf

@@ -1,0 +1,358 @@
+#include "RefineLoop.h"
+
+#include "SkillGenerator.h"
+#include "eval/EvalSession.h"
+#include "eval/RunSummary.h"
+#include "skill/SkillMeta.h"
+#include "skill/SkillVersionStore.h"
+
+#include <QHash>
+
+namespace sf {
+
+namespace {
+
+constexpr int kCharsPerToken = 4; // the usual rough size of a token in English text and code
+constexpr int kAnswerExcerptChars = 800;
+
+QString shortenMiddle(const QString &text, int maxChars)
+{
+    if (text.size() <= maxChars) {
+        return text;
+    }
+    const int keep = maxChars / 2;
+    return text.left(keep) + QStringLiteral("\n[... %1 characters omitted ...]\n").arg(text.size() - 2 * keep) +
+           text.right(keep);
+}
+
+QString percent(double rate)
+{
+    return QString::number(qRound(rate * 100)) + u'%';
+}
+
+QString signedNumber(double value)
+{
+    return (value >= 0 ? QStringLiteral("+") : QString()) + QString::number(value, 'f', 2);
+}
+
+} // namespace
+
+RefineLoop::RefineLoop(ChatClient &client, CommandRunner commandRunner, QObject *parent)
+    : QObject(parent)
+    , m_client(client)
+    , m_commandRunner(std::move(commandRunner))
+{
+}
+
+RefineLoop::~RefineLoop() = default;
+
+void RefineLoop::start(const RefineRequest &request)
+{
+    Q_ASSERT(!m_running);
+    m_request = request;
+    m_iterations.clear();
+    m_running = true;
+    if (request.teacherModel.isEmpty() || request.config.models.isEmpty()) {
+        return fail(QStringLiteral("refining needs a teacher and at least one student model"));
+    }
+    if (request.criteria.maxIterations < 1) {
+        return fail(QStringLiteral("the iteration limit must be at least 1"));
+    }
+    // The skill as it is now becomes a version, so every iteration can be compared and restored.
+    const auto snapshot =
+        SkillVersionStore(request.skillDir).snapshot(QStringLiteral("user"), QStringLiteral("before refining"));
+    if (const QString *error = std::get_if<QString>(&snapshot)) {
+        return fail(QStringLiteral("cannot store the current version of %1: %2").arg(request.skillDir, *error));
+    }
+    evaluate();
+}
+
+void RefineLoop::cancel()
+{
+    if (!m_running) {
+        return;
+    }
+    if (m_session) {
+        m_session->cancel(); // the runner ends with finished(true), which ends the loop
+        return;
+    }
+    if (m_generator) {
+        m_generator->disconnect(this);
+        m_generator->cancel();
+        m_generator->deleteLater();
+    }
+    finish(QStringLiteral("cancelled"));
+}
+
+void RefineLoop::evaluate()
+{
+    m_awaitingDecision = false;
+    EvalPlan plan;
+    plan.skillDir = m_request.skillDir;
+    plan.suitePath = m_request.suitePath;
+    plan.config = m_request.config;
+    plan.runsDir = m_request.runsDir;
+    auto prepared = EvalSession::prepare(m_client, plan, m_commandRunner);
+    if (const QString *error = std::get_if<QString>(&prepared)) {
+        return fail(*error);
+    }
+    m_session = std::move(std::get<std::unique_ptr<EvalSession>>(prepared));
+    connect(&m_session->runner(), &EvalRunner::finished, this, &RefineLoop::onEvaluated);
+    Q_EMIT stage(QStringLiteral("Evaluating iteration %1 with %2")
+                     .arg(m_iterations.size() + 1)
+                     .arg(m_request.config.models.join(QStringLiteral(", "))));
+    m_session->start();
+}
+
+void RefineLoop::onEvaluated(bool cancelled)
+{
+    // This runs inside the session's own signal, so the session is deleted only once it has returned.
+    EvalSession *session = m_session.release();
+    session->deleteLater();
+    if (cancelled) {
+        return finish(QStringLiteral("cancelled"));
+    }
+
+    const QList<ItemResult> &results = session->store().results();
+    const RunSummary summary = summarizeRun(results);
+    const bool hasHeldOut = std::any_of(results.begin(), results.end(),
+                                        [](const ItemResult &item) { return item.split == QLatin1String("heldout"); });
+    const QString trainSplit = hasHeldOut ? QStringLiteral("train") : QStringLiteral("all");
+
+    RefineIteration iteration;
+    iteration.number = int(m_iterations.size()) + 1;
+    iteration.versionId = session->store().manifest().skillVersion;
+    iteration.runDir = session->store().dir();
+    const QStringList &models = m_request.config.models;
+    double heldOutLift = 0;
+    double heldOutPass = 0;
+    for (const QString &model : models) {
+        if (const ArmComparison *comparison = summary.comparison(model, trainSplit)) {
+            iteration.trainLift += comparison->lift / double(models.size());
+        }
+        if (const ArmSummary *arm = summary.arm(model, kWithSkillArm, trainSplit)) {
+            iteration.trainPassRate += arm->passRate.rate / double(models.size());
+            iteration.meanTokens += arm->tokens.mean / double(models.size());
+        }
+        if (const ArmSummary *arm = summary.arm(model, kBaselineArm, trainSplit)) {
+            iteration.baselinePassRate += arm->passRate.rate / double(models.size());
+        }
+        if (hasHeldOut) {
+            if (const ArmComparison *comparison = summary.comparison(model, QStringLiteral("heldout"))) {
+                heldOutLift += comparison->lift / double(models.size());
+            }
+            if (const ArmSummary *arm = summary.arm(model, kWithSkillArm, QStringLiteral("heldout"))) {
+                heldOutPass += arm->passRate.rate / double(models.size());
+            }
+        }
+    }
+    if (hasHeldOut) {
+        iteration.heldOutLift = heldOutLift;
+        iteration.heldOutPassRate = heldOutPass;
+    }
+    const bool allPriced =
+        std::all_of(results.begin(), results.end(), [](const ItemResult &item) { return item.costUsd.has_value(); });
+    if (allPriced) {
+        double cost = 0;
+        for (const ItemResult &item : results) {
+            cost += *item.costUsd;
+        }
+        iteration.costUsd = cost;
+    }
+    m_iterations.append(iteration);
+    Q_EMIT iterationEvaluated(iteration);
+
+    if (const QString reason = stopReasonAfter(iteration); !reason.isEmpty()) {
+        return finish(reason);
+    }
+    propose();
+}
+
+QString RefineLoop::stopReasonAfter(const RefineIteration &latest) const
+{
+    const RefineCriteria &criteria = m_request.criteria;
+    if (criteria.targetLift && latest.trainLift >= *criteria.targetLift) {
+        return QStringLiteral("target lift reached: %1 (target %2)")
+            .arg(signedNumber(latest.trainLift), signedNumber(*criteria.targetLift));
+    }
+    if (criteria.targetPassRate && latest.trainPassRate >= *criteria.targetPassRate) {
+        return QStringLiteral("target pass rate reached: %1 (target %2)")
+            .arg(percent(latest.trainPassRate), percent(*criteria.targetPassRate));
+    }
+    if (criteria.maxCostUsd) {
+        double spent = 0;
+        for (const RefineIteration &iteration : m_iterations) {
+            if (!iteration.costUsd) {
+                return QStringLiteral("the cost budget cannot be checked: a student model has no price");
+            }
+            spent += *iteration.costUsd;
+        }
+        if (spent >= *criteria.maxCostUsd) {
+            return QStringLiteral("cost budget spent: $%1 of $%2")
+                .arg(spent, 0, 'f', 2)
+                .arg(*criteria.maxCostUsd, 0, 'f', 2);
+        }
+    }
+    const int k = criteria.plateauIterations;
+    if (k > 0 && m_iterations.size() > k) {
+        bool flat = true;
+        for (qsizetype i = m_iterations.size() - k; i < m_iterations.size(); ++i) {
+            flat = flat &&
+                   std::abs(m_iterations.at(i).trainLift - m_iterations.at(i - 1).trainLift) < criteria.plateauDelta;
+        }
+        if (flat) {
+            return QStringLiteral("plateau: the lift changed by less than %1 for %2 iterations")
+                .arg(criteria.plateauDelta)
+                .arg(k);
+        }
+    }
+    if (latest.number >= criteria.maxIterations) {
+        return QStringLiteral("iteration limit reached (%1)").arg(criteria.maxIterations);
+    }
+    return {};
+}
+
+QString RefineLoop::feedbackFor(const QList<RefineIteration> &history, const QString &runDir, int budgetTokens)
+{
+    QString text = QStringLiteral("Lift so far (pass rate with the skill minus without it, on the training cases):\n");
+    for (const RefineIteration &iteration : history) {
+        text += QStringLiteral("- iteration %1: lift %2 (with the skill %3, without %4)\n")
+                    .arg(iteration.number)
+                    .arg(signedNumber(iteration.trainLift), percent(iteration.trainPassRate),
+                         percent(iteration.baselinePassRate));
+    }
+
+    auto opened = RunStore::open(runDir);
+    if (!std::holds_alternative<RunStore>(opened)) {
+        return text;
+    }
+    const RunStore &store = std::get<RunStore>(opened);
+    QHash<QString, QString> inputs;
+    if (const auto suite = readTestSuite(store.manifest().suitePath); std::holds_alternative<TestSuite>(suite)) {
+        for (const TestCase &testCase : std::get<TestSuite>(suite).cases) {
+            inputs.insert(testCase.id, testCase.input);
+        }
+    }
+    // Train failures with the skill, one block per case (the first failure shown, the others counted);
+    // held-out cases never reach the teacher, and errors are the provider's fault, not the skill's.
+    QStringList order;
+    QHash<QString, QList<const ItemResult *>> failuresByCase;
+    for (const ItemResult &item : store.results()) {
+        if (item.key.arm != kWithSkillArm || item.split != QLatin1String("train") || item.passed || item.isError()) {
+            continue;
+        }
+        if (!failuresByCase.contains(item.key.caseId)) {
+            order.append(item.key.caseId);
+        }
+        failuresByCase[item.key.caseId].append(&item);
+    }
+    if (order.isEmpty()) {
+        return text + QStringLiteral("\nEvery training case passed with the skill.\n");
+    }
+    text += QStringLiteral("\nTraining cases the students failed with the skill:\n");
+    const qsizetype budgetChars = qsizetype(budgetTokens) * kCharsPerToken;
+    int shown = 0;
+    for (const QString &caseId : std::as_const(order)) {
+        const QList<const ItemResult *> &failures = failuresByCase.value(caseId);
+        const ItemResult &first = *failures.first();
+        QString block = QStringLiteral("\n### Case %1 (failed %2 time(s); first by %3)\n")
+                            .arg(caseId)
+                            .arg(failures.size())
+                            .arg(first.key.model);
+        block += QStringLiteral("Task given to the student:\n%1\n")
+                     .arg(shortenMiddle(inputs.value(caseId), kAnswerExcerptChars));
+        for (const VerifierOutcome &verifier : first.verifiers) {
+            if (!verifier.passed) {
+                block += QStringLiteral("- %1 check failed: %2\n")
+                             .arg(verifier.name.isEmpty() ? verifier.type : verifier.name, verifier.evidence);
+                if (!verifier.reasoning.isEmpty()) {
+                    block += QStringLiteral("  judge: %1\n").arg(verifier.reasoning);
+                }
+            }
+        }
+        block += QStringLiteral("The student's answer (stopped: %1):\n%2\n")
+                     .arg(first.stopReason, shortenMiddle(first.answer, kAnswerExcerptChars));
+        if (text.size() + block.size() > budgetChars && shown > 0) {
+            text += QStringLiteral("\n(%1 more failing case(s) not shown, to stay within the budget.)\n")
+                        .arg(order.size() - shown);
+            break;
+        }
+        text += block;
+        ++shown;
+    }
+    return text;
+}
+
+void RefineLoop::propose()
+{
+    const RefineIteration &latest = m_iterations.last();
+    SkillGenerationRequest generation;
+    const auto meta = readSkillMeta(m_request.skillDir);
+    if (const SkillMeta *skillMeta = std::get_if<SkillMeta>(&meta)) {
+        generation.task = skillMeta->sourceTask;
+    }
+    generation.existingSkillDir = m_request.skillDir;
+    generation.teacherModel = m_request.teacherModel;
+    generation.profile = m_request.profile;
+    generation.feedback = feedbackFor(m_iterations, latest.runDir, m_request.feedbackBudgetTokens);
+    generation.origin = QStringLiteral("refine:%1").arg(latest.number);
+    m_generator = new SkillGenerator(m_client, this);
+    connect(m_generator, &SkillGenerator::stage, this, &RefineLoop::stage);
+    connect(m_generator, &SkillGenerator::finished, this, &RefineLoop::onProposal);
+    connect(m_generator, &SkillGenerator::failed, this, [this](const QString &message) {
+        m_generator->deleteLater();
+        message == u"cancelled" ? finish(message) : fail(message);
+    });
+    m_generator->start(generation);
+}
+
+void RefineLoop::onProposal(const SkillGenerationResult &result)
+{
+    m_generator->deleteLater();
+    m_iterations.last().proposedVersionId = result.versionId;
+    if (m_request.attended) {
+        m_awaitingDecision = true;
+        Q_EMIT proposalReady(m_iterations.last());
+        return;
+    }
+    accept();
+}
+
+void RefineLoop::accept()
+{
+    if (!m_running || (m_request.attended && !m_awaitingDecision)) {
+        return;
+    }
+    m_iterations.last().accepted = true;
+    evaluate();
+}
+
+void RefineLoop::reject()
+{
+    if (!m_running || !m_awaitingDecision) {
+        return;
+    }
+    m_awaitingDecision = false;
+    const QString error = SkillVersionStore(m_request.skillDir).restore(m_iterations.last().versionId);
+    if (!error.isEmpty()) {
+        return fail(QStringLiteral("cannot restore version %1: %2").arg(m_iterations.last().versionId, error));
+    }
+    Q_EMIT stage(QStringLiteral("Proposal rejected; asking the teacher again"));
+    propose();
+}
+
+void RefineLoop::fail(const QString &message)
+{
+    m_running = false;
+    QMetaObject::invokeMethod(
+        this, [this, message] { Q_EMIT failed(message); }, Qt::QueuedConnection);
+}
+
+void RefineLoop::finish(const QString &reason)
+{
+    m_running = false;
+    QMetaObject::invokeMethod(
+        this, [this, reason] { Q_EMIT finished(reason); }, Qt::QueuedConnection);
+}
+
+} // namespace sf

@@ -1,0 +1,99 @@
+#include "KeychainKeyStore.h"
+
+#include "LlmLogging.h"
+
+#include <qt6keychain/keychain.h>
+
+using namespace Qt::StringLiterals;
+
+namespace sf {
+
+namespace {
+
+QString keychainKey(const QString &providerName)
+{
+    return u"provider/%1/api-key"_s.arg(providerName);
+}
+
+} // namespace
+
+KeychainKeyStore::KeychainKeyStore(QString service, QObject *parent)
+    : QObject(parent)
+    , m_service(std::move(service))
+{
+}
+
+void KeychainKeyStore::load(const QStringList &providerNames)
+{
+    if (providerNames.isEmpty()) {
+        QMetaObject::invokeMethod(this, &KeychainKeyStore::loaded, Qt::QueuedConnection);
+        return;
+    }
+    m_pendingReads += int(providerNames.size());
+    for (const QString &name : providerNames) {
+        auto *job = new QKeychain::ReadPasswordJob(m_service, this);
+        job->setInsecureFallback(false);
+        job->setKey(keychainKey(name));
+        connect(job, &QKeychain::Job::finished, this, [this, job, name] {
+            if (job->error() == QKeychain::NoError && !job->textData().isEmpty()) {
+                m_keys.insert(name, job->textData());
+            } else if (job->error() != QKeychain::EntryNotFound && job->error() != QKeychain::NoError) {
+                // No keychain on this system (a headless session): the environment still works.
+                qCDebug(lcChat).noquote() << "keychain unavailable for" << name << ":" << job->errorString();
+            }
+            if (--m_pendingReads == 0) {
+                Q_EMIT loaded();
+            }
+        });
+        job->start();
+    }
+}
+
+void KeychainKeyStore::setKey(const QString &providerName, const QString &key)
+{
+    QKeychain::Job *job = nullptr;
+    if (key.isEmpty()) {
+        auto *remove = new QKeychain::DeletePasswordJob(m_service, this);
+        job = remove;
+    } else {
+        auto *write = new QKeychain::WritePasswordJob(m_service, this);
+        write->setTextData(key);
+        job = write;
+    }
+    job->setInsecureFallback(false);
+    job->setKey(keychainKey(providerName));
+    connect(job, &QKeychain::Job::finished, this, [this, job, providerName, key] {
+        const bool ok = job->error() == QKeychain::NoError || (key.isEmpty() && job->error() == QKeychain::EntryNotFound);
+        if (ok) {
+            if (key.isEmpty()) {
+                m_keys.remove(providerName);
+            } else {
+                m_keys.insert(providerName, key);
+            }
+        }
+        Q_EMIT saved(providerName, ok ? QString() : job->errorString());
+    });
+    job->start();
+}
+
+QString KeychainKeyStore::apiKey(const ProviderConfig &provider) const
+{
+    const auto it = m_keys.constFind(provider.name);
+    if (it != m_keys.constEnd()) {
+        return *it;
+    }
+    if (provider.apiKeyEnv.isEmpty()) {
+        return {};
+    }
+    return qEnvironmentVariable(provider.apiKeyEnv.toLocal8Bit().constData()).trimmed();
+}
+
+QString KeychainKeyStore::whereToSet(const ProviderConfig &provider) const
+{
+    if (provider.apiKeyEnv.isEmpty()) {
+        return u"add it in Preferences > Providers"_s;
+    }
+    return u"add it in Preferences > Providers, or set the environment variable %1"_s.arg(provider.apiKeyEnv);
+}
+
+} // namespace sf

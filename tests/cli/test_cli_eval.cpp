@@ -1,0 +1,267 @@
+#include "ScriptedHttpServer.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QSet>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace sf::test;
+
+namespace {
+
+struct Result
+{
+    int exitCode = -1;
+    QString out;
+    QString err;
+};
+
+ScriptedResponse reply(const QString &text, int delayMs = 0)
+{
+    const QJsonObject body{{QStringLiteral("id"), QStringLiteral("c")},
+                           {QStringLiteral("object"), QStringLiteral("chat.completion")},
+                           {QStringLiteral("model"), QStringLiteral("student-2026-01")},
+                           {QStringLiteral("choices"),
+                            QJsonArray{QJsonObject{{QStringLiteral("index"), 0},
+                                                   {QStringLiteral("message"),
+                                                    QJsonObject{{QStringLiteral("role"), QStringLiteral("assistant")},
+                                                                {QStringLiteral("content"), text}}},
+                                                   {QStringLiteral("finish_reason"), QStringLiteral("stop")}}}},
+                           {QStringLiteral("usage"), QJsonObject{{QStringLiteral("prompt_tokens"), 40},
+                                                                 {QStringLiteral("completion_tokens"), 8}}}};
+    ScriptedResponse r = ScriptedResponse::json(200, QJsonDocument(body).toJson(QJsonDocument::Compact));
+    r.delayMs = delayMs;
+    return r;
+}
+
+// Follows the skill only when its text is in the request (the with_skill arm's system prompt).
+ScriptedResponse skillFollower(const RecordedRequest &request, int delayMs = 0)
+{
+    return reply(request.body.contains("USE-RMSNORM-EPS") ? QStringLiteral("USE-RMSNORM-EPS") : QStringLiteral("ok"),
+                 delayMs);
+}
+
+QList<QByteArray> resultLines(const QString &runDir)
+{
+    QFile file(QDir(runDir).filePath(QStringLiteral("results.jsonl")));
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    QList<QByteArray> lines = file.readAll().split('\n');
+    lines.removeAll(QByteArray());
+    return lines;
+}
+
+} // namespace
+
+/// `skillforge eval` as a user runs it: the real executable against a scripted provider.
+class TestCliEval : public QObject
+{
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_dir;
+    ScriptedHttpServer m_server;
+    QString m_skill;
+    QString m_suite;
+    QString m_followRun; // the finished run of the skill-following model, for the export tests
+
+    QProcessEnvironment environment() const
+    {
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        for (const char *name : {"ANTHROPIC_API_KEY", "OPENAI_API_KEY", "HF_TOKEN", "GENERIC_API_KEY"})
+            env.remove(QString::fromLatin1(name));
+        env.insert(QStringLiteral("HOME"), m_dir.filePath(QStringLiteral("home")));
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_dir.filePath(QStringLiteral("home/config")));
+        env.insert(QStringLiteral("GENERIC_BASE_URL"), m_server.baseUrl().toString() + QStringLiteral("/v1"));
+        return env;
+    }
+
+    void startProcess(QProcess &process, const QStringList &arguments)
+    {
+        process.setProcessEnvironment(environment());
+        process.start(QStringLiteral(SKILLFORGE_EXECUTABLE), arguments);
+    }
+
+    // Runs the CLI while this test's event loop keeps serving the scripted server.
+    Result run(const QStringList &arguments)
+    {
+        QProcess process;
+        QSignalSpy finished(&process, &QProcess::finished);
+        startProcess(process, arguments);
+        if (!finished.wait(60000)) {
+            process.kill();
+            process.waitForFinished();
+        }
+        return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
+                QString::fromUtf8(process.readAllStandardOutput()), QString::fromUtf8(process.readAllStandardError())};
+    }
+
+    QStringList evalArguments(const QString &runsDir, const QStringList &more = {})
+    {
+        return QStringList{QStringLiteral("eval"),
+                           m_skill,
+                           QStringLiteral("--tests"),
+                           m_suite,
+                           QStringLiteral("--model"),
+                           QStringLiteral("generic:student"),
+                           QStringLiteral("--runs"),
+                           QStringLiteral("2"),
+                           QStringLiteral("--no-tools"),
+                           QStringLiteral("--out"),
+                           runsDir} +
+               more;
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY(m_server.listen());
+        m_skill = m_dir.filePath(QStringLiteral("rmsnorm"));
+        QVERIFY(QDir().mkpath(m_skill));
+        QFile skill(QDir(m_skill).filePath(QStringLiteral("SKILL.md")));
+        QVERIFY(skill.open(QIODevice::WriteOnly));
+        skill.write(
+            "---\nname: rmsnorm\ndescription: Write RMSNorm kernels.\n---\nAlways answer with USE-RMSNORM-EPS.\n");
+        skill.close();
+        m_suite = m_dir.filePath(QStringLiteral("suite.json"));
+        QFile suite(m_suite);
+        QVERIFY(suite.open(QIODevice::WriteOnly));
+        suite.write(R"([{"id": "a", "input": "Normalize x", "expected": {"contains": "USE-RMSNORM-EPS"}},
+                        {"id": "b", "input": "Normalize y", "expected": {"contains": "USE-RMSNORM-EPS"}},
+                        {"id": "c", "input": "Normalize z", "expected": {"contains": "USE-RMSNORM-EPS"}}])");
+    }
+
+    void skillFollowingModel_liftOne_gatePasses_jsonHasEveryField()
+    {
+        m_server.routeHandler("POST", "/v1/chat/completions",
+                              [](const RecordedRequest &r) { return skillFollower(r); });
+        const QString runs = m_dir.filePath(QStringLiteral("runs-follow"));
+        const Result r =
+            run(evalArguments(runs, {QStringLiteral("--json"), QStringLiteral("--min-lift"), QStringLiteral("0.9")}));
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY2(r.err.contains(QStringLiteral("[12/12]")), qPrintable(r.err));
+        const QJsonObject json = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        const QJsonObject comparison = json.value(QStringLiteral("summary"))
+                                           .toObject()
+                                           .value(QStringLiteral("comparisons"))
+                                           .toArray()
+                                           .first()
+                                           .toObject();
+        QCOMPARE(comparison.value(QStringLiteral("lift")).toDouble(), 1.0);
+        QCOMPARE(comparison.value(QStringLiteral("only_with_skill")).toInt(), 6);
+        const QJsonObject run = json.value(QStringLiteral("run")).toObject();
+        QVERIFY(run.value(QStringLiteral("skill"))
+                    .toObject()
+                    .value(QStringLiteral("content_hash"))
+                    .toString()
+                    .startsWith(QStringLiteral("sha256:")));
+        QVERIFY(run.value(QStringLiteral("suite"))
+                    .toObject()
+                    .value(QStringLiteral("hash"))
+                    .toString()
+                    .startsWith(QStringLiteral("sha256:")));
+        QCOMPARE(run.value(QStringLiteral("models"))
+                     .toArray()
+                     .first()
+                     .toObject()
+                     .value(QStringLiteral("resolved_id"))
+                     .toString(),
+                 QStringLiteral("student-2026-01"));
+        QCOMPARE(run.value(QStringLiteral("status")).toString(), QStringLiteral("finished"));
+        QVERIFY(!run.value(QStringLiteral("finished_at")).toString().isEmpty());
+        m_followRun = json.value(QStringLiteral("run_dir")).toString();
+        QCOMPARE(resultLines(m_followRun).size(), 12);
+    }
+
+    void runsExportAndImport_upskillLayoutAndBenchmark()
+    {
+        QVERIFY(!m_followRun.isEmpty());
+        const QString batch = m_dir.filePath(QStringLiteral("upskill-batch"));
+        Result r = run({QStringLiteral("runs"), QStringLiteral("export"), m_followRun, QStringLiteral("--to"),
+                        QStringLiteral("upskill"), QStringLiteral("-o"), batch});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY(QFile::exists(batch + QStringLiteral("/run_4/run_result.json"))); // 2 arms x 2 repeats
+        QVERIFY(QFile::exists(batch + QStringLiteral("/batch_summary.json")));
+        r = run({QStringLiteral("runs"), QStringLiteral("export"), m_followRun, QStringLiteral("--to"),
+                 QStringLiteral("skill-creator")});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY(QFile::exists(m_followRun + QStringLiteral("/benchmark.json")));
+        r = run({QStringLiteral("runs"), QStringLiteral("import"), batch, QStringLiteral("--out"),
+                 m_dir.filePath(QStringLiteral("imported"))});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QCOMPARE(resultLines(r.out.trimmed()).size(), 4);
+    }
+
+    void indifferentModel_failsTheLiftGate_withExitOne()
+    {
+        m_server.routeHandler("POST", "/v1/chat/completions",
+                              [](const RecordedRequest &) { return reply(QStringLiteral("USE-RMSNORM-EPS")); });
+        const Result r = run(evalArguments(m_dir.filePath(QStringLiteral("runs-same")),
+                                           {QStringLiteral("--min-lift"), QStringLiteral("0.1")}));
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains(QStringLiteral("gate not met")), qPrintable(r.err));
+        QVERIFY2(r.out.contains(QStringLiteral("lift generic:student [all]: +0.00")), qPrintable(r.out));
+    }
+
+    void badSuite_isBadUsage_namingFileAndLine()
+    {
+        const QString broken = m_dir.filePath(QStringLiteral("broken.json"));
+        QFile file(broken);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("[\n {\"input\": \"x\",\n  \"verifiers\": [{\"type\": \"nope\"}]}\n]");
+        file.close();
+        const Result r = run({QStringLiteral("eval"), m_skill, QStringLiteral("--tests"), broken,
+                              QStringLiteral("--model"), QStringLiteral("generic:student")});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains(broken + QStringLiteral(":3")), qPrintable(r.err));
+    }
+
+    void killedMidRun_thenResume_yieldsTheFullMatrixExactlyOnce()
+    {
+        m_server.routeHandler("POST", "/v1/chat/completions",
+                              [](const RecordedRequest &r) { return skillFollower(r, 150); });
+        const QString runs = m_dir.filePath(QStringLiteral("runs-kill"));
+        QProcess process;
+        startProcess(process, evalArguments(runs, {QStringLiteral("--concurrency"), QStringLiteral("2")}));
+        QString runDir;
+        QTRY_VERIFY_WITH_TIMEOUT(!QDir(runs).entryList(QDir::Dirs | QDir::NoDotAndDotDot).isEmpty(), 20000);
+        runDir = QDir(runs).filePath(QDir(runs).entryList(QDir::Dirs | QDir::NoDotAndDotDot).first());
+        QTRY_VERIFY_WITH_TIMEOUT(resultLines(runDir).size() >= 4, 20000);
+        process.kill(); // SIGKILL: no chance to tidy up
+        QVERIFY(process.waitForFinished(10000));
+        const qsizetype before = resultLines(runDir).size();
+        QVERIFY2(before < 12, "the run finished before it could be killed");
+
+        const Result r = run({QStringLiteral("eval"), QStringLiteral("--resume"), runDir, QStringLiteral("--json")});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        const QList<QByteArray> lines = resultLines(runDir);
+        QCOMPARE(lines.size(), 12);
+        QSet<QString> keys;
+        for (const QByteArray &line : lines) {
+            const QJsonObject o = QJsonDocument::fromJson(line).object();
+            keys.insert(QStringLiteral("%1|%2|%3")
+                            .arg(o.value(QStringLiteral("arm")).toString(), o.value(QStringLiteral("case")).toString())
+                            .arg(o.value(QStringLiteral("repeat")).toInt()));
+        }
+        QCOMPARE(keys.size(), 12);
+        const QJsonObject json = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        QCOMPARE(json.value(QStringLiteral("summary"))
+                     .toObject()
+                     .value(QStringLiteral("comparisons"))
+                     .toArray()
+                     .first()
+                     .toObject()
+                     .value(QStringLiteral("lift"))
+                     .toDouble(),
+                 1.0);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliEval)
+#include "test_cli_eval.moc"

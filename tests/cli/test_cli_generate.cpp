@@ -1,0 +1,214 @@
+// `skillforge generate` as a user runs it: the real executable, a scripted teacher over real HTTP.
+#include "ScriptedHttpServer.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace sf::test;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+struct Run
+{
+    int exitCode = -1;
+    QString out;
+    QString err;
+};
+
+const QString kSkillReply = uR"(=== FILE: SKILL.md ===
+---
+name: fused-rmsnorm
+description: Writes fused RMSNorm CUDA kernels. Use when a diffusers model needs a faster RMSNorm.
+---
+# Fused RMSNorm
+Reduce with warp shuffles; one block per row.
+)"_s;
+
+QByteArray openAiReply(const QString &text)
+{
+    const QJsonObject message{{u"role"_s, u"assistant"_s}, {u"content"_s, text}};
+    return QJsonDocument(
+               QJsonObject{
+                   {u"model"_s, u"teacher"_s},
+                   {u"choices"_s, QJsonArray{QJsonObject{{u"message"_s, message}, {u"finish_reason"_s, u"stop"_s}}}},
+                   {u"usage"_s, QJsonObject{{u"prompt_tokens"_s, 700}, {u"completion_tokens"_s, 90}}}})
+        .toJson(QJsonDocument::Compact);
+}
+
+} // namespace
+
+class TestCliGenerate final : public QObject
+{
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_home;
+    ScriptedHttpServer m_server;
+
+    Run run(const QStringList &arguments, const QString &workingDirectory)
+    {
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(u"HOME"_s, m_home.path());
+        env.insert(u"XDG_CONFIG_HOME"_s, m_home.filePath(u"config"_s));
+        env.insert(u"OPENAI_BASE_URL"_s, m_server.baseUrl().toString() + u"/v1"_s);
+        env.insert(u"OPENAI_API_KEY"_s, u"sk-cli-test-9999"_s);
+        QProcess process;
+        process.setProcessEnvironment(env);
+        process.setWorkingDirectory(workingDirectory);
+        QSignalSpy finished(&process, &QProcess::finished);
+        process.start(QStringLiteral(SKILLFORGE_EXECUTABLE), arguments);
+        if (!finished.wait(60000)) {
+            process.kill();
+            process.waitForFinished();
+        }
+        return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
+                QString::fromUtf8(process.readAllStandardOutput()), QString::fromUtf8(process.readAllStandardError())};
+    }
+
+private Q_SLOTS:
+    void initTestCase() { QVERIFY(m_server.listen()); }
+
+    void generate_inAProject_writesToItsSkillsFolder()
+    {
+        QTemporaryDir project;
+        QFile file(project.filePath(u"skillforge.json"_s));
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(R"({"format_version": 1, "name": "p"})");
+        file.close();
+        QVERIFY(QDir().mkpath(project.filePath(u"traces"_s)));
+        m_server.route("POST", "/v1/chat/completions", ScriptedResponse::json(200, openAiReply(kSkillReply)));
+
+        // Run from a subfolder: the project is found above it.
+        const Run r = run({u"generate"_s, u"--task"_s, u"Fuse RMSNorm for Flux"_s, u"--teacher"_s, u"openai:teacher"_s},
+                          project.filePath(u"traces"_s));
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        const QString skill = project.filePath(u"skills/fused-rmsnorm"_s);
+        QVERIFY(QFile::exists(skill + u"/SKILL.md"_s));
+        QVERIFY(r.out.startsWith(u"Wrote "_s + skill));
+        QVERIFY(r.err.contains(u"700 input + 90 output tokens"_s));
+        QVERIFY(!r.err.contains(u"sk-cli-test"_s));
+    }
+
+    void generate_json_reportsValidityAndVersion()
+    {
+        QTemporaryDir out;
+        m_server.route("POST", "/v1/chat/completions", ScriptedResponse::json(200, openAiReply(kSkillReply)));
+        const Run r = run({u"generate"_s, u"--task"_s, u"t"_s, u"--teacher"_s, u"openai:teacher"_s, u"--out"_s,
+                           out.path(), u"--json"_s},
+                          out.path());
+        QCOMPARE(r.exitCode, 0);
+        const QJsonObject result = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        QCOMPARE(result.value(u"valid"_s).toBool(), true);
+        QCOMPARE(result.value(u"name"_s).toString(), u"fused-rmsnorm"_s);
+        QVERIFY(QFile::exists(
+            out.filePath(u"fused-rmsnorm/.versions/"_s + result.value(u"version"_s).toString() + u"/prompt.json"_s)));
+    }
+
+    void generate_teacherFails_exitsOneWithTheServersMessage()
+    {
+        QTemporaryDir out;
+        m_server.route("POST", "/v1/chat/completions",
+                       ScriptedResponse::json(401, R"({"error":{"message":"Incorrect API key provided"}})"));
+        const Run r =
+            run({u"generate"_s, u"--task"_s, u"t"_s, u"--teacher"_s, u"openai:teacher"_s, u"--out"_s, out.path()},
+                out.path());
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains(u"Incorrect API key provided"_s), qPrintable(r.err));
+    }
+
+    void testsGenerate_writesTheSuiteBesideTheOthersNeverOverAnother()
+    {
+        QTemporaryDir project;
+        QFile file(project.filePath(u"skillforge.json"_s));
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(R"({"format_version": 1, "name": "p"})");
+        file.close();
+        QVERIFY(QDir().mkpath(project.filePath(u"skills/fused-rmsnorm"_s)));
+        QVERIFY(QDir().mkpath(project.filePath(u"tests"_s)));
+        QFile skill(project.filePath(u"skills/fused-rmsnorm/SKILL.md"_s));
+        QVERIFY(skill.open(QIODevice::WriteOnly));
+        skill.write("---\nname: fused-rmsnorm\ndescription: d. Use when asked.\n---\nBody\n");
+        skill.close();
+        QFile existing(project.filePath(u"tests/fused-rmsnorm.json"_s));
+        QVERIFY(existing.open(QIODevice::WriteOnly));
+        existing.write("[]");
+        existing.close();
+        const QString cases = uR"({"cases": [{"input": "a", "expected": {"contains": ["x"]}},
+            {"input": "b", "verifiers": [{"type": "regex", "pattern": "y"}]},
+            {"input": "c", "verifiers": [{"type": "json_valid"}]}]})"_s;
+        m_server.route("POST", "/v1/chat/completions", ScriptedResponse::json(200, openAiReply(cases)));
+
+        const Run r = run({u"tests"_s, u"generate"_s, project.filePath(u"skills/fused-rmsnorm"_s), u"--model"_s,
+                           u"openai:teacher"_s, u"--count"_s, u"3"_s},
+                          project.path());
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        const QString written = project.filePath(u"tests/fused-rmsnorm-2.json"_s);
+        QCOMPARE(r.out.trimmed(), u"Wrote %1: 3 cases, 1 held out"_s.arg(written));
+        QVERIFY(existing.open(QIODevice::ReadOnly));
+        QCOMPARE(existing.readAll(), QByteArray("[]"));
+        QFile suite(written);
+        QVERIFY(suite.open(QIODevice::ReadOnly));
+        QVERIFY(suite.readAll().contains("\"heldout\""));
+    }
+
+    void refine_stopsAtTheTargetLiftAndListsTheIterations()
+    {
+        QTemporaryDir dir;
+        QVERIFY(QDir().mkpath(dir.filePath(u"skills/demo"_s)));
+        QFile skill(dir.filePath(u"skills/demo/SKILL.md"_s));
+        QVERIFY(skill.open(QIODevice::WriteOnly));
+        skill.write("---\nname: demo\ndescription: The demo task. Use when asked.\n---\nSay OLD.\n");
+        skill.close();
+        QFile suite(dir.filePath(u"demo.json"_s));
+        QVERIFY(suite.open(QIODevice::WriteOnly));
+        suite.write(R"([{"id": "one", "input": "go", "expected": {"contains": ["PASS-TOKEN"]}},
+                        {"id": "two", "input": "go again", "expected": {"contains": ["PASS-TOKEN"]}}])");
+        suite.close();
+        // The teacher writes a skill saying NEW; the student passes only when its prompt says NEW.
+        m_server.routeHandler("POST", "/v1/chat/completions", [](const RecordedRequest &request) {
+            if (QJsonDocument::fromJson(request.body).object().value(u"model"_s).toString() == u"teacher"_s) {
+                return ScriptedResponse::json(200,
+                                              openAiReply(u"=== FILE: SKILL.md ===\n---\nname: demo\ndescription: The "
+                                                          "demo task. Use when asked.\n---\nSay NEW.\n"_s));
+            }
+            return ScriptedResponse::json(200,
+                                          openAiReply(request.body.contains("Say NEW") ? u"PASS-TOKEN"_s : u"?"_s));
+        });
+
+        const Run r = run({u"refine"_s, dir.filePath(u"skills/demo"_s), u"--teacher"_s, u"openai:teacher"_s,
+                           u"--student"_s, u"openai:student"_s, u"--tests"_s, dir.filePath(u"demo.json"_s),
+                           u"--target-lift"_s, u"1"_s, u"--no-tools"_s, u"--out"_s, dir.filePath(u"runs"_s)},
+                          dir.path());
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY2(r.out.startsWith(u"Stopped: target lift reached"_s), qPrintable(r.out));
+        QVERIFY(r.err.contains(u"iteration 1: lift 0.00"_s));
+        QVERIFY(r.err.contains(u"iteration 2: lift 1.00"_s));
+        QCOMPARE(QDir(dir.filePath(u"runs"_s)).entryList(QDir::Dirs | QDir::NoDotAndDotDot).size(), 2);
+    }
+
+    void generate_badUsage_exitsTwoAndSaysWhy()
+    {
+        QTemporaryDir empty;
+        const Run noTeacher = run({u"generate"_s, u"--task"_s, u"t"_s}, empty.path());
+        QCOMPARE(noTeacher.exitCode, 2);
+        QVERIFY(noTeacher.err.contains(u"--teacher"_s));
+        const Run noProject = run({u"generate"_s, u"--task"_s, u"t"_s, u"--teacher"_s, u"openai:x"_s}, empty.path());
+        QCOMPARE(noProject.exitCode, 2);
+        QVERIFY(noProject.err.contains(u"--out"_s));
+        const Run notSkill =
+            run({u"generate"_s, u"--from"_s, empty.path(), u"--teacher"_s, u"openai:x"_s}, empty.path());
+        QCOMPARE(notSkill.exitCode, 2);
+        QVERIFY(notSkill.err.contains(u"no SKILL.md"_s));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliGenerate)
+#include "test_cli_generate.moc"

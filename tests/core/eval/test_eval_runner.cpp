@@ -1,0 +1,403 @@
+#include "ScriptedHttpServer.h"
+#include "eval/EvalRunner.h"
+#include "eval/LocalExecutor.h"
+#include "eval/RunSummary.h"
+#include "llm/ChatClient.h"
+#include "llm/HttpEngine.h"
+#include "llm/ProviderRegistry.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+#include <memory>
+
+using namespace sf;
+using namespace sf::test;
+
+namespace {
+
+const QByteArray kMagic = "USE-RMSNORM-EPS";
+
+ScriptedResponse reply(const QString &text, int delayMs = 0)
+{
+    const QJsonObject body{{QStringLiteral("id"), QStringLiteral("c")},
+                           {QStringLiteral("object"), QStringLiteral("chat.completion")},
+                           {QStringLiteral("model"), QStringLiteral("student-2026-01")},
+                           {QStringLiteral("choices"),
+                            QJsonArray{QJsonObject{{QStringLiteral("index"), 0},
+                                                   {QStringLiteral("message"),
+                                                    QJsonObject{{QStringLiteral("role"), QStringLiteral("assistant")},
+                                                                {QStringLiteral("content"), text}}},
+                                                   {QStringLiteral("finish_reason"), QStringLiteral("stop")}}}},
+                           {QStringLiteral("usage"), QJsonObject{{QStringLiteral("prompt_tokens"), 40},
+                                                                 {QStringLiteral("completion_tokens"), 8}}}};
+    ScriptedResponse r = ScriptedResponse::json(200, QJsonDocument(body).toJson(QJsonDocument::Compact));
+    r.delayMs = delayMs;
+    return r;
+}
+
+QString systemOf(const RecordedRequest &request)
+{
+    const QJsonArray messages =
+        QJsonDocument::fromJson(request.body).object().value(QStringLiteral("messages")).toArray();
+    for (const QJsonValue &m : messages) {
+        if (m.toObject().value(QStringLiteral("role")).toString() == QLatin1String("system"))
+            return m.toObject().value(QStringLiteral("content")).toString();
+    }
+    return {};
+}
+
+ScriptedResponse toolCall(const QString &name, const QJsonObject &arguments)
+{
+    const QJsonObject call{{QStringLiteral("id"), QStringLiteral("call_%1").arg(name)},
+                           {QStringLiteral("type"), QStringLiteral("function")},
+                           {QStringLiteral("function"),
+                            QJsonObject{{QStringLiteral("name"), name},
+                                        {QStringLiteral("arguments"),
+                                         QString::fromUtf8(QJsonDocument(arguments).toJson(QJsonDocument::Compact))}}}};
+    const QJsonObject body{{QStringLiteral("id"), QStringLiteral("c")},
+                           {QStringLiteral("object"), QStringLiteral("chat.completion")},
+                           {QStringLiteral("model"), QStringLiteral("student-2026-01")},
+                           {QStringLiteral("choices"),
+                            QJsonArray{QJsonObject{{QStringLiteral("index"), 0},
+                                                   {QStringLiteral("message"),
+                                                    QJsonObject{{QStringLiteral("role"), QStringLiteral("assistant")},
+                                                                {QStringLiteral("content"), QJsonValue()},
+                                                                {QStringLiteral("tool_calls"), QJsonArray{call}}}},
+                                                   {QStringLiteral("finish_reason"), QStringLiteral("tool_calls")}}}},
+                           {QStringLiteral("usage"), QJsonObject{{QStringLiteral("prompt_tokens"), 40},
+                                                                 {QStringLiteral("completion_tokens"), 8}}}};
+    return ScriptedResponse::json(200, QJsonDocument(body).toJson(QJsonDocument::Compact));
+}
+
+// The tool results the request carries, in order.
+QStringList toolResults(const RecordedRequest &request)
+{
+    QStringList results;
+    const QJsonArray messages =
+        QJsonDocument::fromJson(request.body).object().value(QStringLiteral("messages")).toArray();
+    for (const QJsonValue &m : messages) {
+        if (m.toObject().value(QStringLiteral("role")).toString() == QLatin1String("tool"))
+            results.append(m.toObject().value(QStringLiteral("content")).toString());
+    }
+    return results;
+}
+
+// A student that does what the skill says only when the skill is in its prompt.
+ScriptedResponse skillFollower(const RecordedRequest &request)
+{
+    return reply(systemOf(request).contains(QString::fromLatin1(kMagic))
+                     ? QStringLiteral("Done: ") + QString::fromLatin1(kMagic)
+                     : QStringLiteral("Done."));
+}
+
+} // namespace
+
+class TestEvalRunner final : public QObject
+{
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_dir;
+    std::unique_ptr<ScriptedHttpServer> m_server;
+    std::unique_ptr<HttpEngine> m_engine;
+    std::unique_ptr<ProviderRegistry> m_providers;
+    std::unique_ptr<ChatClient> m_chat;
+    QString m_skillDir;
+
+    TestSuite suite(const QByteArray &json)
+    {
+        return std::get<TestSuite>(parseTestSuite(json, QStringLiteral("suite.json")));
+    }
+
+    TestSuite threeCases()
+    {
+        return suite(R"([{"id": "a", "input": "Normalize x", "expected": {"contains": "USE-RMSNORM-EPS"}},
+                         {"id": "b", "input": "Normalize y", "expected": {"contains": "USE-RMSNORM-EPS"}},
+                         {"id": "c", "input": "Normalize z", "split": "heldout", "expected": {"contains": "USE-RMSNORM-EPS"}}])");
+    }
+
+    AgentSetup setup(int runs = 2)
+    {
+        AgentSetup s;
+        s.skill = std::get<SkillUnderTest>(loadSkillUnderTest(m_skillDir));
+        s.config.models = {QStringLiteral("generic:student")};
+        s.config.runs = runs;
+        s.config.concurrency = 3;
+        s.config.studentTools = false;
+        s.runCommand = refusingCommandRunner(QStringLiteral("no sandbox in this test"));
+        return s;
+    }
+
+    RunStore newStore() { return std::get<RunStore>(RunStore::create(m_dir.filePath(QStringLiteral("runs")), {})); }
+
+    // Runs the whole matrix and returns the store's results.
+    QList<ItemResult> runAll(const AgentSetup &s, const TestSuite &suite, RunStore &store)
+    {
+        LocalExecutor executor(*m_chat, s);
+        EvalRunner runner(executor, store, suite, s.config);
+        QSignalSpy finished(&runner, &EvalRunner::finished);
+        runner.start();
+        [&] { QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 20000); }();
+        return store.results();
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        m_skillDir = m_dir.filePath(QStringLiteral("rmsnorm"));
+        QVERIFY(QDir().mkpath(m_skillDir));
+        QFile skill(QDir(m_skillDir).filePath(QStringLiteral("SKILL.md")));
+        QVERIFY(skill.open(QIODevice::WriteOnly));
+        skill.write("---\nname: rmsnorm\ndescription: Write RMSNorm kernels.\n---\n# RMSNorm\n\nAlways answer with " +
+                    kMagic + ".\n");
+    }
+
+    void init()
+    {
+        m_server = std::make_unique<ScriptedHttpServer>();
+        QVERIFY(m_server->listen());
+        qputenv("GENERIC_BASE_URL", m_server->baseUrl().toEncoded() + "/v1");
+        m_engine = std::make_unique<HttpEngine>();
+        m_providers = std::make_unique<ProviderRegistry>();
+        m_chat = std::make_unique<ChatClient>(*m_engine, *m_providers, nullptr);
+    }
+
+    void cleanup()
+    {
+        m_chat.reset();
+        m_providers.reset();
+        m_engine.reset();
+        m_server.reset();
+    }
+
+    void matrix_interleavesArms_andHonoursCaseRepeats()
+    {
+        TestSuite s = threeCases();
+        s.cases[2].repeats = 1;
+        EvalConfig config;
+        config.models = {QStringLiteral("generic:a"), QStringLiteral("generic:b")};
+        config.runs = 2;
+        const QList<ItemKey> items = EvalRunner::matrix(s, config);
+        QCOMPARE(items.size(), 2 * 2 * (2 + 2 + 1));
+        QCOMPARE(items[0].arm, kBaselineArm);
+        QCOMPARE(items[1].arm, kWithSkillArm);
+        QCOMPARE(items[2].arm, kWithSkillArm); // the next pair starts with the other arm
+        QCOMPARE(items[3].arm, kBaselineArm);
+        QSet<QString> unique;
+        for (const ItemKey &k : items)
+            unique.insert(k.toString());
+        QCOMPARE(unique.size(), items.size());
+    }
+
+    void skillFollowingModel_showsLiftOne_withIdenticalPromptsApartFromTheSkill()
+    {
+        m_server->routeHandler("POST", "/v1/chat/completions", skillFollower);
+        RunStore store = newStore();
+        const QList<ItemResult> results = runAll(setup(), threeCases(), store);
+        QCOMPARE(results.size(), 12);
+        const RunSummary summary = summarizeRun(results);
+        const ArmComparison *c = summary.comparison(QStringLiteral("generic:student"));
+        QCOMPARE(c->lift, 1.0);
+        QCOMPARE(c->table.onlySecond, 6);
+        QVERIFY(qAbs(c->pValue - 2.0 / 64) < 1e-12);
+        QCOMPARE(summary.comparison(QStringLiteral("generic:student"), QStringLiteral("heldout"))->table.pairs(), 2);
+        for (const ItemResult &r : results) {
+            QCOMPARE(r.stopReason, StopReason::Answered);
+            QCOMPARE(r.resolvedModel, QStringLiteral("student-2026-01"));
+            QCOMPARE(r.usage.uncachedInput, 40);
+            QCOMPARE(r.turns, 1);
+            QVERIFY(QFile::exists(QDir(store.dir()).filePath(r.transcript)));
+        }
+        // Both arms' system prompts are the same text, the skill appended for with_skill only.
+        QSet<QString> baselinePrompts;
+        QSet<QString> skillPrompts;
+        for (const RecordedRequest &r : m_server->requests())
+            (systemOf(r).contains(QStringLiteral("## Skill:")) ? skillPrompts : baselinePrompts).insert(systemOf(r));
+        QCOMPARE(baselinePrompts.size(), 1);
+        QCOMPARE(skillPrompts.size(), 1);
+        QVERIFY(skillPrompts.begin()->startsWith(*baselinePrompts.begin()));
+        QCOMPARE(store.manifest().status, QStringLiteral("finished"));
+    }
+
+    void indifferentModel_showsNoLift()
+    {
+        m_server->route("POST", "/v1/chat/completions", reply(QStringLiteral("USE-RMSNORM-EPS")));
+        RunStore store = newStore();
+        const RunSummary summary = summarizeRun(runAll(setup(), threeCases(), store));
+        const ArmComparison *c = summary.comparison(QStringLiteral("generic:student"));
+        QCOMPARE(c->lift, 0.0);
+        QCOMPARE(c->table.bothPass, 6);
+        QCOMPARE(c->pValue, 1.0);
+    }
+
+    void providerFaults_endAsRecordedErrors_notLostItems()
+    {
+        m_server->routeHandler("POST", "/v1/chat/completions", [](const RecordedRequest &request) {
+            if (request.body.contains("Normalize y"))
+                return ScriptedResponse::json(400, R"({"error":{"message":"context length exceeded"}})");
+            return skillFollower(request);
+        });
+        RunStore store = newStore();
+        const QList<ItemResult> results = runAll(setup(1), threeCases(), store);
+        QCOMPARE(results.size(), 6);
+        int errors = 0;
+        for (const ItemResult &r : results) {
+            if (r.key.caseId == QLatin1String("b")) {
+                ++errors;
+                QVERIFY(!r.passed);
+                QCOMPARE(r.stopReason, StopReason::Error);
+                QVERIFY2(r.error.contains(QStringLiteral("context length")), qPrintable(r.error));
+            }
+        }
+        QCOMPARE(errors, 2);
+        const RunSummary summary = summarizeRun(results);
+        QCOMPARE(summary.arm(QStringLiteral("generic:student"), kWithSkillArm)->errors, 1);
+        QCOMPARE(summary.comparison(QStringLiteral("generic:student"))->table.pairs(), 2);
+    }
+
+    void wallTimeLimit_stopsTheItem_andRecordsWhy()
+    {
+        m_server->route("POST", "/v1/chat/completions", reply(QStringLiteral("late"), 5000));
+        AgentSetup s = setup(1);
+        s.config.timeoutSeconds = 1;
+        s.config.concurrency = 6;
+        RunStore store = newStore();
+        const QList<ItemResult> results = runAll(s, threeCases(), store);
+        QCOMPARE(results.size(), 6);
+        for (const ItemResult &r : results) {
+            QCOMPARE(r.stopReason, StopReason::Timeout);
+            QVERIFY(!r.passed);
+            QVERIFY(!r.isError());
+        }
+    }
+
+    void agentic_modelLoadsTheSkillWithATool_andTheRunRecordsWhen()
+    {
+        // Loads the skill when one is listed, then follows it; without a listing it just answers.
+        m_server->routeHandler("POST", "/v1/chat/completions", [](const RecordedRequest &request) {
+            const QStringList results = toolResults(request);
+            if (!systemOf(request).contains(QStringLiteral("<skill name=\"rmsnorm\"")))
+                return reply(QStringLiteral("Done."));
+            if (results.isEmpty())
+                return toolCall(QStringLiteral("load_skill"), {{QStringLiteral("name"), QStringLiteral("rmsnorm")}});
+            return reply(results.last().contains(QString::fromLatin1(kMagic)) ? QString::fromLatin1(kMagic)
+                                                                              : QStringLiteral("?"));
+        });
+        AgentSetup s = setup(1);
+        s.config.mode = QStringLiteral("agentic");
+        s.config.studentTools = true;
+        RunStore store = newStore();
+        const QList<ItemResult> results = runAll(s, threeCases(), store);
+        QCOMPARE(results.size(), 6);
+        for (const ItemResult &r : results) {
+            if (r.key.arm == kWithSkillArm) {
+                QVERIFY(r.passed);
+                QCOMPARE(r.skillLoaded, std::optional<bool>(true));
+                QCOMPARE(r.skillLoadedAtTurn, 1);
+                QCOMPARE(r.turns, 2);
+                QCOMPARE(r.toolCallCounts.value(QStringLiteral("load_skill")), 1);
+            } else {
+                QVERIFY(!r.passed);
+                QVERIFY(!r.skillLoaded); // the baseline has no skill to load: not counted in the trigger rate
+            }
+        }
+        const RunSummary summary = summarizeRun(results);
+        QCOMPARE(summary.arm(QStringLiteral("generic:student"), kWithSkillArm)->triggerRate->rate, 1.0);
+        // The skill is offered only through the listing and the load_skill tool.
+        for (const RecordedRequest &r : m_server->requests()) {
+            const QJsonArray tools = QJsonDocument::fromJson(r.body).object().value(QStringLiteral("tools")).toArray();
+            const bool listed = systemOf(r).contains(QStringLiteral("<skill name="));
+            QCOMPARE(tools.size(), listed ? 5 : 4);
+            QVERIFY(!systemOf(r).contains(QString::fromLatin1(kMagic)));
+        }
+    }
+
+    void studentWritesAFile_withTheWriteTool_andFileVerifiersSeeIt()
+    {
+        m_server->routeHandler("POST", "/v1/chat/completions", [](const RecordedRequest &request) {
+            if (toolResults(request).isEmpty())
+                return toolCall(QStringLiteral("write_file"),
+                                {{QStringLiteral("path"), QStringLiteral("out/kernel.cu")},
+                                 {QStringLiteral("content"), QStringLiteral("__global__ void k() {}")}});
+            return reply(QStringLiteral("written"));
+        });
+        AgentSetup s = setup(1);
+        s.config.studentTools = true;
+        RunStore store = newStore();
+        const TestSuite files = suite(R"([{"id": "w", "input": "Write a kernel to out/kernel.cu",
+            "context": {"files": {"ref.cu": "reference"}},
+            "verifiers": [{"type": "file_contains", "path": "out/kernel.cu", "text": "__global__"},
+                          {"type": "file_exists", "path": "ref.cu"}]}])");
+        const QList<ItemResult> results = runAll(s, files, store);
+        QCOMPARE(results.size(), 2);
+        for (const ItemResult &r : results) {
+            QVERIFY2(r.passed, qPrintable(r.verifiers.first().evidence));
+            QCOMPARE(r.toolCalls, 1);
+        }
+    }
+
+    void turnLimit_stopsAModelThatNeverAnswers()
+    {
+        m_server->routeHandler("POST", "/v1/chat/completions",
+                               [](const RecordedRequest &) { return toolCall(QStringLiteral("list_files"), {}); });
+        AgentSetup s = setup(1);
+        s.config.studentTools = true;
+        s.config.maxTurns = 3;
+        RunStore store = newStore();
+        const QList<ItemResult> results = runAll(s, threeCases(), store);
+        for (const ItemResult &r : results) {
+            QCOMPARE(r.stopReason, StopReason::MaxTurns);
+            QCOMPARE(r.turns, 3);
+            QCOMPARE(r.toolCalls, 3);
+            QVERIFY(!r.passed);
+        }
+    }
+
+    void cancelThenResume_runsOnlyWhatIsMissing_exactlyOnce()
+    {
+        m_server->routeHandler("POST", "/v1/chat/completions", [](const RecordedRequest &request) {
+            ScriptedResponse r = skillFollower(request);
+            r.delayMs = 50;
+            return r;
+        });
+        AgentSetup s = setup(2);
+        s.config.concurrency = 2;
+        RunStore store = newStore();
+        {
+            LocalExecutor executor(*m_chat, s);
+            EvalRunner runner(executor, store, threeCases(), s.config);
+            connect(&runner, &EvalRunner::itemFinished, &runner, [&runner] {
+                if (runner.done() == 5)
+                    runner.cancel();
+            });
+            QSignalSpy finished(&runner, &EvalRunner::finished);
+            runner.start();
+            QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 20000);
+            QCOMPARE(finished.first().first().toBool(), true);
+        }
+        QCOMPARE(store.manifest().status, QStringLiteral("cancelled"));
+        RunStore resumed = std::get<RunStore>(RunStore::open(store.dir()));
+        QCOMPARE(resumed.results().size(), 5);
+        const int requestsBefore = int(m_server->requests().size());
+        const QList<ItemResult> results = runAll(s, threeCases(), resumed);
+        QCOMPARE(results.size(), 12);
+        QCOMPARE(int(m_server->requests().size()) - requestsBefore, 7);
+        QSet<QString> keys;
+        const RunStore onDisk = std::get<RunStore>(RunStore::open(store.dir()));
+        for (const ItemResult &r : onDisk.results())
+            keys.insert(r.key.toString());
+        QCOMPARE(keys.size(), 12);
+        QCOMPARE(summarizeRun(results).comparison(QStringLiteral("generic:student"))->lift, 1.0);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestEvalRunner)
+#include "test_eval_runner.moc"

@@ -1,0 +1,159 @@
+#include "eval/RunSummary.h"
+#include "eval/Statistics.h"
+
+#include <QTest>
+
+using namespace sf;
+
+namespace {
+
+ItemResult item(const QString &arm, const QString &caseId, bool passed, const QString &split = QStringLiteral("train"))
+{
+    ItemResult r;
+    r.key = {QStringLiteral("generic:m"), arm, caseId, 1};
+    r.split = split;
+    r.passed = passed;
+    r.usage.uncachedInput = 100;
+    r.usage.output = passed ? 50 : 10;
+    r.latencyMs = 1000;
+    return r;
+}
+
+} // namespace
+
+/// Every figure here was worked out by hand (or from the textbook formula) before the code was run.
+class TestStatistics final : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void wilson_matchesTextbookValues()
+    {
+        const stats::Proportion none = stats::wilson(0, 10);
+        QCOMPARE(none.rate, 0.0);
+        QCOMPARE(none.ci.low, 0.0);
+        QVERIFY(qAbs(none.ci.high - 0.2775) < 1e-4);
+        const stats::Proportion half = stats::wilson(5, 10);
+        QVERIFY(qAbs(half.ci.low - 0.2366) < 1e-4);
+        QVERIFY(qAbs(half.ci.high - 0.7634) < 1e-4);
+        const stats::Proportion most = stats::wilson(8, 10);
+        QVERIFY(qAbs(most.ci.low - 0.4902) < 1e-4);
+        QVERIFY(qAbs(most.ci.high - 0.9433) < 1e-4);
+        const stats::Proportion all = stats::wilson(10, 10);
+        QCOMPARE(all.ci.high, 1.0);
+        QVERIFY(qAbs(all.ci.low - 0.7225) < 1e-4);
+    }
+
+    void wilson_noTrials_isTheWholeRange()
+    {
+        const stats::Proportion p = stats::wilson(0, 0);
+        QCOMPARE(p.ci.low, 0.0);
+        QCOMPARE(p.ci.high, 1.0);
+    }
+
+    void mcnemar_exactBinomialTwoSided()
+    {
+        QCOMPARE(stats::mcnemarExactP(0, 0), 1.0);
+        QVERIFY(qAbs(stats::mcnemarExactP(0, 5) - 0.0625) < 1e-12);          // 2 * (1/2)^5
+        QVERIFY(qAbs(stats::mcnemarExactP(9, 1) - 22.0 / 1024) < 1e-12);     // 2 * (1 + 10) / 2^10
+        QCOMPARE(stats::mcnemarExactP(3, 3), 1.0);                           // 2 * 42/64 capped at 1
+        QVERIFY(qAbs(stats::mcnemarExactP(2, 8) - 2 * 56.0 / 1024) < 1e-12); // (1 + 10 + 45) / 2^10, doubled
+    }
+
+    void median_andQuantiles()
+    {
+        QCOMPARE(stats::median({4, 1, 3, 2}), 2.5);
+        QCOMPARE(stats::median({5, 1, 3}), 3.0);
+        QCOMPARE(stats::quantileSorted({10, 20, 30, 40, 50}, 0.25), 20.0);
+        QCOMPARE(stats::quantileSorted({10, 20}, 0.75), 17.5);
+    }
+
+    void bootstrap_constantSample_hasAZeroWidthInterval()
+    {
+        const stats::Distribution d = stats::describe({7, 7, 7});
+        QCOMPARE(d.mean, 7.0);
+        QCOMPARE(d.meanCi.low, 7.0);
+        QCOMPARE(d.meanCi.high, 7.0);
+        QCOMPARE(d.medianCi.high, 7.0);
+    }
+
+    void bootstrap_isSeeded_andBracketsTheMean()
+    {
+        const QList<double> values{1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
+        const stats::Distribution a = stats::describe(values, 42);
+        const stats::Distribution b = stats::describe(values, 42);
+        QCOMPARE(a.meanCi.low, b.meanCi.low);
+        QCOMPARE(a.meanCi.high, b.meanCi.high);
+        QCOMPARE(a.mean, 5.5);
+        QCOMPARE(a.median, 5.5);
+        QVERIFY(a.meanCi.low < 5.5 && a.meanCi.high > 5.5);
+        QVERIFY(a.meanCi.low >= 1 && a.meanCi.high <= 10);
+        // The standard error is about 0.91, so the 95% interval is roughly 5.5 +- 1.8.
+        QVERIFY(a.meanCi.high - a.meanCi.low > 2.5 && a.meanCi.high - a.meanCi.low < 4.5);
+    }
+
+    void summary_pairsArmsOnCaseAndRepeat_andListsFlips()
+    {
+        // baseline: pass fail fail pass; with_skill: pass pass pass fail.
+        const QList<ItemResult> results{
+            item(kBaselineArm, QStringLiteral("c1"), true),  item(kBaselineArm, QStringLiteral("c2"), false),
+            item(kBaselineArm, QStringLiteral("c3"), false), item(kBaselineArm, QStringLiteral("c4"), true),
+            item(kWithSkillArm, QStringLiteral("c1"), true), item(kWithSkillArm, QStringLiteral("c2"), true),
+            item(kWithSkillArm, QStringLiteral("c3"), true), item(kWithSkillArm, QStringLiteral("c4"), false)};
+        const RunSummary s = summarizeRun(results);
+        const ArmComparison *c = s.comparison(QStringLiteral("generic:m"));
+        QVERIFY(c);
+        QCOMPARE(c->table.bothPass, 1);
+        QCOMPARE(c->table.onlySecond, 2);
+        QCOMPARE(c->table.onlyFirst, 1);
+        QCOMPARE(c->table.bothFail, 0);
+        QCOMPARE(c->lift, 0.25);
+        QCOMPARE(c->pValue, 1.0); // 2 * (1 + 3) / 8
+        QCOMPARE(c->flippedToPass, (QStringList{QStringLiteral("c2#1"), QStringLiteral("c3#1")}));
+        QCOMPARE(c->flippedToFail, QStringList{QStringLiteral("c4#1")});
+        const ArmSummary *with = s.arm(QStringLiteral("generic:m"), kWithSkillArm);
+        QCOMPARE(with->passRate.successes, 3);
+        QCOMPARE(with->passRate.trials, 4);
+        QCOMPARE(with->tokens.mean, (150.0 * 3 + 110) / 4);
+        QVERIFY(!with->costUsd); // no item had a price: unknown, not zero
+        QVERIFY(!s.arm(QStringLiteral("generic:m"), kWithSkillArm, QStringLiteral("heldout")));
+    }
+
+    void summary_errorsAreCountedApart_andHeldOutReportedSeparately()
+    {
+        QList<ItemResult> results{item(kBaselineArm, QStringLiteral("t"), false),
+                                  item(kWithSkillArm, QStringLiteral("t"), true),
+                                  item(kBaselineArm, QStringLiteral("h"), false, QStringLiteral("heldout")),
+                                  item(kWithSkillArm, QStringLiteral("h"), false, QStringLiteral("heldout")),
+                                  item(kBaselineArm, QStringLiteral("e"), false),
+                                  item(kWithSkillArm, QStringLiteral("e"), false)};
+        results[5].error = QStringLiteral("HTTP 500");
+        const RunSummary s = summarizeRun(results);
+        const ArmSummary *with = s.arm(QStringLiteral("generic:m"), kWithSkillArm);
+        QCOMPARE(with->items, 3);
+        QCOMPARE(with->errors, 1);
+        QCOMPARE(with->passRate.trials, 2);
+        QCOMPARE(s.comparison(QStringLiteral("generic:m"))->table.pairs(), 2); // the pair with an error is left out
+        QCOMPARE(s.comparison(QStringLiteral("generic:m"), QStringLiteral("train"))->lift, 1.0);
+        QCOMPARE(s.comparison(QStringLiteral("generic:m"), QStringLiteral("heldout"))->lift, 0.0);
+        QCOMPARE(s.arm(QStringLiteral("generic:m"), kWithSkillArm, QStringLiteral("heldout"))->passRate.trials, 1);
+    }
+
+    void summary_triggerRate_countsItemsThatLoadedTheSkill()
+    {
+        QList<ItemResult> results{item(kWithSkillArm, QStringLiteral("a"), true),
+                                  item(kWithSkillArm, QStringLiteral("b"), false),
+                                  item(kWithSkillArm, QStringLiteral("c"), false)};
+        results[0].skillLoaded = true;
+        results[1].skillLoaded = false;
+        results[2].skillLoaded = true;
+        const RunSummary s = summarizeRun(results);
+        const ArmSummary *with = s.arm(QStringLiteral("generic:m"), kWithSkillArm);
+        QVERIFY(with->triggerRate);
+        QCOMPARE(with->triggerRate->successes, 2);
+        QCOMPARE(with->triggerRate->trials, 3);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestStatistics)
+#include "test_statistics.moc"

@@ -1,0 +1,193 @@
+#include "eval/TestSuite.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace sf;
+
+namespace {
+
+TestSuite parsed(const QByteArray &text, const QString &path = QStringLiteral("suite.json"))
+{
+    auto result = parseTestSuite(text, path);
+    if (const LoadError *e = std::get_if<LoadError>(&result))
+        qWarning().noquote() << e->toString();
+    return std::get<TestSuite>(result);
+}
+
+LoadError failure(const QByteArray &text)
+{
+    auto result = parseTestSuite(text, QStringLiteral("suite.json"));
+    if (!std::holds_alternative<LoadError>(result))
+        qFatal("expected the suite to be rejected");
+    return std::get<LoadError>(result);
+}
+
+} // namespace
+
+class TestTestSuite final : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void upskillList_readsInputFilesAndExpected_withGeneratedIds()
+    {
+        const TestSuite s = parsed(R"([
+          {"input": "Write a commit message", "expected": {"contains": "feat:"}},
+          {"input": "Fix it", "context": {"files": {"src/a.py": "print 1"}}, "expected": {"contains": ["def", "return"]}}
+        ])");
+        QCOMPARE(s.format, TestSuite::Format::Upskill);
+        QCOMPARE(s.cases.size(), 2);
+        QCOMPARE(s.cases[0].id, QStringLiteral("case-1"));
+        QCOMPARE(s.cases[0].expectedContains, QStringList{QStringLiteral("feat:")}); // a bare string becomes a list
+        QCOMPARE(s.cases[1].files.value(QStringLiteral("src/a.py")), QStringLiteral("print 1"));
+        QCOMPARE(s.cases[1].allVerifiers().size(), 1);
+        QCOMPARE(s.cases[1].allVerifiers().first().type, QStringLiteral("contains"));
+        QCOMPARE(s.cases[1].line, 3);
+        QVERIFY(s.hash.startsWith(QStringLiteral("sha256:")));
+    }
+
+    void casesObject_withExtendedFieldsAndUpskillVerifierSpelling()
+    {
+        const TestSuite s = parsed(R"({"cases": [
+          {"id": "k1", "input": "Write a kernel", "split": "heldout", "repeats": 3,
+           "verifiers": [{"type": "command", "cmd": "make test", "config": {"timeout_seconds": 20}},
+                         {"type": "regex", "pattern": "__global__\\s+void"},
+                         {"type": "llm_judge", "rubric": "Uses shared memory", "model": "anthropic:claude", "threshold": 3},
+                         {"type": "cuda_kernel", "task": "rmsnorm", "dtype": "bf16"}]}]})");
+        const TestCase &c = s.cases.first();
+        QCOMPARE(c.id, QStringLiteral("k1"));
+        QVERIFY(c.isHeldOut());
+        QCOMPARE(c.repeats, 3);
+        QCOMPARE(c.verifiers.size(), 4);
+        QCOMPARE(c.verifiers[0].command, QStringLiteral("make test"));
+        QCOMPARE(c.verifiers[0].timeoutSeconds, 20);
+        QCOMPARE(c.verifiers[2].judgeModel, QStringLiteral("anthropic:claude"));
+        QCOMPARE(c.verifiers[2].threshold, 3);
+        QCOMPARE(c.verifiers[3].dtype, QStringLiteral("bf16"));
+        QCOMPARE(s.heldOutCount(), 1);
+    }
+
+    void skillCreatorEvals_becomeJudgedCases_withFilesFromTheSkillFolder()
+    {
+        QTemporaryDir dir;
+        QVERIFY(QDir(dir.path()).mkpath(QStringLiteral("evals/files")));
+        QFile sample(dir.filePath(QStringLiteral("evals/files/data.csv")));
+        QVERIFY(sample.open(QIODevice::WriteOnly));
+        sample.write("a,b\n1,2\n");
+        sample.close();
+        const TestSuite s = parsed(R"({"skill_name": "csv-tools", "evals": [
+          {"id": 1, "prompt": "Sum column b", "expected_output": "2",
+           "files": ["evals/files/data.csv"], "expectations": ["The answer is 2", "It names column b"]}]})",
+                                   dir.filePath(QStringLiteral("evals/evals.json")));
+        QCOMPARE(s.format, TestSuite::Format::SkillCreator);
+        QCOMPARE(s.skillName, QStringLiteral("csv-tools"));
+        const TestCase &c = s.cases.first();
+        QCOMPARE(c.id, QStringLiteral("1"));
+        QCOMPARE(c.input, QStringLiteral("Sum column b"));
+        QCOMPARE(c.files.value(QStringLiteral("data.csv")), QStringLiteral("a,b\n1,2\n"));
+        QCOMPARE(c.verifiers.size(), 1);
+        QCOMPARE(c.verifiers.first().type, QStringLiteral("llm_judge"));
+        QVERIFY(c.verifiers.first().rubric.contains(QStringLiteral("It names column b")));
+    }
+
+    void errors_nameTheLineOfTheOffendingCaseOrVerifier()
+    {
+        LoadError e = failure("[\n {\"input\": \"a\", \"expected\": {\"contains\": [\"x\"]}},\n {\"expected\": "
+                              "{\"contains\": \"y\"}}\n]");
+        QCOMPARE(e.file, QStringLiteral("suite.json"));
+        QCOMPARE(e.line, 3);
+        QVERIFY2(e.message.contains(QStringLiteral("input")), qPrintable(e.message));
+
+        e = failure("{\"cases\": [\n  {\"input\": \"a\",\n   \"verifiers\": [\n     {\"type\": \"contains\", "
+                    "\"values\": [\"x\"]},\n"
+                    "     {\"type\": \"telepathy\"}]}]}");
+        QCOMPARE(e.line, 5);
+        QVERIFY(e.message.contains(QStringLiteral("telepathy")));
+
+        e = failure("[{\"input\": \"a\",\n \"verifiers\": [{\"type\": \"regex\",\n \"pattern\": \"(\"}]}]");
+        QCOMPARE(e.line, 2);
+        QVERIFY(e.message.contains(QStringLiteral("invalid pattern")));
+
+        e = failure("[{\"input\": \"a\", \"expected\": {\"contains\": \"x\"},\n \"split\": \"test\"}]");
+        QCOMPARE(e.line, 2);
+
+        e = failure("[{\"input\": \"a\"}]");
+        QVERIFY(e.message.contains(QStringLiteral("checks nothing")));
+
+        e = failure("[{\"id\": \"a\", \"input\": \"a\", \"expected\": {\"contains\": \"x\"}},\n"
+                    " {\"id\": \"a\", \"input\": \"b\", \"expected\": {\"contains\": \"x\"}}]");
+        QCOMPARE(e.line, 2);
+        QVERIFY(e.message.contains(QStringLiteral("twice")));
+
+        e = failure("[{\"input\": \"a\", \"context\": {\"files\": {\"../escape\": \"x\"}}, \"expected\": "
+                    "{\"contains\": \"x\"}}]");
+        QVERIFY(e.message.contains(QStringLiteral("inside the workspace")));
+    }
+
+    void brokenJson_reportsLineAndColumn()
+    {
+        const LoadError e = failure("[\n  {\"input\": \"a\",,}\n]");
+        QCOMPARE(e.line, 2);
+        QVERIFY(e.column > 0);
+    }
+
+    void write_thenRead_roundTripsEveryField()
+    {
+        const TestSuite original = parsed(R"({"cases": [
+          {"id": "k1", "input": "Write", "split": "heldout", "repeats": 2, "notes": "kept",
+           "context": {"files": {"x.cu": "int x;"}}, "expected": {"contains": ["a", "b"]},
+           "verifiers": [{"type": "command", "command": "true", "timeout_seconds": 5},
+                         {"type": "not_contains", "values": ["TODO"]}]}]})");
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("out.json"));
+        QCOMPARE(writeTestSuite(path, original), QString());
+        auto again = readTestSuite(path);
+        QVERIFY(std::holds_alternative<TestSuite>(again));
+        const TestCase &c = std::get<TestSuite>(again).cases.first();
+        QCOMPARE(c.id, QStringLiteral("k1"));
+        QCOMPARE(c.split, QStringLiteral("heldout"));
+        QCOMPARE(c.repeats, 2);
+        QCOMPARE(c.files, original.cases.first().files);
+        QCOMPARE(c.expectedContains, original.cases.first().expectedContains);
+        QCOMPARE(c.verifiers.size(), 2);
+        QCOMPARE(c.verifiers[0].timeoutSeconds, 5);
+        QCOMPARE(c.extra.value(QStringLiteral("notes")).toString(), QStringLiteral("kept"));
+    }
+
+    void writeUpskillOnly_leavesOutWhatUpskillForbids()
+    {
+        const TestSuite original = parsed(R"([{"id": "k1", "input": "Write", "split": "heldout",
+            "expected": {"contains": "a"},
+            "verifiers": [{"type": "command", "command": "true"}, {"type": "regex", "pattern": "x"}]}])");
+        const QJsonDocument doc = QJsonDocument::fromJson(serializeTestSuite(original, true));
+        const QJsonObject c = doc.object().value(QStringLiteral("cases")).toArray().first().toObject();
+        QVERIFY(!c.contains(QStringLiteral("id")));
+        QVERIFY(!c.contains(QStringLiteral("split")));
+        const QJsonArray verifiers = c.value(QStringLiteral("verifiers")).toArray();
+        QCOMPARE(verifiers.size(), 1);
+        QCOMPARE(verifiers.first().toObject().value(QStringLiteral("cmd")).toString(), QStringLiteral("true"));
+    }
+
+    void skillMetaTests_areTheDefaultSuite()
+    {
+        QTemporaryDir dir;
+        QFile meta(dir.filePath(QStringLiteral("skill_meta.json")));
+        QVERIFY(meta.open(QIODevice::WriteOnly));
+        meta.write(R"({"metadata": {"version": "1.0"}, "tests": [{"input": "q", "expected": {"contains": "a"}}]})");
+        meta.close();
+        auto suite = readSkillTestSuite(dir.path());
+        QVERIFY(std::holds_alternative<TestSuite>(suite));
+        QCOMPARE(std::get<TestSuite>(suite).cases.size(), 1);
+        QTemporaryDir empty;
+        QVERIFY(std::holds_alternative<LoadError>(readSkillTestSuite(empty.path())));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestTestSuite)
+#include "test_test_suite.moc"

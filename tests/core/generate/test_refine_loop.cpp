@@ -1,0 +1,248 @@
+// The refine loop with a scripted teacher and student over real HTTP: it improves the skill until a
+// criterion is met, shows the teacher only training failures, and lets the user accept or reject.
+#include "ScriptedHttpServer.h"
+#include "generate/RefineLoop.h"
+#include "llm/ChatClient.h"
+#include "llm/HttpEngine.h"
+#include "llm/ProviderRegistry.h"
+#include "skill/SkillVersionStore.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+#include <memory>
+
+using namespace sf;
+using namespace sf::test;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+ScriptedResponse openAiReply(const QString &text)
+{
+    const QJsonObject message{{u"role"_s, u"assistant"_s}, {u"content"_s, text}};
+    return ScriptedResponse::json(
+        200,
+        QJsonDocument(QJsonObject{{u"choices"_s,
+                                   QJsonArray{QJsonObject{{u"message"_s, message}, {u"finish_reason"_s, u"stop"_s}}}},
+                                  {u"usage"_s, QJsonObject{{u"prompt_tokens"_s, 50}, {u"completion_tokens"_s, 10}}}})
+            .toJson(QJsonDocument::Compact));
+}
+
+QString skillText(const QString &marker)
+{
+    return u"---\nname: demo\ndescription: Teaches the demo task. Use when asked for it.\n---\n# Demo\nAlways say %1.\n"_s
+        .arg(marker);
+}
+
+// A teacher that always writes the skill with @p marker.
+ScriptedResponse teacherWriting(const QString &marker)
+{
+    return openAiReply(u"=== FILE: SKILL.md ===\n"_s + skillText(marker));
+}
+
+} // namespace
+
+class TestRefineLoop final : public QObject
+{
+    Q_OBJECT
+
+private:
+    std::unique_ptr<ScriptedHttpServer> m_server;
+    std::unique_ptr<HttpEngine> m_engine;
+    std::unique_ptr<ProviderRegistry> m_providers;
+    std::unique_ptr<ChatClient> m_client;
+    std::unique_ptr<QTemporaryDir> m_dir;
+    QString m_teacherMarker = u"MAGIC-V2"_s; // what the scripted teacher writes into the skill
+    QList<QByteArray> m_teacherRequests;
+
+    QString skillDir() const { return m_dir->filePath(u"skills/demo"_s); }
+
+    RefineRequest request() const
+    {
+        RefineRequest request;
+        request.skillDir = skillDir();
+        request.suitePath = m_dir->filePath(u"tests/demo.json"_s);
+        request.teacherModel = u"openai:teacher"_s;
+        request.config.models = {u"openai:student"_s};
+        request.config.studentTools = false;
+        request.config.concurrency = 4;
+        request.runsDir = m_dir->filePath(u"runs"_s);
+        request.criteria.maxIterations = 4;
+        request.criteria.plateauIterations = 0;
+        return request;
+    }
+
+private Q_SLOTS:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+    void init()
+    {
+        m_teacherMarker = u"MAGIC-V2"_s;
+        m_teacherRequests.clear();
+        m_server = std::make_unique<ScriptedHttpServer>();
+        QVERIFY(m_server->listen());
+        // The student passes (says PASS-TOKEN) only when its prompt holds the improved skill.
+        m_server->routeHandler("POST", "/v1/chat/completions", [this](const RecordedRequest &request) {
+            const QJsonObject body = QJsonDocument::fromJson(request.body).object();
+            if (body.value(u"model"_s).toString() == u"teacher"_s) {
+                m_teacherRequests.append(request.body);
+                return teacherWriting(m_teacherMarker);
+            }
+            return openAiReply(request.body.contains("MAGIC-V2") ? u"PASS-TOKEN"_s : u"no idea"_s);
+        });
+        qputenv("OPENAI_BASE_URL", m_server->baseUrl().toEncoded() + "/v1");
+        qputenv("OPENAI_API_KEY", "sk-test-0000");
+        m_engine = std::make_unique<HttpEngine>();
+        m_providers = std::make_unique<ProviderRegistry>();
+        m_client = std::make_unique<ChatClient>(*m_engine, *m_providers, nullptr);
+
+        m_dir = std::make_unique<QTemporaryDir>();
+        QVERIFY(QDir().mkpath(skillDir()));
+        QVERIFY(QDir().mkpath(m_dir->filePath(u"tests"_s)));
+        QFile skill(skillDir() + u"/SKILL.md"_s);
+        QVERIFY(skill.open(QIODevice::WriteOnly));
+        skill.write(skillText(u"MAGIC-V1"_s).toUtf8());
+        skill.close();
+        QFile suite(m_dir->filePath(u"tests/demo.json"_s));
+        QVERIFY(suite.open(QIODevice::WriteOnly));
+        suite.write(R"({"cases": [
+          {"id": "case-1", "input": "Do the demo task, part one", "expected": {"contains": ["PASS-TOKEN"]}},
+          {"id": "case-2", "input": "Do the demo task, part two", "expected": {"contains": ["PASS-TOKEN"]}},
+          {"id": "secret", "input": "SECRET-HELDOUT-INPUT", "expected": {"contains": ["PASS-TOKEN"]}, "split": "heldout"}
+        ]})");
+        suite.close();
+    }
+
+    void cleanup()
+    {
+        m_client.reset();
+        m_providers.reset();
+        m_engine.reset();
+        m_server.reset();
+        m_dir.reset();
+    }
+
+    void refine_improvesUntilTheTargetLift_andNeverShowsHeldOutCases()
+    {
+        RefineRequest req = request();
+        req.criteria.targetLift = 1.0;
+        RefineLoop loop(*m_client, refusingCommandRunner(u"no commands in this test"_s));
+        QSignalSpy finished(&loop, &RefineLoop::finished);
+        QSignalSpy failed(&loop, &RefineLoop::failed);
+        loop.start(req);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count() + failed.count(), 1, 30000);
+        QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.first().first().toString()));
+        QVERIFY2(finished.first().first().toString().startsWith(u"target lift reached"_s),
+                 qPrintable(finished.first().first().toString()));
+
+        const QList<RefineIteration> iterations = loop.iterations();
+        QCOMPARE(iterations.size(), 2);
+        QCOMPARE(iterations.at(0).trainLift, 0.0);
+        QCOMPARE(iterations.at(1).trainLift, 1.0);
+        QCOMPARE(iterations.at(1).trainPassRate, 1.0);
+        QVERIFY(iterations.at(0).heldOutLift.has_value());
+        QCOMPARE(*iterations.at(1).heldOutLift, 1.0); // the held-out case is measured every iteration...
+        QVERIFY(iterations.at(0).accepted);
+        QVERIFY(!iterations.at(0).proposedVersionId.isEmpty());
+        QCOMPARE(iterations.at(1).versionId, iterations.at(0).proposedVersionId);
+
+        // ...but the teacher never sees it, and does see the training failures with their evidence.
+        QCOMPARE(m_teacherRequests.size(), 1);
+        const QByteArray teacher = m_teacherRequests.first();
+        QVERIFY(!teacher.contains("SECRET-HELDOUT-INPUT"));
+        QVERIFY(!teacher.contains("secret"));
+        QVERIFY(teacher.contains("Case case-1"));
+        QVERIFY(teacher.contains("Do the demo task, part one"));
+        QVERIFY(teacher.contains("PASS-TOKEN"));
+        QVERIFY(teacher.contains("iteration 1: lift +0.00"));
+
+        const QList<SkillVersion> versions = SkillVersionStore(skillDir()).versions();
+        QCOMPARE(versions.first().origin, u"refine:1"_s);
+    }
+
+    void refine_stopsAtTheIterationLimit()
+    {
+        m_teacherMarker = u"MAGIC-V1"_s; // the teacher never finds the fix
+        RefineRequest req = request();
+        req.criteria.maxIterations = 2;
+        RefineLoop loop(*m_client, refusingCommandRunner(u"none"_s));
+        QSignalSpy finished(&loop, &RefineLoop::finished);
+        loop.start(req);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 30000);
+        QCOMPARE(finished.first().first().toString(), u"iteration limit reached (2)"_s);
+        QCOMPARE(loop.iterations().size(), 2);
+    }
+
+    void refine_stopsOnAPlateau()
+    {
+        m_teacherMarker = u"MAGIC-V1"_s;
+        RefineRequest req = request();
+        req.criteria.plateauIterations = 1;
+        req.criteria.plateauDelta = 0.05;
+        RefineLoop loop(*m_client, refusingCommandRunner(u"none"_s));
+        QSignalSpy finished(&loop, &RefineLoop::finished);
+        loop.start(req);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 30000);
+        QVERIFY(finished.first().first().toString().startsWith(u"plateau"_s));
+        QCOMPARE(loop.iterations().size(), 2);
+    }
+
+    void refine_stopsOnTheTargetPassRate()
+    {
+        RefineRequest req = request();
+        req.criteria.targetPassRate = 0.9;
+        RefineLoop loop(*m_client, refusingCommandRunner(u"none"_s));
+        QSignalSpy finished(&loop, &RefineLoop::finished);
+        loop.start(req);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 30000);
+        QVERIFY(finished.first().first().toString().startsWith(u"target pass rate reached: 100%"_s));
+    }
+
+    void refine_costBudgetWithUnpricedModels_saysItCannotBeChecked()
+    {
+        RefineRequest req = request();
+        req.criteria.maxCostUsd = 1.0;
+        RefineLoop loop(*m_client, refusingCommandRunner(u"none"_s));
+        QSignalSpy finished(&loop, &RefineLoop::finished);
+        loop.start(req);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 30000);
+        QVERIFY(finished.first().first().toString().contains(u"cannot be checked"_s));
+        QCOMPARE(loop.iterations().size(), 1);
+    }
+
+    void attended_rejectRestoresAndAsksAgain_acceptEvaluates()
+    {
+        RefineRequest req = request();
+        req.attended = true;
+        req.criteria.targetLift = 1.0;
+        RefineLoop loop(*m_client, refusingCommandRunner(u"none"_s));
+        QSignalSpy proposals(&loop, &RefineLoop::proposalReady);
+        QSignalSpy finished(&loop, &RefineLoop::finished);
+        loop.start(req);
+        QTRY_COMPARE_WITH_TIMEOUT(proposals.count(), 1, 30000);
+        QVERIFY(QFile(skillDir() + u"/SKILL.md"_s).open(QIODevice::ReadOnly));
+
+        loop.reject();
+        QFile skill(skillDir() + u"/SKILL.md"_s);
+        QVERIFY(skill.open(QIODevice::ReadOnly));
+        QVERIFY(skill.readAll().contains("MAGIC-V1")); // the evaluated version is back
+        skill.close();
+        QTRY_COMPARE_WITH_TIMEOUT(proposals.count(), 2, 30000);
+        QCOMPARE(m_teacherRequests.size(), 2);
+
+        loop.accept();
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 30000);
+        QVERIFY(finished.first().first().toString().startsWith(u"target lift reached"_s));
+        QCOMPARE(loop.iterations().size(), 2);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRefineLoop)
+#include "test_refine_loop.moc"

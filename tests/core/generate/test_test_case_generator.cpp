@@ -1,0 +1,212 @@
+// Test cases from a scripted model over real HTTP: read with the suite reader, repaired once,
+// held-out share chosen here, existing files never replaced.
+#include "ScriptedHttpServer.h"
+#include "generate/TestCaseGenerator.h"
+#include "llm/ChatClient.h"
+#include "llm/HttpEngine.h"
+#include "llm/ProviderRegistry.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+#include <memory>
+
+using namespace sf;
+using namespace sf::test;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+QByteArray openAiReply(const QString &text)
+{
+    const QJsonObject message{{u"role"_s, u"assistant"_s}, {u"content"_s, text}};
+    return QJsonDocument(
+               QJsonObject{{u"choices"_s, QJsonArray{QJsonObject{{u"message"_s, message}}}},
+                           {u"usage"_s, QJsonObject{{u"prompt_tokens"_s, 300}, {u"completion_tokens"_s, 120}}}})
+        .toJson(QJsonDocument::Compact);
+}
+
+QString sixCases()
+{
+    QJsonArray cases;
+    for (int i = 1; i <= 6; ++i) {
+        cases.append(QJsonObject{
+            {u"id"_s, u"case-%1"_s.arg(i)},
+            {u"input"_s, u"Write an RMSNorm kernel for hidden size %1"_s.arg(1000 + i)},
+            {u"verifiers"_s, QJsonArray{QJsonObject{{u"type"_s, u"regex"_s}, {u"pattern"_s, u"__global__"_s}},
+                                        QJsonObject{{u"type"_s, u"cuda_kernel"_s},
+                                                    {u"task"_s, u"rmsnorm"_s},
+                                                    {u"dtype"_s, u"bf16"_s},
+                                                    {u"path"_s, u"kernel.cu"_s}}}}});
+    }
+    return u"Here you go:\n```json\n"_s + QString::fromUtf8(QJsonDocument(QJsonObject{{u"cases"_s, cases}}).toJson()) +
+           u"\n```"_s;
+}
+
+} // namespace
+
+class TestTestCaseGenerator final : public QObject
+{
+    Q_OBJECT
+
+private:
+    std::unique_ptr<ScriptedHttpServer> m_server;
+    std::unique_ptr<HttpEngine> m_engine;
+    std::unique_ptr<ProviderRegistry> m_providers;
+    std::unique_ptr<ChatClient> m_client;
+    std::unique_ptr<QTemporaryDir> m_dir;
+
+    TestGenerationRequest request() const
+    {
+        TestGenerationRequest request;
+        request.skillDir = m_dir->filePath(u"skill"_s);
+        request.model = u"openai:tester"_s;
+        request.outputPath = m_dir->filePath(u"tests/rmsnorm.json"_s);
+        request.kernelTasks = {u"rmsnorm"_s, u"softmax"_s};
+        return request;
+    }
+
+    TestGenerationResult generate(const TestGenerationRequest &req, QString *failure = nullptr)
+    {
+        TestCaseGenerator generator(*m_client);
+        QSignalSpy finished(&generator, &TestCaseGenerator::finished);
+        QSignalSpy failed(&generator, &TestCaseGenerator::failed);
+        generator.start(req);
+        [&] { QTRY_COMPARE_WITH_TIMEOUT(finished.count() + failed.count(), 1, 10000); }();
+        if (!failed.isEmpty()) {
+            if (failure) {
+                *failure = failed.first().first().toString();
+            }
+            return {};
+        }
+        return finished.first().first().value<TestGenerationResult>();
+    }
+
+private Q_SLOTS:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+    void init()
+    {
+        m_server = std::make_unique<ScriptedHttpServer>();
+        QVERIFY(m_server->listen());
+        qputenv("OPENAI_BASE_URL", m_server->baseUrl().toEncoded() + "/v1");
+        qputenv("OPENAI_API_KEY", "sk-test-0000");
+        m_engine = std::make_unique<HttpEngine>();
+        m_providers = std::make_unique<ProviderRegistry>();
+        m_client = std::make_unique<ChatClient>(*m_engine, *m_providers, nullptr);
+        m_dir = std::make_unique<QTemporaryDir>();
+        QVERIFY(QDir().mkpath(m_dir->filePath(u"skill"_s)));
+        QVERIFY(QDir().mkpath(m_dir->filePath(u"tests"_s)));
+        QFile skill(m_dir->filePath(u"skill/SKILL.md"_s));
+        QVERIFY(skill.open(QIODevice::WriteOnly));
+        skill.write("---\nname: skill\ndescription: RMSNorm kernels. Use when asked for one.\n---\nWarp shuffles.\n");
+        skill.close();
+        QFile meta(m_dir->filePath(u"skill/skill_meta.json"_s));
+        QVERIFY(meta.open(QIODevice::WriteOnly));
+        meta.write(R"({"metadata": {"source_task": "Fuse RMSNorm for Flux"}, "tests": []})");
+        meta.close();
+    }
+
+    void cleanup()
+    {
+        m_client.reset();
+        m_providers.reset();
+        m_engine.reset();
+        m_server.reset();
+        m_dir.reset();
+    }
+
+    void generate_writesTheSuiteWithAThirdHeldOut()
+    {
+        m_server->route("POST", "/v1/chat/completions", ScriptedResponse::json(200, openAiReply(sixCases())));
+        QString failure;
+        const TestGenerationResult result = generate(request(), &failure);
+        QVERIFY2(failure.isEmpty(), qPrintable(failure));
+        QCOMPARE(result.suite.cases.size(), 6);
+        QCOMPARE(result.suite.heldOutCount(), 2);
+        QVERIFY(result.suite.cases.at(2).isHeldOut());
+        QVERIFY(result.suite.cases.at(5).isHeldOut());
+
+        // What was written reads back the same, verifier kinds included.
+        const auto reread = readTestSuite(result.path);
+        QVERIFY(std::holds_alternative<TestSuite>(reread));
+        const TestSuite suite = std::get<TestSuite>(reread);
+        QCOMPARE(suite.heldOutCount(), 2);
+        QCOMPARE(suite.cases.first().verifiers.at(1).type, u"cuda_kernel"_s);
+
+        // The model saw the skill, the task from skill_meta.json, the count and the kernel tasks.
+        const QJsonArray messages =
+            QJsonDocument::fromJson(m_server->requests().first().body).object().value(u"messages"_s).toArray();
+        const QString system = messages.at(0).toObject().value(u"content"_s).toString();
+        const QString user = messages.at(1).toObject().value(u"content"_s).toString();
+        QVERIFY(system.contains(u"rmsnorm, softmax"_s));
+        QVERIFY(user.contains(u"Write 6 test cases"_s));
+        QVERIFY(user.contains(u"Fuse RMSNorm for Flux"_s));
+        QVERIFY(user.contains(u"Warp shuffles."_s));
+    }
+
+    void generate_unreadableReply_isRepairedWithTheReadersMessage()
+    {
+        m_server->routeSequence(
+            "POST", "/v1/chat/completions",
+            {ScriptedResponse::json(200, openAiReply(u"{\"cases\": [{\"input\": \"x\", "
+                                                     "\"verifiers\": [{\"type\": \"telepathy\"}]}]}"_s)),
+             ScriptedResponse::json(200, openAiReply(sixCases()))});
+        const TestGenerationResult result = generate(request());
+        QVERIFY(result.repaired);
+        QCOMPARE(result.modelCalls, 2);
+        QCOMPARE(result.usage.output, 240);
+        const QJsonArray messages =
+            QJsonDocument::fromJson(m_server->requests().at(1).body).object().value(u"messages"_s).toArray();
+        QVERIFY(messages.last()
+                    .toObject()
+                    .value(u"content"_s)
+                    .toString()
+                    .contains(u"unknown verifier type \"telepathy\""_s));
+    }
+
+    void generate_stillUnreadable_failsAndWritesNothing()
+    {
+        m_server->route("POST", "/v1/chat/completions", ScriptedResponse::json(200, openAiReply(u"no JSON here"_s)));
+        QString failure;
+        generate(request(), &failure);
+        QVERIFY(failure.contains(u"still not a readable test suite"_s));
+        QVERIFY(!QFile::exists(request().outputPath));
+    }
+
+    void generate_existingSuite_isNeverReplaced()
+    {
+        QFile existing(request().outputPath);
+        QVERIFY(existing.open(QIODevice::WriteOnly));
+        existing.write("[]");
+        existing.close();
+        QString failure;
+        generate(request(), &failure);
+        QVERIFY(failure.contains(u"already exists"_s));
+        QCOMPARE(m_server->requests().size(), 0);
+        QVERIFY(existing.open(QIODevice::ReadOnly));
+        QCOMPARE(existing.readAll(), QByteArray("[]"));
+    }
+
+    void assignSplits_spreadsTheHeldOutShareEvenly()
+    {
+        QList<TestCase> cases(9);
+        TestCaseGenerator::assignSplits(cases, 1.0 / 3.0);
+        QStringList splits;
+        for (const TestCase &c : cases) {
+            splits << (c.isHeldOut() ? u"H"_s : u"T"_s);
+        }
+        QCOMPARE(splits.join(QString()), u"TTHTTHTTH"_s);
+        TestCaseGenerator::assignSplits(cases, 0.0);
+        QVERIFY(std::none_of(cases.begin(), cases.end(), [](const TestCase &c) { return c.isHeldOut(); }));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestTestCaseGenerator)
+#include "test_test_case_generator.moc"

@@ -1,0 +1,133 @@
+#include "llm/Pricing.h"
+
+#include <QDir>
+#include <QFile>
+#include <QStandardPaths>
+#include <QTest>
+
+using namespace sf;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+const QByteArray table = R"({"prices": [
+  {"pattern": "anthropic:claude-opus-4-5*", "effective": "2025-11-24",
+   "usdPerMillionTokens": {"input": 5, "output": 25, "cacheRead": 0.5, "cacheWrite5m": 6.25, "cacheWrite1h": 10}},
+  {"pattern": "openai:gpt-4.1*", "effective": "2025-04-14", "usdPerMillionTokens": {"input": 2, "output": 8, "cacheRead": 0.5}},
+  {"pattern": "openai:gpt-4.1-mini*", "effective": "2025-04-14", "usdPerMillionTokens": {"input": 0.4, "output": 1.6}},
+  {"pattern": "openai:gpt-4.1*", "effective": "2026-01-01", "usdPerMillionTokens": {"input": 1, "output": 4}}
+]})";
+
+Pricing parsed(const QByteArray &json)
+{
+    const Result<Pricing> result = Pricing::fromJson(json, u"pricing.json"_s);
+    return result ? *result.value : Pricing();
+}
+
+} // namespace
+
+class TestPricing final : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+    void cost_addsEveryBucketAtItsOwnPrice()
+    {
+        TokenUsage usage;
+        usage.uncachedInput = 1000;
+        usage.cacheRead = 2000;
+        usage.cacheWrite5m = 400;
+        usage.cacheWrite1h = 100;
+        usage.output = 300;
+        usage.reasoning = 200; // inside output: not billed a second time
+        const std::optional<double> cost =
+            parsed(table).cost(u"anthropic:claude-opus-4-5-20251101"_s, usage, QDate(2025, 12, 1));
+        QVERIFY(cost);
+        const double expected = (1000 * 5 + 2000 * 0.5 + 400 * 6.25 + 100 * 10 + 300 * 25) / 1e6;
+        QCOMPARE(*cost, expected);
+    }
+
+    void unpricedModel_hasNoCost_notZero()
+    {
+        TokenUsage usage;
+        usage.output = 10;
+        QVERIFY(!parsed(table).cost(u"hf:moonshotai/Kimi-K2"_s, usage));
+        QVERIFY(!parsed(table).priceFor(u"anthropic:claude-opus-4-1"_s));
+    }
+
+    void longestPatternWins_andDatesChooseTheEntryInForce()
+    {
+        const Pricing pricing = parsed(table);
+        QCOMPARE(pricing.priceFor(u"openai:gpt-4.1-mini"_s, QDate(2025, 6, 1))->input, 0.4);
+        QCOMPARE(pricing.priceFor(u"openai:gpt-4.1"_s, QDate(2025, 6, 1))->input, 2.0);
+        QCOMPARE(pricing.priceFor(u"openai:gpt-4.1"_s, QDate(2026, 2, 1))->input, 1.0);
+        QVERIFY(!pricing.priceFor(u"openai:gpt-4.1"_s, QDate(2025, 1, 1))); // before any price took effect
+    }
+
+    void globStar_matchesAcrossSlashes()
+    {
+        // Built from parts: moc reads the "/" "*" of a glob inside a raw string as a comment.
+        const QByteArray pattern = QByteArray("hf:meta-llama/") + '*';
+        const Pricing pricing = parsed("{\"prices\": [{\"pattern\": \"" + pattern + "\", \"effective\": \"2025-01-01\", "
+                                       "\"usdPerMillionTokens\": {\"input\": 0.1, \"output\": 0.2}}]}");
+        QVERIFY(pricing.priceFor(u"hf:meta-llama/Llama-3.1-8B-Instruct:cerebras"_s));
+        QVERIFY(!pricing.priceFor(u"hf:Qwen/Qwen3-8B"_s));
+    }
+
+    void missingCachePrices_fallBackToInput()
+    {
+        const std::optional<ModelPrice> price = parsed(table).priceFor(u"openai:gpt-4.1-mini"_s, QDate(2025, 6, 1));
+        QVERIFY(price);
+        QCOMPARE(price->cacheRead, 0.4);
+        QCOMPARE(price->cacheWrite1h, 0.4);
+    }
+
+    void override_winsForTheModelsItPrices()
+    {
+        Pricing pricing = parsed(table);
+        pricing.overrideWith(parsed(R"({"prices": [{"pattern": "openai:*", "effective": "2020-01-01",
+            "usdPerMillionTokens": {"input": 9, "output": 9}}]})"));
+        QCOMPARE(pricing.priceFor(u"openai:gpt-4.1-mini"_s, QDate(2025, 6, 1))->input, 9.0);
+        QCOMPARE(pricing.priceFor(u"anthropic:claude-opus-4-5"_s, QDate(2025, 12, 1))->input, 5.0);
+    }
+
+    void badFile_errorsNameFileLineAndProblem()
+    {
+        Result<Pricing> result = Pricing::fromJson("{\"prices\": [\n  {\"pattern\": \"openai:x\", \"effective\": \"soon\",\n"
+                                                   "   \"usdPerMillionTokens\": {\"input\": 1, \"output\": 1}}]}",
+                                                   u"/home/u/.config/skillforge/pricing.json"_s);
+        QVERIFY(!result.ok());
+        QVERIFY2(result.error.startsWith("/home/u/.config/skillforge/pricing.json:2:"_L1), qPrintable(result.error));
+        QVERIFY2(result.error.contains("effective"_L1), qPrintable(result.error));
+
+        result = Pricing::fromJson("{\"prices\": [\n{\"pattern\": ", u"p.json"_s);
+        QVERIFY(!result.ok());
+        QVERIFY2(result.error.startsWith("p.json:2:"_L1), qPrintable(result.error));
+
+        result = Pricing::fromJson(R"({"prices": [{"pattern": "gpt-4.1", "effective": "2025-01-01",
+            "usdPerMillionTokens": {"input": 1, "output": 1}}]})", u"p.json"_s);
+        QVERIFY2(result.error.contains("PROVIDER"_L1) || result.error.contains("pattern"_L1), qPrintable(result.error));
+    }
+
+    void shippedTable_parses_andPricesTheBuiltInModels()
+    {
+        QFile file(QStringLiteral(SKILLFORGE_SOURCE_DIR) + u"/resources/pricing/pricing.json"_s);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const Result<Pricing> shipped = Pricing::fromJson(file.readAll(), file.fileName());
+        QVERIFY2(shipped.ok(), qPrintable(shipped.error));
+        QVERIFY(shipped.value->priceFor(u"anthropic:claude-sonnet-4-5"_s));
+        QVERIFY(shipped.value->priceFor(u"openai:gpt-4.1-mini"_s));
+        TokenUsage usage;
+        usage.output = 1000;
+        QCOMPARE(shipped.value->cost(u"local:gemma-3-270m"_s, usage), std::optional<double>(0.0));
+        // The compiled-in copy is the same table.
+        QVERIFY(Pricing::shared().priceFor(u"anthropic:claude-sonnet-4-5"_s));
+        QVERIFY(Pricing::costFor(u"anthropic:claude-sonnet-4-5"_s, usage));
+        QVERIFY(!Pricing::costFor(u"hf:unknown/model"_s, usage));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestPricing)
+#include "test_pricing.moc"

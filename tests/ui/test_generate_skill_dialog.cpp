@@ -1,0 +1,159 @@
+// The Generate Skill dialog as a user drives it, with a scripted teacher over real HTTP.
+#include "ScriptedHttpServer.h"
+#include "generate/GenerateSkillDialog.h"
+#include "jobs/Job.h"
+#include "jobs/JobListModel.h"
+#include "llm/ChatClient.h"
+#include "llm/HttpEngine.h"
+#include "llm/ProviderRegistry.h"
+#include "project/Project.h"
+
+#include <QApplication>
+#include <QComboBox>
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+#include <memory>
+
+using namespace sf;
+using namespace sf::test;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+QByteArray teacherReply()
+{
+    const QString skill = u"=== FILE: SKILL.md ===\n---\nname: softmax-kernels\ndescription: Writes numerically stable "
+                          "softmax CUDA kernels. Use when a model needs a fused softmax.\n---\n# Softmax\nSubtract the "
+                          "row max before exponentiating.\n"_s;
+    const QJsonObject message{{u"role"_s, u"assistant"_s}, {u"content"_s, skill}};
+    return QJsonDocument(QJsonObject{{u"choices"_s, QJsonArray{QJsonObject{{u"message"_s, message}}}},
+                                     {u"usage"_s, QJsonObject{{u"prompt_tokens"_s, 10}, {u"completion_tokens"_s, 5}}}})
+        .toJson(QJsonDocument::Compact);
+}
+
+} // namespace
+
+class TestGenerateSkillDialog final : public QObject
+{
+    Q_OBJECT
+
+private:
+    std::unique_ptr<ScriptedHttpServer> m_server;
+    std::unique_ptr<HttpEngine> m_engine;
+    std::unique_ptr<ProviderRegistry> m_providers;
+    std::unique_ptr<ChatClient> m_client;
+    std::unique_ptr<QTemporaryDir> m_folder;
+    std::optional<Project> m_project;
+    JobListModel m_jobs;
+
+private Q_SLOTS:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+    void init()
+    {
+        m_server = std::make_unique<ScriptedHttpServer>();
+        QVERIFY(m_server->listen());
+        qputenv("OPENAI_BASE_URL", m_server->baseUrl().toEncoded() + "/v1");
+        qputenv("OPENAI_API_KEY", "sk-test-0000");
+        m_engine = std::make_unique<HttpEngine>();
+        m_providers = std::make_unique<ProviderRegistry>();
+        m_client = std::make_unique<ChatClient>(*m_engine, *m_providers, nullptr);
+        m_folder = std::make_unique<QTemporaryDir>();
+        auto created = Project::create(m_folder->filePath(u"project"_s), u"Demo"_s);
+        QVERIFY(std::holds_alternative<Project>(created));
+        m_project = std::get<Project>(created);
+    }
+
+    void cleanup()
+    {
+        m_client.reset();
+        m_providers.reset();
+        m_engine.reset();
+        m_server.reset();
+        m_project.reset();
+        m_folder.reset();
+    }
+
+    void generate_writesTheSkillReportsItAndFinishesTheJob()
+    {
+        m_server->route("POST", "/v1/chat/completions", ScriptedResponse::json(200, teacherReply()));
+        GenerateSkillDialog dialog(*m_client, m_jobs, *m_project);
+        QSignalSpy generated(&dialog, &GenerateSkillDialog::skillGenerated);
+        dialog.show();
+        dialog.setTask(u"Write a fused softmax kernel"_s);
+        dialog.setTeacher(u"openai:teacher"_s);
+        auto *button = dialog.findChild<QPushButton *>(u"generate"_s);
+        QTest::mouseClick(button, Qt::LeftButton);
+        QVERIFY(!button->isEnabled()); // no second request while one runs
+        QTRY_COMPARE_WITH_TIMEOUT(generated.count(), 1, 10000);
+
+        const QString skillDir = generated.first().first().toString();
+        QCOMPARE(skillDir, QDir(m_project->skillsPath()).filePath(u"softmax-kernels"_s));
+        QVERIFY(QFile::exists(skillDir + u"/SKILL.md"_s));
+        QCOMPARE(dialog.result(), int(QDialog::Accepted));
+        Job *job = m_jobs.jobAt(0); // the newest job is listed first
+        QCOMPARE(job->state(), Job::State::Finished);
+        QVERIFY(job->detail().contains(u"softmax-kernels"_s));
+    }
+
+    void generate_withoutTask_asksForOneAndSendsNothing()
+    {
+        GenerateSkillDialog dialog(*m_client, m_jobs, *m_project);
+        dialog.setTeacher(u"openai:teacher"_s);
+        const int jobsBefore = m_jobs.rowCount();
+        dialog.generate();
+        QVERIFY(dialog.statusText().contains(u"task"_s));
+        QCOMPARE(m_jobs.rowCount(), jobsBefore);
+        QCOMPARE(m_server->requests().size(), 0);
+    }
+
+    void improve_listsTheProjectsSkills()
+    {
+        QVERIFY(QDir().mkpath(QDir(m_project->skillsPath()).filePath(u"softmax-kernels"_s)));
+        QFile skill(QDir(m_project->skillsPath()).filePath(u"softmax-kernels/SKILL.md"_s));
+        QVERIFY(skill.open(QIODevice::WriteOnly));
+        skill.write("---\nname: softmax-kernels\ndescription: Old. Use when asked.\n---\nOld body.\n");
+        skill.close();
+        m_server->route("POST", "/v1/chat/completions", ScriptedResponse::json(200, teacherReply()));
+
+        GenerateSkillDialog dialog(*m_client, m_jobs, *m_project);
+        QVERIFY(dialog.setSkillToImprove(u"softmax-kernels"_s));
+        dialog.setTeacher(u"openai:teacher"_s);
+        QSignalSpy generated(&dialog, &GenerateSkillDialog::skillGenerated);
+        dialog.generate(); // no task needed to improve a skill
+        QTRY_COMPARE_WITH_TIMEOUT(generated.count(), 1, 10000);
+        const QString sent = QString::fromUtf8(m_server->requests().first().body);
+        QVERIFY(sent.contains(u"Old body."_s));
+    }
+
+    void cancel_endsTheJobAsCancelledAndKeepsTheDialogOpen()
+    {
+        ScriptedResponse slow = ScriptedResponse::json(200, teacherReply());
+        slow.delayMs = 5000;
+        m_server->route("POST", "/v1/chat/completions", slow);
+        GenerateSkillDialog dialog(*m_client, m_jobs, *m_project);
+        dialog.show();
+        dialog.setTask(u"t"_s);
+        dialog.setTeacher(u"openai:teacher"_s);
+        dialog.generate();
+        Job *job = m_jobs.jobAt(0); // the newest job is listed first
+        QTRY_COMPARE_WITH_TIMEOUT(m_server->requests().size(), 1, 5000);
+        job->requestCancel(); // from the Jobs panel
+        QTRY_COMPARE_WITH_TIMEOUT(job->state(), Job::State::Cancelled, 3000);
+        QVERIFY(dialog.isVisible());
+        QCOMPARE(dialog.statusText(), u"Cancelled."_s);
+        QVERIFY(dialog.findChild<QPushButton *>(u"generate"_s)->isEnabled());
+        QVERIFY(QDir(m_project->skillsPath()).isEmpty(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden));
+    }
+};
+
+QTEST_MAIN(TestGenerateSkillDialog)
+#include "test_generate_skill_dialog.moc"

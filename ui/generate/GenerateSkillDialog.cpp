@@ -1,0 +1,201 @@
+#include "generate/GenerateSkillDialog.h"
+
+#include "generate/SkillGenerator.h"
+#include "jobs/Job.h"
+#include "jobs/JobListModel.h"
+#include "project/Project.h"
+
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QFormLayout>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QVBoxLayout>
+
+namespace sf {
+
+GenerateSkillDialog::GenerateSkillDialog(ChatClient &client, JobListModel &jobs, const Project &project,
+                                         QWidget *parent)
+    : QDialog(parent)
+    , m_client(client)
+    , m_jobs(jobs)
+    , m_project(project)
+    , m_task(new QPlainTextEdit(this))
+    , m_improve(new QComboBox(this))
+    , m_instructions(new QPlainTextEdit(this))
+    , m_teacher(new QComboBox(this))
+    , m_profile(new QComboBox(this))
+    , m_status(new QLabel(this))
+    , m_generate(new QPushButton(tr("Generate"), this))
+{
+    setWindowTitle(tr("Generate Skill"));
+    resize(640, 480);
+
+    m_task->setObjectName(QStringLiteral("task"));
+    m_task->setPlaceholderText(tr("What should the skill teach? e.g. Write a fused RMSNorm CUDA kernel for Flux "
+                                  "(bf16, hidden size 3072) that beats the PyTorch baseline."));
+    m_improve->setObjectName(QStringLiteral("improve"));
+    m_improve->addItem(tr("A new skill"), QString());
+    for (const ProjectItem &skill : project.items(ProjectItem::Kind::Skill)) {
+        m_improve->addItem(tr("Improve %1").arg(skill.name), skill.path);
+    }
+    m_instructions->setObjectName(QStringLiteral("instructions"));
+    m_instructions->setPlaceholderText(tr("Optional: your own directions to the teacher; they take precedence."));
+    m_instructions->setMaximumHeight(90);
+    m_teacher->setObjectName(QStringLiteral("teacher"));
+    m_teacher->setEditable(true);
+    if (!project.defaults().teacher.isEmpty()) {
+        m_teacher->addItem(project.defaults().teacher);
+    }
+    m_teacher->setToolTip(tr("PROVIDER:MODEL, e.g. anthropic:claude-opus-4-5, openai:gpt-4.1"));
+    for (const ValidationProfile profile : allProfiles()) {
+        m_profile->addItem(profileName(profile), profileName(profile));
+    }
+    m_profile->setCurrentIndex(qMax(0, m_profile->findData(project.defaults().validationProfile)));
+    m_status->setObjectName(QStringLiteral("status"));
+    m_status->setWordWrap(true);
+    m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_generate->setObjectName(QStringLiteral("generate"));
+    m_generate->setDefault(true);
+
+    auto *form = new QFormLayout;
+    form->addRow(tr("Task:"), m_task);
+    form->addRow(tr("Skill:"), m_improve);
+    form->addRow(tr("Instructions:"), m_instructions);
+    form->addRow(tr("Teacher:"), m_teacher);
+    form->addRow(tr("Profile:"), m_profile);
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Cancel, this);
+    buttons->addButton(m_generate, QDialogButtonBox::AcceptRole);
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(form, 1);
+    layout->addWidget(m_status);
+    layout->addWidget(buttons);
+
+    connect(m_generate, &QPushButton::clicked, this, &GenerateSkillDialog::generate);
+    connect(buttons, &QDialogButtonBox::rejected, this, &GenerateSkillDialog::reject);
+}
+
+GenerateSkillDialog::~GenerateSkillDialog()
+{
+    if (m_job && m_job->isActive()) {
+        m_job->markCancelled();
+    }
+}
+
+void GenerateSkillDialog::setTask(const QString &task)
+{
+    m_task->setPlainText(task);
+}
+
+void GenerateSkillDialog::setTeacher(const QString &model)
+{
+    m_teacher->setCurrentText(model);
+}
+
+void GenerateSkillDialog::setInstructions(const QString &text)
+{
+    m_instructions->setPlainText(text);
+}
+
+bool GenerateSkillDialog::setSkillToImprove(const QString &name)
+{
+    for (int i = 0; i < m_improve->count(); ++i) {
+        const QString path = m_improve->itemData(i).toString();
+        if ((name.isEmpty() && path.isEmpty()) || (!path.isEmpty() && path.endsWith(u'/' + name))) {
+            m_improve->setCurrentIndex(i);
+            return true;
+        }
+    }
+    return false;
+}
+
+QString GenerateSkillDialog::statusText() const
+{
+    return m_status->text();
+}
+
+void GenerateSkillDialog::generate()
+{
+    if (m_generator) {
+        return;
+    }
+    SkillGenerationRequest request;
+    request.task = m_task->toPlainText();
+    request.existingSkillDir = m_improve->currentData().toString();
+    request.instructions = m_instructions->toPlainText();
+    request.teacherModel = m_teacher->currentText().trimmed();
+    request.profile = profileFromName(m_profile->currentData().toString()).value_or(ValidationProfile::AgentSkills);
+    request.skillsFolder = m_project.skillsPath();
+    if (request.teacherModel.isEmpty()) {
+        m_status->setText(tr("Choose the teacher model first."));
+        return;
+    }
+    if (request.existingSkillDir.isEmpty() && request.task.trimmed().isEmpty()) {
+        m_status->setText(tr("Describe the task the skill should teach."));
+        return;
+    }
+
+    m_generator = new SkillGenerator(m_client, this);
+    m_job = m_jobs.add(new Job(tr("Generate skill with %1").arg(request.teacherModel)));
+    connect(m_job, &Job::cancelRequested, m_generator, &SkillGenerator::cancel);
+    connect(m_generator, &SkillGenerator::stage, this, [this](const QString &what) {
+        m_status->setText(what + QStringLiteral("…"));
+        if (m_job) {
+            m_job->setDetail(what);
+        }
+    });
+    connect(m_generator, &SkillGenerator::finished, this, &GenerateSkillDialog::onFinished);
+    connect(m_generator, &SkillGenerator::failed, this, &GenerateSkillDialog::onFailed);
+    setBusy(true);
+    m_generator->start(request);
+}
+
+void GenerateSkillDialog::reject()
+{
+    if (m_generator) {
+        m_generator->cancel(); // failed("cancelled") follows and ends the job
+        return;
+    }
+    QDialog::reject();
+}
+
+void GenerateSkillDialog::onFinished(const SkillGenerationResult &result)
+{
+    m_generator->deleteLater();
+    setBusy(false);
+    const int errors = int(std::count_if(result.problems.begin(), result.problems.end(),
+                                         [](const SkillProblem &problem) { return problem.isError(); }));
+    const QString summary =
+        errors == 0 ? tr("Wrote %1.").arg(result.name)
+                    : tr("Wrote %1 with %n error(s) left; the editor lists them.", nullptr, errors).arg(result.name);
+    m_status->setText(summary);
+    if (m_job) {
+        m_job->finish(summary);
+    }
+    Q_EMIT skillGenerated(result.skillDir);
+    accept();
+}
+
+void GenerateSkillDialog::onFailed(const QString &message)
+{
+    m_generator->deleteLater();
+    setBusy(false);
+    const bool cancelled = message == u"cancelled";
+    m_status->setText(cancelled ? tr("Cancelled.") : message);
+    if (m_job) {
+        cancelled ? m_job->markCancelled() : m_job->fail(message);
+    }
+}
+
+void GenerateSkillDialog::setBusy(bool busy)
+{
+    m_generate->setEnabled(!busy);
+    for (QWidget *input :
+         {static_cast<QWidget *>(m_task), static_cast<QWidget *>(m_improve), static_cast<QWidget *>(m_instructions),
+          static_cast<QWidget *>(m_teacher), static_cast<QWidget *>(m_profile)}) {
+        input->setEnabled(!busy);
+    }
+}
+
+} // namespace sf

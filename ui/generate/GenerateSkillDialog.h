@@ -1,0 +1,68 @@
+#pragma once
+
+#include <QDialog>
+#include <QPointer>
+
+class QComboBox;
+class QLabel;
+class QPlainTextEdit;
+class QPushButton;
+
+namespace sf {
+
+class ChatClient;
+class Job;
+class JobListModel;
+class Project;
+class SkillGenerator;
+struct SkillGenerationResult;
+
+/**
+ * "Generate Skill…": the user describes the task (or picks a skill of the project to improve), adds
+ * instructions, picks the teacher and the validation profile, and the teacher writes the skill. The
+ * work shows as a job in the Jobs panel (cancellable there or here); when it is done,
+ * skillGenerated() names the folder so the window can open it in the editor.
+ */
+class GenerateSkillDialog final : public QDialog
+{
+    Q_OBJECT
+
+public:
+    GenerateSkillDialog(ChatClient &client, JobListModel &jobs, const Project &project, QWidget *parent = nullptr);
+    ~GenerateSkillDialog() override;
+
+    // For tests and for callers that prefill the form.
+    void setTask(const QString &task);
+    void setTeacher(const QString &model);
+    void setInstructions(const QString &text);
+    /** Chooses the project skill to improve by folder name; "" for a new skill. */
+    bool setSkillToImprove(const QString &name);
+    void generate();
+    QString statusText() const;
+
+Q_SIGNALS:
+    void skillGenerated(const QString &skillDir);
+
+protected:
+    void reject() override;
+
+private:
+    void onFinished(const SkillGenerationResult &result);
+    void onFailed(const QString &message);
+    void setBusy(bool busy);
+
+    ChatClient &m_client;
+    JobListModel &m_jobs;
+    const Project &m_project;
+    QPointer<SkillGenerator> m_generator;
+    QPointer<Job> m_job;
+    QPlainTextEdit *m_task;
+    QComboBox *m_improve;
+    QPlainTextEdit *m_instructions;
+    QComboBox *m_teacher;
+    QComboBox *m_profile;
+    QLabel *m_status;
+    QPushButton *m_generate;
+};
+
+} // namespace sf

@@ -1,0 +1,354 @@
+#include "generate/RefineDialog.h"
+
+#include "generate/RefineIterationsModel.h"
+#include "generate/RefineLoop.h"
+#include "jobs/Job.h"
+#include "jobs/JobListModel.h"
+#include "project/Project.h"
+#include "skill/DiffView.h"
+#include "skill/SkillVersionStore.h"
+
+#include <QChart>
+#include <QChartView>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QLineSeries>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QTableView>
+#include <QVBoxLayout>
+#include <QValueAxis>
+
+namespace sf {
+
+RefineDialog::RefineDialog(ChatClient &client, JobListModel &jobs, const Project &project, CommandRunner commandRunner,
+                           QWidget *parent)
+    : QDialog(parent)
+    , m_client(client)
+    , m_jobs(jobs)
+    , m_project(project)
+    , m_commandRunner(std::move(commandRunner))
+    , m_skill(new QComboBox(this))
+    , m_suite(new QComboBox(this))
+    , m_teacher(new QComboBox(this))
+    , m_students(new QLineEdit(this))
+    , m_iterations(new QSpinBox(this))
+    , m_useTargetLift(new QCheckBox(tr("Stop at a lift of"), this))
+    , m_targetLift(new QDoubleSpinBox(this))
+    , m_attended(new QCheckBox(tr("Let me accept or reject each proposal"), this))
+    , m_start(new QPushButton(tr("Start"), this))
+    , m_accept(new QPushButton(tr("Accept"), this))
+    , m_reject(new QPushButton(tr("Reject"), this))
+    , m_status(new QLabel(this))
+    , m_table(new QTableView(this))
+    , m_model(new RefineIterationsModel(this))
+    , m_trainLift(new QLineSeries(this))
+    , m_heldOutLift(new QLineSeries(this))
+    , m_iterationAxis(new QValueAxis(this))
+    , m_diff(new DiffView(this))
+{
+    setWindowTitle(tr("Refine Skill"));
+    resize(980, 720);
+
+    for (const ProjectItem &skill : project.items(ProjectItem::Kind::Skill)) {
+        m_skill->addItem(skill.name, skill.path);
+    }
+    m_suite->addItem(tr("The skill's own tests"), QString());
+    for (const ProjectItem &suite : project.items(ProjectItem::Kind::TestSuite)) {
+        m_suite->addItem(suite.name, suite.path);
+    }
+    m_teacher->setEditable(true);
+    if (!project.defaults().teacher.isEmpty()) {
+        m_teacher->addItem(project.defaults().teacher);
+    }
+    m_students->setText(project.defaults().students.join(QStringLiteral(", ")));
+    m_students->setPlaceholderText(tr("PROVIDER:MODEL, comma separated"));
+    m_iterations->setRange(1, 50);
+    m_iterations->setValue(3);
+    m_targetLift->setRange(-1.0, 1.0);
+    m_targetLift->setSingleStep(0.05);
+    m_targetLift->setValue(0.3);
+    m_attended->setChecked(true);
+    m_accept->setEnabled(false);
+    m_reject->setEnabled(false);
+    m_status->setWordWrap(true);
+    m_table->setModel(m_model);
+    m_table->verticalHeader()->hide();
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+
+    // Lift per iteration, train and held out: held out diverging from train is overfitting made visible.
+    auto *chart = new QChart;
+    chart->setTitle(tr("Lift per iteration"));
+    m_trainLift->setName(tr("Train"));
+    m_heldOutLift->setName(tr("Held out"));
+    m_trainLift->setPointsVisible(true);
+    m_heldOutLift->setPointsVisible(true);
+    chart->addSeries(m_trainLift);
+    chart->addSeries(m_heldOutLift);
+    auto *liftAxis = new QValueAxis(chart);
+    liftAxis->setRange(-1.0, 1.0);
+    liftAxis->setTitleText(tr("Lift (pass rate with − without)"));
+    m_iterationAxis->setRange(1, 2);
+    m_iterationAxis->setTickCount(2);
+    m_iterationAxis->setLabelFormat(QStringLiteral("%d"));
+    m_iterationAxis->setTitleText(tr("Iteration"));
+    chart->addAxis(m_iterationAxis, Qt::AlignBottom);
+    chart->addAxis(liftAxis, Qt::AlignLeft);
+    for (QLineSeries *series : {m_trainLift, m_heldOutLift}) {
+        series->attachAxis(m_iterationAxis);
+        series->attachAxis(liftAxis);
+    }
+    auto *chartView = new QChartView(chart, this);
+    chartView->setRenderHint(QPainter::Antialiasing);
+    chartView->setMinimumHeight(200);
+
+    auto *form = new QFormLayout;
+    form->addRow(tr("Skill:"), m_skill);
+    form->addRow(tr("Tests:"), m_suite);
+    form->addRow(tr("Teacher:"), m_teacher);
+    form->addRow(tr("Students:"), m_students);
+    auto *stops = new QHBoxLayout;
+    stops->addWidget(new QLabel(tr("At most"), this));
+    stops->addWidget(m_iterations);
+    stops->addWidget(new QLabel(tr("iterations;"), this));
+    stops->addWidget(m_useTargetLift);
+    stops->addWidget(m_targetLift);
+    stops->addStretch();
+    form->addRow(tr("Stop:"), stops);
+    form->addRow(QString(), m_attended);
+
+    auto *results = new QSplitter(Qt::Horizontal, this);
+    results->addWidget(m_table);
+    results->addWidget(chartView);
+    auto *proposal = new QWidget(this);
+    auto *proposalLayout = new QVBoxLayout(proposal);
+    proposalLayout->setContentsMargins(0, 0, 0, 0);
+    proposalLayout->addWidget(m_diff, 1);
+    auto *decision = new QHBoxLayout;
+    decision->addStretch();
+    decision->addWidget(m_reject);
+    decision->addWidget(m_accept);
+    proposalLayout->addLayout(decision);
+    auto *splitter = new QSplitter(Qt::Vertical, this);
+    splitter->addWidget(results);
+    splitter->addWidget(proposal);
+
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
+    buttons->addButton(m_start, QDialogButtonBox::ActionRole);
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(form);
+    layout->addWidget(splitter, 1);
+    layout->addWidget(m_status);
+    layout->addWidget(buttons);
+
+    connect(m_start, &QPushButton::clicked, this, &RefineDialog::start);
+    connect(m_accept, &QPushButton::clicked, this, &RefineDialog::acceptProposal);
+    connect(m_reject, &QPushButton::clicked, this, &RefineDialog::rejectProposal);
+    connect(buttons, &QDialogButtonBox::rejected, this, &RefineDialog::reject);
+}
+
+RefineDialog::~RefineDialog()
+{
+    if (m_job && m_job->isActive()) {
+        m_job->markCancelled();
+    }
+}
+
+bool RefineDialog::setSkill(const QString &name)
+{
+    const int index = m_skill->findText(name);
+    m_skill->setCurrentIndex(index >= 0 ? index : m_skill->currentIndex());
+    return index >= 0;
+}
+
+bool RefineDialog::setSuite(const QString &name)
+{
+    const int index = m_suite->findText(name);
+    m_suite->setCurrentIndex(index >= 0 ? index : m_suite->currentIndex());
+    return index >= 0;
+}
+
+void RefineDialog::setTeacher(const QString &model)
+{
+    m_teacher->setCurrentText(model);
+}
+
+void RefineDialog::setStudents(const QStringList &models)
+{
+    m_students->setText(models.join(QStringLiteral(", ")));
+}
+
+void RefineDialog::setTargetLift(double lift)
+{
+    m_useTargetLift->setChecked(true);
+    m_targetLift->setValue(lift);
+}
+
+void RefineDialog::setIterations(int iterations)
+{
+    m_iterations->setValue(iterations);
+}
+
+void RefineDialog::setAttended(bool attended)
+{
+    m_attended->setChecked(attended);
+}
+
+QString RefineDialog::statusText() const
+{
+    return m_status->text();
+}
+
+void RefineDialog::start()
+{
+    if (m_loop) {
+        return;
+    }
+    RefineRequest request;
+    request.skillDir = m_skill->currentData().toString();
+    request.suitePath = m_suite->currentData().toString();
+    request.teacherModel = m_teacher->currentText().trimmed();
+    for (const QString &model : m_students->text().split(u',', Qt::SkipEmptyParts)) {
+        request.config.models.append(model.trimmed());
+    }
+    request.runsDir = m_project.runsPath();
+    request.criteria.maxIterations = m_iterations->value();
+    if (m_useTargetLift->isChecked()) {
+        request.criteria.targetLift = m_targetLift->value();
+    }
+    request.profile = profileFromName(m_project.defaults().validationProfile).value_or(ValidationProfile::AgentSkills);
+    request.config.mode = m_project.defaults().skillDelivery;
+    request.attended = m_attended->isChecked();
+    if (request.skillDir.isEmpty()) {
+        m_status->setText(tr("The project has no skill to refine yet."));
+        return;
+    }
+    if (request.teacherModel.isEmpty() || request.config.models.isEmpty()) {
+        m_status->setText(tr("Choose a teacher and at least one student."));
+        return;
+    }
+
+    m_skillDir = request.skillDir;
+    m_model->clear();
+    m_trainLift->clear();
+    m_heldOutLift->clear();
+    m_loop = new RefineLoop(m_client, m_commandRunner, this);
+    m_job = m_jobs.add(new Job(tr("Refine %1").arg(m_skill->currentText())));
+    connect(m_job, &Job::cancelRequested, m_loop, &RefineLoop::cancel);
+    connect(m_loop, &RefineLoop::stage, this, [this](const QString &what) {
+        m_status->setText(what + QStringLiteral("…"));
+        if (m_job) {
+            m_job->setDetail(what);
+        }
+    });
+    connect(m_loop, &RefineLoop::iterationEvaluated, this, &RefineDialog::onIteration);
+    connect(m_loop, &RefineLoop::proposalReady, this, &RefineDialog::onProposal);
+    connect(m_loop, &RefineLoop::finished, this, &RefineDialog::onFinished);
+    connect(m_loop, &RefineLoop::failed, this, &RefineDialog::onFailed);
+    setRunning(true);
+    m_loop->start(request);
+}
+
+void RefineDialog::acceptProposal()
+{
+    if (m_loop) {
+        setDeciding(false);
+        m_loop->accept();
+    }
+}
+
+void RefineDialog::rejectProposal()
+{
+    if (m_loop) {
+        setDeciding(false);
+        m_loop->reject();
+    }
+}
+
+void RefineDialog::reject()
+{
+    if (m_loop) {
+        m_loop->cancel(); // finished("cancelled") follows
+        return;
+    }
+    QDialog::reject();
+}
+
+void RefineDialog::onIteration(const RefineIteration &iteration)
+{
+    m_model->upsert(iteration);
+    m_trainLift->append(iteration.number, iteration.trainLift);
+    if (iteration.heldOutLift) {
+        m_heldOutLift->append(iteration.number, *iteration.heldOutLift);
+    }
+    m_iterationAxis->setRange(1, qMax(2, iteration.number));
+    m_iterationAxis->setTickCount(qMax(2, iteration.number));
+    if (m_job) {
+        m_job->setProgress(double(iteration.number) / double(m_iterations->value()));
+    }
+}
+
+void RefineDialog::onProposal(const RefineIteration &iteration)
+{
+    m_model->upsert(iteration);
+    const SkillVersionStore store(m_skillDir);
+    const QString before = QString::fromUtf8(store.files(iteration.versionId).value(QStringLiteral("SKILL.md")));
+    const QString after = QString::fromUtf8(store.files(iteration.proposedVersionId).value(QStringLiteral("SKILL.md")));
+    m_diff->setTexts(before, after, tr("Evaluated (iteration %1)").arg(iteration.number), tr("Proposed"));
+    m_status->setText(tr("The teacher proposes a new version: accept it to evaluate it, or reject it to ask again."));
+    setDeciding(true);
+}
+
+void RefineDialog::onFinished(const QString &reason)
+{
+    m_loop->deleteLater();
+    setRunning(false);
+    setDeciding(false);
+    for (const RefineIteration &iteration : m_loop->iterations()) {
+        m_model->upsert(iteration);
+    }
+    m_status->setText(tr("Stopped: %1").arg(reason));
+    if (m_job) {
+        reason == u"cancelled" ? m_job->markCancelled() : m_job->finish(reason);
+    }
+    Q_EMIT skillChanged(m_skillDir);
+}
+
+void RefineDialog::onFailed(const QString &message)
+{
+    m_loop->deleteLater();
+    setRunning(false);
+    setDeciding(false);
+    m_status->setText(message);
+    if (m_job) {
+        m_job->fail(message);
+    }
+    Q_EMIT skillChanged(m_skillDir);
+}
+
+void RefineDialog::setRunning(bool running)
+{
+    m_start->setEnabled(!running);
+    for (QWidget *input : {static_cast<QWidget *>(m_skill), static_cast<QWidget *>(m_suite),
+                           static_cast<QWidget *>(m_teacher), static_cast<QWidget *>(m_students),
+                           static_cast<QWidget *>(m_iterations), static_cast<QWidget *>(m_useTargetLift),
+                           static_cast<QWidget *>(m_targetLift), static_cast<QWidget *>(m_attended)}) {
+        input->setEnabled(!running);
+    }
+}
+
+void RefineDialog::setDeciding(bool deciding)
+{
+    m_accept->setEnabled(deciding);
+    m_reject->setEnabled(deciding);
+}
+
+} // namespace sf

@@ -1,0 +1,104 @@
+#pragma once
+
+#include "eval/Verifiers.h"
+
+#include <QDialog>
+#include <QPointer>
+
+class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QLineEdit;
+class QLineSeries;
+class QPushButton;
+class QSpinBox;
+class QTableView;
+class QValueAxis;
+
+namespace sf {
+
+class ChatClient;
+class DiffView;
+class Job;
+class JobListModel;
+class Project;
+class RefineIterationsModel;
+class RefineLoop;
+struct RefineIteration;
+
+/**
+ * "Refine Skill…": runs the refine loop on a project skill and shows it as it goes — a table of the
+ * iterations (lift, pass rates with and without the skill, held-out lift, tokens), a chart of the
+ * lift per iteration, and each proposal as a diff of SKILL.md to accept or reject (or the loop runs
+ * unattended). The loop shows as a job in the Jobs panel.
+ */
+class RefineDialog final : public QDialog
+{
+    Q_OBJECT
+
+public:
+    RefineDialog(ChatClient &client, JobListModel &jobs, const Project &project, CommandRunner commandRunner,
+                 QWidget *parent = nullptr);
+    ~RefineDialog() override;
+
+    // For tests and for callers that prefill the form.
+    bool setSkill(const QString &name);
+    bool setSuite(const QString &name);
+    void setTeacher(const QString &model);
+    void setStudents(const QStringList &models);
+    void setTargetLift(double lift);
+    void setIterations(int iterations);
+    void setAttended(bool attended);
+    void start();
+    void acceptProposal();
+    void rejectProposal();
+
+    RefineIterationsModel *iterationsModel() const { return m_model; }
+    DiffView *proposalDiff() const { return m_diff; }
+    QLineSeries *liftSeries() const { return m_trainLift; }
+    QString statusText() const;
+
+Q_SIGNALS:
+    void skillChanged(const QString &skillDir);
+
+protected:
+    void reject() override;
+
+private:
+    void onIteration(const RefineIteration &iteration);
+    void onProposal(const RefineIteration &iteration);
+    void onFinished(const QString &reason);
+    void onFailed(const QString &message);
+    void setRunning(bool running);
+    void setDeciding(bool deciding);
+
+    ChatClient &m_client;
+    JobListModel &m_jobs;
+    const Project &m_project;
+    CommandRunner m_commandRunner;
+    QPointer<RefineLoop> m_loop;
+    QPointer<Job> m_job;
+    QString m_skillDir;
+
+    QComboBox *m_skill;
+    QComboBox *m_suite;
+    QComboBox *m_teacher;
+    QLineEdit *m_students;
+    QSpinBox *m_iterations;
+    QCheckBox *m_useTargetLift;
+    QDoubleSpinBox *m_targetLift;
+    QCheckBox *m_attended;
+    QPushButton *m_start;
+    QPushButton *m_accept;
+    QPushButton *m_reject;
+    QLabel *m_status;
+    QTableView *m_table;
+    RefineIterationsModel *m_model;
+    QLineSeries *m_trainLift;
+    QLineSeries *m_heldOutLift;
+    QValueAxis *m_iterationAxis;
+    DiffView *m_diff;
+};
+
+} // namespace sf
