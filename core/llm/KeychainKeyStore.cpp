@@ -31,7 +31,10 @@ void KeychainKeyStore::load(const QStringList &providerNames)
     }
     m_pendingReads += int(providerNames.size());
     for (const QString &name : providerNames) {
-        auto *job = new QKeychain::ReadPasswordJob(m_service, this);
+        // Jobs are not children of the store: the keychain may answer after the store is gone, and
+        // deleting a job in flight crashes in its callback. They delete themselves when done
+        // (autoDelete), and `this` as the connection's context drops the answer if the store died.
+        auto *job = new QKeychain::ReadPasswordJob(m_service);
         job->setInsecureFallback(false);
         job->setKey(keychainKey(name));
         connect(job, &QKeychain::Job::finished, this, [this, job, name] {
@@ -53,10 +56,10 @@ void KeychainKeyStore::setKey(const QString &providerName, const QString &key)
 {
     QKeychain::Job *job = nullptr;
     if (key.isEmpty()) {
-        auto *remove = new QKeychain::DeletePasswordJob(m_service, this);
+        auto *remove = new QKeychain::DeletePasswordJob(m_service); // not a child: see load()
         job = remove;
     } else {
-        auto *write = new QKeychain::WritePasswordJob(m_service, this);
+        auto *write = new QKeychain::WritePasswordJob(m_service);
         write->setTextData(key);
         job = write;
     }

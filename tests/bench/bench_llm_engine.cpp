@@ -171,7 +171,7 @@ CurlRun runCurl(quint16 port, int requests, int concurrency)
     const double childCpuBefore = cpuSeconds(RUSAGE_CHILDREN);
     QElapsedTimer clock;
     clock.start();
-    curl.start(u"curl"_s, {u"--silent"_s, u"--show-error"_s, u"--parallel"_s, u"--parallel-max"_s,
+    curl.start(u"curl"_s, {u"--no-progress-meter"_s, u"--show-error"_s, u"--parallel"_s, u"--parallel-max"_s,
                            QString::number(concurrency), u"-H"_s, u"Content-Type: application/json"_s, u"-H"_s,
                            u"Authorization: Bearer sk-bench-0000000000"_s, u"--data-binary"_s, QString::fromUtf8(body),
                            u"--config"_s, config.fileName()});
@@ -182,7 +182,9 @@ CurlRun runCurl(quint16 port, int requests, int concurrency)
     run.wallSeconds = double(clock.nsecsElapsed()) / 1e9;
     run.cpuSeconds = cpuSeconds(RUSAGE_CHILDREN) - childCpuBefore;
     run.exitCode = curl.exitCode();
-    run.error = QString::fromUtf8(curl.readAllStandardError()).trimmed();
+    if (run.exitCode != 0) {
+        run.error = QString::fromUtf8(curl.readAllStandardError()).trimmed();
+    }
     return run;
 }
 
