@@ -179,6 +179,7 @@ void SkillGenerator::start(const SkillGenerationRequest &request)
     m_chat.messages.append({QStringLiteral("user"), *userText.value});
     m_chat.maxTokens = request.maxTokens;
     m_chat.temperature = request.temperature;
+    m_chat.stream = request.stream;
     ask();
 }
 
@@ -194,7 +195,11 @@ void SkillGenerator::ask()
     ++m_result.teacherCalls;
     Q_EMIT stage(m_result.repaired ? QStringLiteral("Asking %1 to fix the problems").arg(m_request.teacherModel)
                                    : QStringLiteral("Asking %1 to write the skill").arg(m_request.teacherModel));
+    Q_EMIT replyRestarted();
     m_call = m_client.chat(m_request.teacherModel, m_chat);
+    connect(m_call, &ChatCall::textDelta, this, &SkillGenerator::replyDelta);
+    // A stream that breaks is retried from scratch, so what it had delivered is void.
+    connect(m_call, &ChatCall::retrying, this, &SkillGenerator::replyRestarted);
     connect(m_call, &ChatCall::finished, this, &SkillGenerator::onReply);
     connect(m_call, &ChatCall::failed, this, [this](const QString &message) {
         fail(QStringLiteral("the teacher %1 failed: %2").arg(m_request.teacherModel, message));

@@ -37,6 +37,7 @@ struct SkillGenerationRequest
     QString skillsFolder; ///< a new skill goes to skillsFolder/<name>/
     int maxTokens = 16000;
     std::optional<double> temperature;
+    bool stream = false; ///< deliver the teacher's reply as it is written (replyDelta)
 };
 
 /** What came of it: where the skill is, what the validator still finds, and what it cost. */
@@ -75,6 +76,10 @@ public:
 
 Q_SIGNALS:
     void stage(const QString &what); ///< "Asking the teacher", "Repairing: 2 errors", ...
+    /** With `stream`: the next piece of the teacher's reply, as it is written. */
+    void replyDelta(const QString &text);
+    /** A new reply begins (a repair round, or a retry after a broken stream): drop what came so far. */
+    void replyRestarted();
     void finished(const sf::SkillGenerationResult &result);
     void failed(const QString &message);
 

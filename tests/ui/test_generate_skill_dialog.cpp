@@ -28,15 +28,28 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-QByteArray teacherReply()
+const QString kSkill = u"=== FILE: SKILL.md ===\n---\nname: softmax-kernels\ndescription: Writes numerically stable "
+                       "softmax CUDA kernels. Use when a model needs a fused softmax.\n---\n# Softmax\nSubtract the "
+                       "row max before exponentiating.\n"_s;
+
+// The teacher's reply as an OpenAI-compatible event stream, a few characters per event.
+ScriptedResponse teacherReply(int delayMs = 0)
 {
-    const QString skill = u"=== FILE: SKILL.md ===\n---\nname: softmax-kernels\ndescription: Writes numerically stable "
-                          "softmax CUDA kernels. Use when a model needs a fused softmax.\n---\n# Softmax\nSubtract the "
-                          "row max before exponentiating.\n"_s;
-    const QJsonObject message{{u"role"_s, u"assistant"_s}, {u"content"_s, skill}};
-    return QJsonDocument(QJsonObject{{u"choices"_s, QJsonArray{QJsonObject{{u"message"_s, message}}}},
-                                     {u"usage"_s, QJsonObject{{u"prompt_tokens"_s, 10}, {u"completion_tokens"_s, 5}}}})
-        .toJson(QJsonDocument::Compact);
+    QList<QByteArray> events;
+    for (qsizetype i = 0; i < kSkill.size(); i += 40) {
+        const QJsonObject delta{{u"content"_s, kSkill.mid(i, 40)}};
+        events << "data: " +
+                      QJsonDocument(
+                          QJsonObject{{u"choices"_s, QJsonArray{QJsonObject{{u"index"_s, 0}, {u"delta"_s, delta}}}}})
+                          .toJson(QJsonDocument::Compact) +
+                      "\n\n";
+    }
+    events << "data: {\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}\n\n"
+              "data: {\"choices\":[],\"usage\":{\"prompt_tokens\":10,\"completion_tokens\":5}}\n\ndata: [DONE]\n\n";
+    ScriptedResponse response = ScriptedResponse::streamed(events, 1);
+    response.headers.append(qMakePair(QByteArray("Content-Type"), QByteArray("text/event-stream")));
+    response.delayMs = delayMs;
+    return response;
 }
 
 } // namespace
@@ -84,7 +97,7 @@ private Q_SLOTS:
 
     void generate_writesTheSkillReportsItAndFinishesTheJob()
     {
-        m_server->route("POST", "/v1/chat/completions", ScriptedResponse::json(200, teacherReply()));
+        m_server->route("POST", "/v1/chat/completions", teacherReply());
         GenerateSkillDialog dialog(*m_client, m_jobs, *m_project);
         QSignalSpy generated(&dialog, &GenerateSkillDialog::skillGenerated);
         dialog.show();
@@ -99,6 +112,8 @@ private Q_SLOTS:
         QCOMPARE(skillDir, QDir(m_project->skillsPath()).filePath(u"softmax-kernels"_s));
         QVERIFY(QFile::exists(skillDir + u"/SKILL.md"_s));
         QCOMPARE(dialog.result(), int(QDialog::Accepted));
+        QCOMPARE(dialog.replyText(), kSkill); // streamed into the dialog as it was written
+        QVERIFY(m_server->requests().first().body.contains("\"stream\":true"));
         Job *job = m_jobs.jobAt(0); // the newest job is listed first
         QCOMPARE(job->state(), Job::State::Finished);
         QVERIFY(job->detail().contains(u"softmax-kernels"_s));
@@ -122,7 +137,7 @@ private Q_SLOTS:
         QVERIFY(skill.open(QIODevice::WriteOnly));
         skill.write("---\nname: softmax-kernels\ndescription: Old. Use when asked.\n---\nOld body.\n");
         skill.close();
-        m_server->route("POST", "/v1/chat/completions", ScriptedResponse::json(200, teacherReply()));
+        m_server->route("POST", "/v1/chat/completions", teacherReply());
 
         GenerateSkillDialog dialog(*m_client, m_jobs, *m_project);
         QVERIFY(dialog.setSkillToImprove(u"softmax-kernels"_s));
@@ -136,7 +151,7 @@ private Q_SLOTS:
 
     void cancel_endsTheJobAsCancelledAndKeepsTheDialogOpen()
     {
-        ScriptedResponse slow = ScriptedResponse::json(200, teacherReply());
+        ScriptedResponse slow = teacherReply();
         slow.delayMs = 5000;
         m_server->route("POST", "/v1/chat/completions", slow);
         GenerateSkillDialog dialog(*m_client, m_jobs, *m_project);

@@ -27,10 +27,11 @@ GenerateSkillDialog::GenerateSkillDialog(ChatClient &client, JobListModel &jobs,
     , m_teacher(new QComboBox(this))
     , m_profile(new QComboBox(this))
     , m_status(new QLabel(this))
+    , m_reply(new QPlainTextEdit(this))
     , m_generate(new QPushButton(tr("Generate"), this))
 {
     setWindowTitle(tr("Generate Skill"));
-    resize(640, 480);
+    resize(720, 640);
 
     m_task->setObjectName(QStringLiteral("task"));
     m_task->setPlaceholderText(tr("What should the skill teach? e.g. Write a fused RMSNorm CUDA kernel for Flux "
@@ -56,6 +57,9 @@ GenerateSkillDialog::GenerateSkillDialog(ChatClient &client, JobListModel &jobs,
     m_status->setObjectName(QStringLiteral("status"));
     m_status->setWordWrap(true);
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_reply->setObjectName(QStringLiteral("reply"));
+    m_reply->setReadOnly(true);
+    m_reply->setPlaceholderText(tr("The teacher's reply appears here as it is written."));
     m_generate->setObjectName(QStringLiteral("generate"));
     m_generate->setDefault(true);
 
@@ -68,7 +72,8 @@ GenerateSkillDialog::GenerateSkillDialog(ChatClient &client, JobListModel &jobs,
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Cancel, this);
     buttons->addButton(m_generate, QDialogButtonBox::AcceptRole);
     auto *layout = new QVBoxLayout(this);
-    layout->addLayout(form, 1);
+    layout->addLayout(form);
+    layout->addWidget(m_reply, 1);
     layout->addWidget(m_status);
     layout->addWidget(buttons);
 
@@ -115,6 +120,11 @@ QString GenerateSkillDialog::statusText() const
     return m_status->text();
 }
 
+QString GenerateSkillDialog::replyText() const
+{
+    return m_reply->toPlainText();
+}
+
 void GenerateSkillDialog::generate()
 {
     if (m_generator) {
@@ -127,6 +137,7 @@ void GenerateSkillDialog::generate()
     request.teacherModel = m_teacher->currentText().trimmed();
     request.profile = profileFromName(m_profile->currentData().toString()).value_or(ValidationProfile::AgentSkills);
     request.skillsFolder = m_project.skillsPath();
+    request.stream = true;
     if (request.teacherModel.isEmpty()) {
         m_status->setText(tr("Choose the teacher model first."));
         return;
@@ -144,6 +155,11 @@ void GenerateSkillDialog::generate()
         if (m_job) {
             m_job->setDetail(what);
         }
+    });
+    connect(m_generator, &SkillGenerator::replyRestarted, m_reply, &QPlainTextEdit::clear);
+    connect(m_generator, &SkillGenerator::replyDelta, m_reply, [this](const QString &text) {
+        m_reply->moveCursor(QTextCursor::End);
+        m_reply->insertPlainText(text);
     });
     connect(m_generator, &SkillGenerator::finished, this, &GenerateSkillDialog::onFinished);
     connect(m_generator, &SkillGenerator::failed, this, &GenerateSkillDialog::onFailed);

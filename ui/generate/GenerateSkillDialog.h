@@ -39,6 +39,7 @@ public:
     bool setSkillToImprove(const QString &name);
     void generate();
     QString statusText() const;
+    QString replyText() const; ///< the teacher's reply as streamed so far
 
 Q_SIGNALS:
     void skillGenerated(const QString &skillDir);
@@ -62,6 +63,7 @@ private:
     QComboBox *m_teacher;
     QComboBox *m_profile;
     QLabel *m_status;
+    QPlainTextEdit *m_reply;
     QPushButton *m_generate;
 };
 
