@@ -1,15 +1,16 @@
 #include "GuiStartup.h"
 
 #include "CommandRegistry.h"
+#include "LlmServices.h"
 #include "MainWindow.h"
 #include "common/Theme.h"
 #include "common/ViewPage.h"
-#include "LlmServices.h"
 #include "jobs/JobListModel.h"
 #include "models/LocalModelStatus.h"
 #include "models/TryModelDialog.h"
 #include "project/AppSettings.h"
 #include "project/SampleProject.h"
+#include "runs/RunsView.h"
 
 #include <QApplication>
 #include <QDeadlineTimer>
@@ -48,6 +49,7 @@ void wireModels(MainWindow &window, LlmServices &llm, JobListModel &jobs)
 {
     auto *localStatus = new LocalModelStatus(llm.localServer(), jobs, &window);
     window.addStatusWidget(localStatus);
+    static_cast<RunsView *>(window.page(MainWindow::View::Runs))->setEvalServices(&llm.chat(), &jobs);
     QMenu *tools = window.toolsMenu();
     QAction *tryModel = tools->addAction(QObject::tr("&Try a Model…"));
     QObject::connect(tryModel, &QAction::triggered, &window, [&window, &llm] {
