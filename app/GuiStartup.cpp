@@ -1,10 +1,10 @@
 #include "GuiStartup.h"
 
 #include "CommandRegistry.h"
-#include "LlmServices.h"
 #include "MainWindow.h"
 #include "common/Theme.h"
 #include "common/ViewPage.h"
+#include "LlmServices.h"
 #include "jobs/JobListModel.h"
 #include "models/LocalModelStatus.h"
 #include "models/TryModelDialog.h"
