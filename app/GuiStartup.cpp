@@ -18,6 +18,7 @@
 #include <QVBoxLayout>
 #include "project/AppSettings.h"
 #include "project/SampleProject.h"
+#include "runs/RunsView.h"
 
 #include <QApplication>
 #include <QDeadlineTimer>
@@ -56,6 +57,7 @@ void wireModels(MainWindow &window, LlmServices &llm, JobListModel &jobs)
 {
     auto *localStatus = new LocalModelStatus(llm.localServer(), jobs, &window);
     window.addStatusWidget(localStatus);
+    static_cast<RunsView *>(window.page(MainWindow::View::Runs))->setEvalServices(&llm.chat(), &jobs);
     QMenu *tools = window.toolsMenu();
     QAction *tryModel = tools->addAction(QObject::tr("&Try a Model…"));
     QObject::connect(tryModel, &QAction::triggered, &window, [&window, &llm] {

@@ -193,8 +193,12 @@ void AgentSession::runTools(const QList<ToolCall> &calls)
     ToolContext context;
     context.workspace = m_item.workspace;
     context.runCommand = m_setup.runCommand;
-    context.skill = isAgenticWithSkill(m_setup, m_item.key.arm) ? &m_setup.skill : nullptr;
     context.commandTimeoutMs = m_setup.config.commandTimeoutSeconds * 1000;
+    // The worker gets its own copy of the skill (implicitly shared, so cheap): a cancelled run may delete the
+    // executor that owns the original while a tool is still running.
+    std::optional<SkillUnderTest> skill;
+    if (isAgenticWithSkill(m_setup, m_item.key.arm))
+        skill = m_setup.skill;
     m_result.toolCalls += int(calls.size());
     for (const ToolCall &call : calls)
         m_result.toolCallCounts[call.name] += 1;
@@ -225,7 +229,8 @@ void AgentSession::runTools(const QList<ToolCall> &calls)
         }
         callModel();
     });
-    watcher->setFuture(QtConcurrent::run([context, calls] {
+    watcher->setFuture(QtConcurrent::run([context, calls, skill]() mutable {
+        context.skill = skill ? &*skill : nullptr;
         QList<ToolOutcome> outcomes;
         for (const ToolCall &call : calls)
             outcomes.append(runStudentTool(call, context));

@@ -9,6 +9,8 @@
 #include <QHash>
 #include <QJsonDocument>
 #include <QRandomGenerator>
+#include <QtConcurrent/QtConcurrentRun>
+#include <fcntl.h>
 #include <unistd.h>
 
 namespace sf {
@@ -165,21 +167,41 @@ QString RunStore::append(const ItemResult &result)
     if (!file.open(QIODevice::WriteOnly | QIODevice::Append))
         return QStringLiteral("%1: %2").arg(file.fileName(), file.errorString());
     const QByteArray line = QJsonDocument(result.toJson()).toJson(QJsonDocument::Compact) + '\n';
-    // One write of the whole line, then to the disk: a crash leaves whole lines, at worst a cut last one.
+    // One write of the whole line, flushed to the system before returning: a killed process leaves whole lines,
+    // at worst a cut last one. Reaching the disk itself (against a power cut) is left to a worker thread, since
+    // an fsync per item on the UI thread costs milliseconds each.
     if (file.write(line) != line.size() || !file.flush())
         return QStringLiteral("%1: %2").arg(file.fileName(), file.errorString());
-    ::fsync(file.handle());
     m_results.append(result);
+    syncSoon();
     return {};
+}
+
+void RunStore::syncSoon() const
+{
+    // Coalesced: while one sync is waiting to start, later appends ride on it.
+    if (m_syncPending->exchange(true))
+        return;
+    const QByteArray path = QFile::encodeName(QDir(m_dir).filePath(kResults));
+    (void)QtConcurrent::run([path, pending = m_syncPending] {
+        pending->store(false);
+        const int fd = ::open(path.constData(), O_WRONLY | O_CLOEXEC);
+        if (fd >= 0) {
+            ::fdatasync(fd);
+            ::close(fd);
+        }
+    });
 }
 
 QString RunStore::writeTranscript(const ItemKey &key, const QJsonObject &transcript) const
 {
     const QString relative = QStringLiteral("transcripts/%1.json").arg(key.fileName());
-    const QString error =
-        writeFileAtomically(QDir(m_dir).filePath(relative), QJsonDocument(transcript).toJson(QJsonDocument::Indented));
-    if (!error.isEmpty()) {
-        qCWarning(lcEval).noquote() << error;
+    // Written before the item's result line and without an fsync of its own: a crash that cuts it also loses
+    // the result line, so a resume runs the item again and rewrites the transcript whole.
+    QFile file(QDir(m_dir).filePath(relative));
+    const QByteArray text = QJsonDocument(transcript).toJson(QJsonDocument::Indented);
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate) || file.write(text) != text.size() || !file.flush()) {
+        qCWarning(lcEval).noquote() << QStringLiteral("%1: %2").arg(file.fileName(), file.errorString());
         return {};
     }
     return relative;

@@ -7,6 +7,8 @@
 #include <QJsonObject>
 #include <QList>
 #include <QString>
+#include <atomic>
+#include <memory>
 #include <variant>
 
 namespace sf {
@@ -61,7 +63,8 @@ public:
 
     /// Writes run.json atomically; "" or an error.
     QString saveManifest() const;
-    /// Appends one line to results.jsonl and flushes it to disk; "" or an error.
+    /// Appends one line to results.jsonl and flushes it (a killed process keeps it; the sync to the disk follows on
+    /// a worker thread); "" or an error.
     QString append(const ItemResult &result);
     /// Writes transcripts/<key>.json; returns its path relative to the run folder, or "" on failure.
     QString writeTranscript(const ItemKey &key, const QJsonObject &transcript) const;
@@ -73,10 +76,12 @@ private:
         : m_dir(std::move(dir))
     {
     }
+    void syncSoon() const;
 
     QString m_dir;
     RunManifest m_manifest;
     QList<ItemResult> m_results;
+    std::shared_ptr<std::atomic_bool> m_syncPending = std::make_shared<std::atomic_bool>(false);
 };
 
 /// A new run id: "20260130T004512Z-3f9a1c".

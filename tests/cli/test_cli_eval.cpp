@@ -137,6 +137,25 @@ private Q_SLOTS:
                         {"id": "c", "input": "Normalize z", "expected": {"contains": "USE-RMSNORM-EPS"}}])");
     }
 
+    void help_listsEvalAndRunsCommands_eachWithItsOwnUsage()
+    {
+        const Result all = run({QStringLiteral("--help")});
+        for (const QString &words :
+             {QStringLiteral("eval"), QStringLiteral("runs export"), QStringLiteral("runs import")}) {
+            QVERIFY2(all.out.contains(QStringLiteral("  ") + words + u' '), qPrintable(words));
+            const Result own = run(words.split(u' ') + QStringList{QStringLiteral("--help")});
+            QCOMPARE(own.exitCode, 0);
+            QVERIFY2(own.out.startsWith(QStringLiteral("Usage: skillforge ") + words), qPrintable(own.out));
+        }
+    }
+
+    void eval_withoutModel_isBadUsage()
+    {
+        const Result r = run({QStringLiteral("eval"), m_skill, QStringLiteral("--tests"), m_suite});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY(r.err.contains(QStringLiteral("--model")));
+    }
+
     void skillFollowingModel_liftOne_gatePasses_jsonHasEveryField()
     {
         m_server.routeHandler("POST", "/v1/chat/completions",

@@ -1,14 +1,32 @@
 #include "runs/RunsView.h"
 
 #include "common/EmptyState.h"
+#include "eval/EvalSession.h"
+#include "eval/RunSummary.h"
+#include "eval/SandboxCommand.h"
+#include "jobs/Job.h"
+#include "jobs/JobListModel.h"
 #include "project/Project.h"
+#include "runs/EvalLaunchDialog.h"
+#include "runs/RunGridModel.h"
 
 #include <QDateTime>
+#include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QHBoxLayout>
 #include <QHeaderView>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLabel>
 #include <QLocale>
+#include <QMessageBox>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSplitter>
 #include <QStackedWidget>
+#include <QTableView>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
@@ -30,6 +48,22 @@ qint64 countResultLines(const QString &runFolder)
     return lines;
 }
 
+QString percent(double rate)
+{
+    return QStringLiteral("%1%").arg(qRound(rate * 100));
+}
+
+// The run's matrix as its run.json describes it; empty when its suite can no longer be read.
+QList<ItemKey> matrixOf(const RunStore &store)
+{
+    const EvalConfig config = EvalConfig::fromJson(store.manifest().parameters);
+    const RunManifest &m = store.manifest();
+    auto suite = m.suitePath.isEmpty() ? readSkillTestSuite(m.skillDir) : readTestSuite(m.suitePath);
+    if (!std::holds_alternative<TestSuite>(suite) || config.models.isEmpty())
+        return {};
+    return EvalRunner::matrix(std::get<TestSuite>(suite), config);
+}
+
 } // namespace
 
 RunsView::RunsView(QWidget *parent)
@@ -37,6 +71,13 @@ RunsView::RunsView(QWidget *parent)
     , m_stack(new QStackedWidget(this))
     , m_empty(new EmptyState(this))
     , m_table(new QTreeWidget(this))
+    , m_newButton(new QPushButton(tr("New Evaluation…"), this))
+    , m_resumeButton(new QPushButton(tr("Resume"), this))
+    , m_cancelButton(new QPushButton(tr("Cancel"), this))
+    , m_summary(new QLabel(this))
+    , m_grid(new RunGridModel(this))
+    , m_gridView(new QTableView(this))
+    , m_transcript(new QPlainTextEdit(this))
 {
     m_empty->setText(tr("No runs yet"),
                      tr("An evaluation run tries every student model on the test suite, without and with the "
@@ -48,9 +89,70 @@ RunsView::RunsView(QWidget *parent)
     m_table->header()->setSectionResizeMode(0, QHeaderView::Stretch);
     m_stack->addWidget(m_empty);
     m_stack->addWidget(m_table);
+
+    m_summary->setWordWrap(true);
+    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_summary->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    m_gridView->setModel(m_grid);
+    m_gridView->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    m_gridView->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_gridView->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_transcript->setReadOnly(true);
+    m_transcript->setPlaceholderText(tr("Click a cell to read its transcript."));
+
+    auto *detail = new QSplitter(Qt::Vertical, this);
+    detail->addWidget(m_summary);
+    detail->addWidget(m_gridView);
+    detail->addWidget(m_transcript);
+    detail->setStretchFactor(1, 2);
+    detail->setStretchFactor(2, 1);
+    auto *split = new QSplitter(Qt::Horizontal, this);
+    split->addWidget(m_stack);
+    split->addWidget(detail);
+    split->setStretchFactor(1, 3);
+
+    auto *buttons = new QHBoxLayout;
+    buttons->addWidget(m_newButton);
+    buttons->addWidget(m_resumeButton);
+    buttons->addWidget(m_cancelButton);
+    buttons->addStretch();
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_stack);
+    layout->addLayout(buttons);
+    layout->addWidget(split);
+
+    connect(m_table, &QTreeWidget::currentItemChanged, this, [this] {
+        showRun(selectedRun());
+        updateButtons();
+    });
+    connect(m_gridView, &QTableView::clicked, this, &RunsView::showTranscript);
+    connect(m_newButton, &QPushButton::clicked, this, [this] {
+        if (!m_project)
+            return;
+        EvalLaunchDialog dialog(*m_project, this);
+        if (dialog.exec() == QDialog::Accepted)
+            startEvaluation(dialog.plan());
+    });
+    connect(m_resumeButton, &QPushButton::clicked, this, [this] {
+        EvalPlan plan;
+        plan.resumeDir = selectedRun();
+        startEvaluation(plan);
+    });
+    connect(m_cancelButton, &QPushButton::clicked, this, &RunsView::cancelEvaluation);
+    updateButtons();
+}
+
+RunsView::~RunsView()
+{
+    if (m_session)
+        m_session->cancel();
+}
+
+void RunsView::setEvalServices(ChatClient *chat, JobListModel *jobs)
+{
+    m_chat = chat;
+    m_jobs = jobs;
+    updateButtons();
 }
 
 void RunsView::setProject(const Project *project)
@@ -68,13 +170,44 @@ void RunsView::openPath(const QString &path)
     }
 }
 
+bool RunsView::isBusy() const
+{
+    return m_session && m_session->runner().isRunning();
+}
+
 int RunsView::runCount() const
 {
     return m_table->topLevelItemCount();
 }
 
+QString RunsView::selectedRun() const
+{
+    const QTreeWidgetItem *item = m_table->currentItem();
+    return item ? item->data(0, Qt::UserRole).toString() : QString();
+}
+
+void RunsView::updateButtons()
+{
+    const bool services = m_chat && m_jobs;
+    const bool running = isBusy();
+    m_newButton->setVisible(services);
+    m_resumeButton->setVisible(services);
+    m_cancelButton->setVisible(services);
+    m_newButton->setEnabled(m_project && !running);
+    m_cancelButton->setEnabled(running);
+    const QString run = selectedRun();
+    bool incomplete = false;
+    if (!run.isEmpty() && !running) {
+        auto store = RunStore::open(run);
+        if (const RunStore *s = std::get_if<RunStore>(&store))
+            incomplete = s->manifest().status != QLatin1String("finished") && s->manifest().plannedItems > 0;
+    }
+    m_resumeButton->setEnabled(incomplete);
+}
+
 void RunsView::reload()
 {
+    const QString selected = selectedRun();
     m_table->clear();
     const QList<ProjectItem> runs = m_project ? m_project->items(ProjectItem::Kind::Run) : QList<ProjectItem>{};
     const QLocale locale;
@@ -86,9 +219,161 @@ void RunsView::reload()
         item->setData(1, Qt::UserRole + 1, written);
         item->setText(2, locale.toString(countResultLines(run.path)));
         item->setData(0, Qt::UserRole, run.path);
+        if (run.path == selected)
+            m_table->setCurrentItem(item);
     }
     m_table->sortByColumn(0, Qt::DescendingOrder);
     m_stack->setCurrentWidget(runs.isEmpty() ? static_cast<QWidget *>(m_empty) : m_table);
+    updateButtons();
+}
+
+void RunsView::showRun(const QString &path)
+{
+    m_shownRun = path;
+    m_transcript->clear();
+    if (m_session && QDir(m_session->store().dir()) == QDir(path)) {
+        m_grid->reset(m_session->runner().matrix(m_session->suite(), m_session->config()),
+                      m_session->store().results());
+    } else if (path.isEmpty()) {
+        m_grid->reset({}, {});
+    } else {
+        auto store = RunStore::open(path);
+        if (const RunStore *s = std::get_if<RunStore>(&store))
+            m_grid->reset(matrixOf(*s), s->results());
+        else
+            m_grid->reset({}, {});
+    }
+    updateSummary();
+}
+
+void RunsView::updateSummary()
+{
+    QList<ItemResult> results;
+    QString status;
+    if (m_session && QDir(m_session->store().dir()) == QDir(m_shownRun)) {
+        results = m_session->store().results();
+        status = tr("%1 of %2 items done, %3 running")
+                     .arg(m_session->runner().done())
+                     .arg(m_session->runner().total())
+                     .arg(m_session->runner().inFlight());
+    } else if (!m_shownRun.isEmpty()) {
+        auto store = RunStore::open(m_shownRun);
+        if (const RunStore *s = std::get_if<RunStore>(&store)) {
+            results = s->results();
+            status = tr("%1, %2 items").arg(s->manifest().status).arg(results.size());
+        } else {
+            status = std::get<LoadError>(store).toString();
+        }
+    }
+    QString text = status.toHtmlEscaped();
+    const RunSummary summary = summarizeRun(results);
+    for (const ArmSummary &a : summary.arms) {
+        text += QStringLiteral("<br><b>%1</b> %2 [%3]: %4/%5 passed (%6, 95% CI %7–%8)%9")
+                    .arg(a.model.toHtmlEscaped(), a.arm, a.split)
+                    .arg(a.passRate.successes)
+                    .arg(a.passRate.trials)
+                    .arg(percent(a.passRate.rate), percent(a.passRate.ci.low), percent(a.passRate.ci.high),
+                         a.errors ? tr(", %1 errors").arg(a.errors) : QString());
+    }
+    for (const ArmComparison &c : summary.comparisons) {
+        text += tr("<br>Lift <b>%1</b> [%2]: %3 (exact McNemar p = %4; %5 flipped to pass, %6 to fail)")
+                    .arg(c.model.toHtmlEscaped(), c.split, QString::number(c.lift, 'f', 2),
+                         QString::number(c.pValue, 'g', 3))
+                    .arg(c.table.onlySecond)
+                    .arg(c.table.onlyFirst);
+    }
+    m_summary->setText(text);
+}
+
+void RunsView::showTranscript(const QModelIndex &index)
+{
+    const ItemResult *result = m_grid->resultAt(index);
+    if (!result) {
+        m_transcript->setPlainText(tr("This item has not finished yet."));
+        return;
+    }
+    QString text =
+        QStringLiteral("%1 · %2 · %3 #%4 — %5 (%6)\n")
+            .arg(result->key.model, result->key.arm, result->key.caseId)
+            .arg(result->key.repeat)
+            .arg(result->isError() ? tr("error: ") + result->error : (result->passed ? tr("passed") : tr("failed")),
+                 result->stopReason);
+    for (const VerifierOutcome &v : result->verifiers)
+        text += QStringLiteral("  [%1] %2: %3\n")
+                    .arg(v.passed ? tr("pass") : tr("fail"), v.name.isEmpty() ? v.type : v.name, v.evidence);
+    QFile file(QDir(m_shownRun).filePath(result->transcript));
+    if (!result->transcript.isEmpty() && file.open(QIODevice::ReadOnly)) {
+        const QJsonArray messages =
+            QJsonDocument::fromJson(file.readAll()).object().value(QStringLiteral("messages")).toArray();
+        for (const QJsonValue &value : messages) {
+            const QJsonObject m = value.toObject();
+            text += QStringLiteral("\n── %1 ──\n%2\n")
+                        .arg(m.value(QStringLiteral("role")).toString(), m.value(QStringLiteral("content")).toString());
+            for (const QJsonValue &call : m.value(QStringLiteral("tool_calls")).toArray())
+                text += QStringLiteral("→ %1(%2)\n")
+                            .arg(call.toObject().value(QStringLiteral("name")).toString(),
+                                 call.toObject().value(QStringLiteral("arguments")).toString());
+        }
+    }
+    m_transcript->setPlainText(text);
+}
+
+QString RunsView::transcriptText() const
+{
+    return m_transcript->toPlainText();
+}
+
+QString RunsView::summaryText() const
+{
+    return m_summary->text();
+}
+
+bool RunsView::startEvaluation(const EvalPlan &plan)
+{
+    if (!m_chat || !m_jobs || isBusy())
+        return false;
+    auto prepared = EvalSession::prepare(*m_chat, plan, sandboxCommandRunner());
+    if (const QString *error = std::get_if<QString>(&prepared)) {
+        QMessageBox::warning(this, tr("Cannot start the evaluation"), *error);
+        return false;
+    }
+    m_session = std::move(std::get<std::unique_ptr<EvalSession>>(prepared));
+    EvalRunner &runner = m_session->runner();
+    m_job = m_jobs->add(new Job(tr("Evaluate %1").arg(m_session->store().manifest().skillName)));
+    connect(m_job, &Job::cancelRequested, this, &RunsView::cancelEvaluation);
+    connect(&runner, &EvalRunner::itemStarted, this, [this](const ItemKey &key) { m_grid->setRunning(key); });
+    connect(&runner, &EvalRunner::itemFinished, this, [this](const ItemResult &result) {
+        if (QDir(m_session->store().dir()) == QDir(m_shownRun))
+            m_grid->setResult(result);
+        const EvalRunner &r = m_session->runner();
+        m_job->setProgress(r.total() ? double(r.done()) / r.total() : 0.0);
+        m_job->setDetail(tr("%1 of %2 items").arg(r.done()).arg(r.total()));
+        updateSummary();
+    });
+    connect(&runner, &EvalRunner::finished, this, [this](bool cancelled) {
+        if (cancelled)
+            m_job->markCancelled();
+        else
+            m_job->finish(tr("%1 items").arg(m_session->runner().total()));
+        m_job = nullptr;
+        updateSummary();
+        // The session is done; its results stay on disk and the grid keeps showing them.
+        m_session.release()->deleteLater();
+        reload();
+        Q_EMIT evaluationFinished(cancelled);
+    });
+    const QString dir = m_session->store().dir();
+    m_session->start();
+    openPath(dir);
+    showRun(dir);
+    updateButtons();
+    return true;
+}
+
+void RunsView::cancelEvaluation()
+{
+    if (isBusy())
+        m_session->cancel();
 }
 
 } // namespace sf

@@ -2,31 +2,78 @@
 
 #include "common/ViewPage.h"
 
+#include <memory>
+
+class QLabel;
+class QPlainTextEdit;
+class QPushButton;
 class QStackedWidget;
+class QTableView;
 class QTreeWidget;
 
 namespace sf {
 
+class ChatClient;
 class EmptyState;
+class EvalSession;
+class Job;
+class JobListModel;
+class RunGridModel;
 
-/// The Runs view: the project's evaluation runs, newest first, with their date and item counts.
+/// The Runs view: the project's evaluation runs, newest first; the selected run as a grid of cells (case and
+/// repeat by model and arm) that fills in live, its statistics, and the transcript of the cell clicked. With
+/// model services it also launches, cancels and resumes evaluations.
 class RunsView final : public ViewPage
 {
     Q_OBJECT
 
 public:
     explicit RunsView(QWidget *parent = nullptr);
+    ~RunsView() override;
+
     void setProject(const Project *project) override;
     void openPath(const QString &path) override;
+    bool isBusy() const override;
     int runCount() const;
+
+    /// Enables launching evaluations (the buttons stay hidden without it).
+    void setEvalServices(ChatClient *chat, JobListModel *jobs);
+    /// Starts an evaluation of @p plan (resumeDir set: resumes that run); false with a message box on bad input.
+    bool startEvaluation(const struct EvalPlan &plan);
+    void cancelEvaluation();
+
+    RunGridModel *gridModel() const { return m_grid; }
+    QString transcriptText() const;
+    QString summaryText() const;
+
+Q_SIGNALS:
+    void evaluationFinished(bool cancelled);
 
 private:
     void reload();
+    void showRun(const QString &path);
+    void showTranscript(const QModelIndex &index);
+    void updateSummary();
+    void updateButtons();
+    QString selectedRun() const;
 
     const Project *m_project = nullptr;
+    ChatClient *m_chat = nullptr;
+    JobListModel *m_jobs = nullptr;
+    std::unique_ptr<EvalSession> m_session;
+    Job *m_job = nullptr;
+    QString m_shownRun;
+
     QStackedWidget *m_stack;
     EmptyState *m_empty;
     QTreeWidget *m_table;
+    QPushButton *m_newButton;
+    QPushButton *m_resumeButton;
+    QPushButton *m_cancelButton;
+    QLabel *m_summary;
+    RunGridModel *m_grid;
+    QTableView *m_gridView;
+    QPlainTextEdit *m_transcript;
 };
 
 } // namespace sf

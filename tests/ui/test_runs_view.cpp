@@ -1,0 +1,246 @@
+#include "ScriptedHttpServer.h"
+#include "eval/EvalSession.h"
+#include "jobs/JobListModel.h"
+#include "llm/ChatClient.h"
+#include "llm/HttpEngine.h"
+#include "llm/ProviderRegistry.h"
+#include "project/Project.h"
+#include "runs/EvalLaunchDialog.h"
+#include "runs/RunGridModel.h"
+#include "runs/RunsView.h"
+
+#include <QAbstractItemModelTester>
+#include <QApplication>
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+#include <memory>
+
+using namespace sf;
+using namespace sf::test;
+
+namespace {
+
+ScriptedResponse reply(const QString &text, int delayMs)
+{
+    const QJsonObject body{{QStringLiteral("id"), QStringLiteral("c")},
+                           {QStringLiteral("object"), QStringLiteral("chat.completion")},
+                           {QStringLiteral("model"), QStringLiteral("student")},
+                           {QStringLiteral("choices"),
+                            QJsonArray{QJsonObject{{QStringLiteral("index"), 0},
+                                                   {QStringLiteral("message"),
+                                                    QJsonObject{{QStringLiteral("role"), QStringLiteral("assistant")},
+                                                                {QStringLiteral("content"), text}}},
+                                                   {QStringLiteral("finish_reason"), QStringLiteral("stop")}}}},
+                           {QStringLiteral("usage"), QJsonObject{{QStringLiteral("prompt_tokens"), 10},
+                                                                 {QStringLiteral("completion_tokens"), 2}}}};
+    ScriptedResponse r = ScriptedResponse::json(200, QJsonDocument(body).toJson(QJsonDocument::Compact));
+    r.delayMs = delayMs;
+    return r;
+}
+
+void write(const QString &path, const QByteArray &content)
+{
+    QDir().mkpath(QFileInfo(path).absolutePath());
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(content);
+}
+
+ItemResult result(const QString &arm, const QString &caseId, bool passed)
+{
+    ItemResult r;
+    r.key = {QStringLiteral("generic:s"), arm, caseId, 1};
+    r.passed = passed;
+    r.stopReason = StopReason::Answered;
+    return r;
+}
+
+} // namespace
+
+/// The Runs view as a user drives it: launch an evaluation, watch the grid fill, read a transcript, cancel, resume.
+class TestRunsView final : public QObject
+{
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_dir;
+    std::optional<Project> m_project;
+    std::unique_ptr<ScriptedHttpServer> m_server;
+    std::unique_ptr<HttpEngine> m_engine;
+    std::unique_ptr<ProviderRegistry> m_providers;
+    std::unique_ptr<ChatClient> m_chat;
+    int m_delayMs = 0;
+
+    EvalPlan plan() const
+    {
+        EvalPlan p;
+        p.skillDir = m_project->skillsPath() + QStringLiteral("/rmsnorm");
+        p.suitePath = m_project->testsPath() + QStringLiteral("/basic.json");
+        p.runsDir = m_project->runsPath();
+        p.config.models = {QStringLiteral("generic:s")};
+        p.config.runs = 2;
+        p.config.concurrency = 2;
+        p.config.studentTools = false;
+        return p;
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        auto created = Project::create(m_dir.filePath(QStringLiteral("project")), QStringLiteral("Runs test"));
+        QVERIFY(std::holds_alternative<Project>(created));
+        m_project.emplace(std::get<Project>(created));
+        write(m_project->skillsPath() + QStringLiteral("/rmsnorm/SKILL.md"),
+              "---\nname: rmsnorm\ndescription: RMSNorm.\n---\nAnswer with MAGIC-EPS.\n");
+        write(m_project->testsPath() + QStringLiteral("/basic.json"),
+              R"([{"id": "a", "input": "first", "expected": {"contains": "MAGIC-EPS"}},
+                  {"id": "b", "input": "second", "expected": {"contains": "MAGIC-EPS"}}])");
+        m_server = std::make_unique<ScriptedHttpServer>();
+        QVERIFY(m_server->listen());
+        m_server->routeHandler("POST", "/v1/chat/completions", [this](const RecordedRequest &request) {
+            return reply(request.body.contains("MAGIC-EPS") ? QStringLiteral("MAGIC-EPS") : QStringLiteral("no"),
+                         m_delayMs);
+        });
+        qputenv("GENERIC_BASE_URL", m_server->baseUrl().toEncoded() + "/v1");
+        m_engine = std::make_unique<HttpEngine>();
+        m_providers = std::make_unique<ProviderRegistry>();
+        m_chat = std::make_unique<ChatClient>(*m_engine, *m_providers, nullptr);
+    }
+
+    void cleanupTestCase()
+    {
+        m_chat.reset();
+        m_providers.reset();
+        m_engine.reset();
+        m_server.reset();
+    }
+
+    void gridModel_fillsCellsAsResultsArrive()
+    {
+        RunGridModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        const QList<ItemKey> items{{QStringLiteral("generic:s"), kWithSkillArm, QStringLiteral("a"), 1},
+                                   {QStringLiteral("generic:s"), kBaselineArm, QStringLiteral("a"), 1},
+                                   {QStringLiteral("generic:s"), kBaselineArm, QStringLiteral("b"), 1},
+                                   {QStringLiteral("generic:s"), kWithSkillArm, QStringLiteral("b"), 1}};
+        model.reset(items, {result(kBaselineArm, QStringLiteral("a"), false)});
+        QCOMPARE(model.rowCount(), 2);
+        QCOMPARE(model.columnCount(), 2);
+        QVERIFY(model.headerData(0, Qt::Horizontal, Qt::DisplayRole).toString().endsWith(kBaselineArm));
+        QCOMPARE(model.index(0, 0).data(RunGridModel::StateRole).value<RunGridModel::CellState>(),
+                 RunGridModel::CellState::Failed);
+        QCOMPARE(model.index(0, 1).data(RunGridModel::StateRole).value<RunGridModel::CellState>(),
+                 RunGridModel::CellState::Pending);
+        QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+        model.setRunning(items[0]);
+        QCOMPARE(model.index(0, 1).data(RunGridModel::StateRole).value<RunGridModel::CellState>(),
+                 RunGridModel::CellState::Running);
+        ItemResult error = result(kWithSkillArm, QStringLiteral("a"), false);
+        error.error = QStringLiteral("HTTP 500");
+        model.setResult(error);
+        QCOMPARE(changed.count(), 2);
+        QCOMPARE(model.index(0, 1).data(RunGridModel::StateRole).value<RunGridModel::CellState>(),
+                 RunGridModel::CellState::Error);
+        QCOMPARE(model.index(0, 1).data(Qt::ToolTipRole).toString(), QStringLiteral("HTTP 500"));
+        QCOMPARE(model.resultAt(model.index(0, 1))->error, QStringLiteral("HTTP 500"));
+        QVERIFY(!model.resultAt(model.index(1, 1)));
+    }
+
+    void launchDialog_plansFromTheProject()
+    {
+        EvalLaunchDialog dialog(*m_project);
+        const EvalPlan p = dialog.plan();
+        QVERIFY(p.skillDir.endsWith(QStringLiteral("/rmsnorm")));
+        QVERIFY(p.suitePath.isEmpty()); // the skill's own tests by default
+        QCOMPARE(p.runsDir, m_project->runsPath());
+        QVERIFY(!p.config.models.isEmpty());
+    }
+
+    void withoutServices_theLaunchButtonsAreHidden()
+    {
+        RunsView view;
+        view.setProject(&*m_project);
+        for (QPushButton *button : view.findChildren<QPushButton *>())
+            QVERIFY(button->isHidden());
+    }
+
+    void evaluation_fillsTheGrid_andAClickShowsTheTranscript()
+    {
+        JobListModel jobs;
+        RunsView view;
+        view.setProject(&*m_project);
+        view.setEvalServices(m_chat.get(), &jobs);
+        QSignalSpy finished(&view, &RunsView::evaluationFinished);
+        m_delayMs = 0;
+        QVERIFY(view.startEvaluation(plan()));
+        QCOMPARE(jobs.rowCount(), 1);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 20000);
+        QCOMPARE(finished.first().first().toBool(), false);
+        RunGridModel *grid = view.gridModel();
+        QCOMPARE(grid->rowCount(), 4);    // 2 cases x 2 repeats
+        QCOMPARE(grid->columnCount(), 2); // baseline, with_skill
+        for (int row = 0; row < 4; ++row) {
+            QCOMPARE(grid->index(row, 0).data(RunGridModel::StateRole).value<RunGridModel::CellState>(),
+                     RunGridModel::CellState::Failed);
+            QCOMPARE(grid->index(row, 1).data(RunGridModel::StateRole).value<RunGridModel::CellState>(),
+                     RunGridModel::CellState::Passed);
+        }
+        QVERIFY2(view.summaryText().contains(QStringLiteral("1.00")), qPrintable(view.summaryText()));
+        auto *table = view.findChild<QTableView *>();
+        Q_EMIT table->clicked(grid->index(0, 1));
+        QVERIFY2(view.transcriptText().contains(QStringLiteral("MAGIC-EPS")), qPrintable(view.transcriptText()));
+        QVERIFY(view.transcriptText().contains(QStringLiteral("── assistant ──")));
+        QCOMPARE(view.runCount(), 1);
+    }
+
+    void cancel_thenResume_completesTheMatrix()
+    {
+        JobListModel jobs;
+        RunsView view;
+        view.setProject(&*m_project);
+        view.setEvalServices(m_chat.get(), &jobs);
+        QSignalSpy finished(&view, &RunsView::evaluationFinished);
+        m_delayMs = 300;
+        QVERIFY(view.startEvaluation(plan()));
+        RunGridModel *grid = view.gridModel();
+        auto passedOrFailed = [grid] {
+            int n = 0;
+            for (int row = 0; row < grid->rowCount(); ++row)
+                for (int column = 0; column < grid->columnCount(); ++column) {
+                    const auto state =
+                        grid->index(row, column).data(RunGridModel::StateRole).value<RunGridModel::CellState>();
+                    n += state == RunGridModel::CellState::Passed || state == RunGridModel::CellState::Failed;
+                }
+            return n;
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(passedOrFailed() >= 2, 20000);
+        view.cancelEvaluation();
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 5000);
+        QCOMPARE(finished.first().first().toBool(), true);
+        QVERIFY(passedOrFailed() < 8);
+        QPushButton *resume = nullptr;
+        for (QPushButton *button : view.findChildren<QPushButton *>())
+            if (button->text() == QLatin1String("Resume"))
+                resume = button;
+        QVERIFY(resume && resume->isEnabled());
+        m_delayMs = 0;
+        resume->click();
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 2, 20000);
+        QCOMPARE(finished.last().first().toBool(), false);
+        QCOMPARE(passedOrFailed(), 8);
+        QVERIFY(!resume->isEnabled());
+    }
+};
+
+QTEST_MAIN(TestRunsView)
+#include "test_runs_view.moc"
