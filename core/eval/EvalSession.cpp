@@ -1,9 +1,12 @@
 #include "EvalSession.h"
 
+#include "CudaKernelVerifier.h"
+
 #include "llm/ModelName.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
+#include <QDir>
 #include <QFileInfo>
 #include <QHostInfo>
 #include <QSysInfo>
@@ -48,6 +51,12 @@ std::variant<std::unique_ptr<EvalSession>, QString> EvalSession::prepare(ChatCli
     setup.skill = std::get<SkillUnderTest>(skill);
     setup.config = config;
     setup.runCommand = std::move(runCommand);
+    // cuda_kernel verifiers: a project's own kernel tasks (skills/<name>/ sits two levels below it) join
+    // the bundled ones.
+    const QString projectKernels = QDir(skillDir).absoluteFilePath(QStringLiteral("../../kernels"));
+    session->m_kernels = std::make_unique<CudaKernelVerifier>(QFileInfo(projectKernels).isDir() ? QDir::cleanPath(projectKernels)
+                                                                                              : QString());
+    setup.kernels = session->m_kernels.get();
 
     if (session->m_store) {
         const RunManifest &m = session->m_store->manifest();

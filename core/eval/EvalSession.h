@@ -51,6 +51,7 @@ private:
     TestSuite m_suite;
     EvalConfig m_config;
     std::optional<RunStore> m_store;
+    std::unique_ptr<KernelChecker> m_kernels; ///< outlives the executor, whose sessions use it
     std::unique_ptr<LocalExecutor> m_executor;
     std::unique_ptr<EvalRunner> m_runner;
 };

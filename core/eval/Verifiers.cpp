@@ -1,5 +1,7 @@
 #include "Verifiers.h"
 
+#include "kernels/KernelCheck.h"
+
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -173,9 +175,17 @@ VerifierOutcome runVerifier(const VerifierSpec &spec, const VerifyContext &conte
         if (!context.kernels)
             return unavailable(spec, QStringLiteral("the CUDA kernel checker is not part of this build"));
         const QString source = spec.path.isEmpty() ? QStringLiteral("kernel.cu") : spec.path;
-        if (pathInWorkspace(context.workspace, source).isEmpty())
+        const QString sourcePath = pathInWorkspace(context.workspace, source);
+        if (sourcePath.isEmpty())
             return outcome(spec, false, QStringLiteral("\"%1\" is outside the workspace").arg(source));
-        return context.kernels->check(spec, context.workspace, pathInWorkspace(context.workspace, source));
+        // A student without file tools answers with a fenced cuda block instead of writing the file.
+        if (!QFileInfo::exists(sourcePath)) {
+            const QString fenced = KernelCheck::extractCudaSource(context.answer);
+            QFile file(sourcePath);
+            if (!fenced.isEmpty() && file.open(QIODevice::WriteOnly))
+                file.write(fenced.toUtf8());
+        }
+        return context.kernels->check(spec, context.workspace, sourcePath);
     }
     if (t == QLatin1String("llm_judge"))
         return unavailable(spec, QStringLiteral("llm_judge needs a judge model call"));

@@ -11,6 +11,7 @@
 #include <QStandardPaths>
 #include <csignal>
 #include <fcntl.h>
+#include <linux/close_range.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -114,6 +115,14 @@ void SandboxProcess::start(const SandboxSpec &spec)
                 ::fcntl(3, F_SETFD, 0);
             } else {
                 ::dup2(pipeWrite, 3); // the copy at 3 does not close on exec, the original does
+            }
+        }
+        // Nothing else the parent holds open (a test runner's descriptors, a log file) may reach the
+        // program: every descriptor above the ones it is given closes on exec.
+        const unsigned firstPrivate = pipeWrite >= 0 ? 4 : 3;
+        if (::close_range(firstPrivate, ~0U, CLOSE_RANGE_CLOEXEC) != 0) {
+            for (int fd = int(firstPrivate); fd < 4096; ++fd) {
+                ::fcntl(fd, F_SETFD, FD_CLOEXEC);
             }
         }
         rlimit none{0, 0};

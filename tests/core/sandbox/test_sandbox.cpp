@@ -188,6 +188,24 @@ private Q_SLOTS:
         QVERIFY(result.outputTruncated);
     }
 
+    void inheritedDescriptors_doNotReachTheProgram()
+    {
+        QFile held(QStringLiteral("/dev/null"));
+        QVERIFY(held.open(QIODevice::ReadOnly));
+        SandboxSpec spec = shell(QStringLiteral("ls /proc/self/fd"));
+        spec.passPipeFd = true;
+        const SandboxResult result = runSandboxed(spec);
+        QVERIFY(result.succeeded());
+        // stdin, stdout, stderr, the pipe at 3, and the descriptor ls itself opens to read the folder.
+        int highest = -1;
+        for (const QByteArray &line : result.stdOut.split('\n')) {
+            if (!line.isEmpty()) {
+                highest = qMax(highest, line.toInt());
+            }
+        }
+        QCOMPARE(highest, 4);
+    }
+
     void pipeFd_carriesDataApartFromStdout()
     {
         SandboxSpec spec = shell(QStringLiteral("echo verdict >&3; echo noise"));
@@ -200,6 +218,9 @@ private Q_SLOTS:
 
     void withoutPipeFd_fd3IsClosed()
     {
+        // Even when this process holds a descriptor 3 of its own (ctest may hand one down).
+        QFile held(QStringLiteral("/dev/null"));
+        QVERIFY(held.open(QIODevice::ReadOnly));
         const SandboxResult result = runSandboxed(shell(QStringLiteral("echo x >&3 || echo closed")));
         QVERIFY(result.stdOut.contains("closed"));
     }
