@@ -1,7 +1,6 @@
 #include "EvalSession.h"
 
 #include "CudaKernelVerifier.h"
-
 #include "llm/ModelName.h"
 
 #include <QCoreApplication>
@@ -54,8 +53,8 @@ std::variant<std::unique_ptr<EvalSession>, QString> EvalSession::prepare(ChatCli
     // cuda_kernel verifiers: a project's own kernel tasks (skills/<name>/ sits two levels below it) join
     // the bundled ones.
     const QString projectKernels = QDir(skillDir).absoluteFilePath(QStringLiteral("../../kernels"));
-    session->m_kernels = std::make_unique<CudaKernelVerifier>(QFileInfo(projectKernels).isDir() ? QDir::cleanPath(projectKernels)
-                                                                                              : QString());
+    session->m_kernels = std::make_unique<CudaKernelVerifier>(
+        QFileInfo(projectKernels).isDir() ? QDir::cleanPath(projectKernels) : QString());
     setup.kernels = session->m_kernels.get();
 
     if (session->m_store) {

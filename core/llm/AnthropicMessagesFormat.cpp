@@ -35,6 +35,13 @@ namespace {
 QJsonArray assistantBlocks(const ChatMessage &message)
 {
     QJsonArray blocks;
+    if (!message.thinking.isEmpty()) {
+        QJsonObject thinking{{"type"_L1, "thinking"_L1}, {"thinking"_L1, message.thinking}};
+        if (!message.thinkingSignature.isEmpty()) {
+            thinking.insert("signature"_L1, message.thinkingSignature);
+        }
+        blocks.append(thinking);
+    }
     if (!message.content.isEmpty()) {
         blocks.append(QJsonObject{{"type"_L1, "text"_L1}, {"text"_L1, message.content}});
     }
@@ -45,6 +52,24 @@ QJsonArray assistantBlocks(const ChatMessage &message)
             {"name"_L1, call.name},
             {"input"_L1, detail::argumentsObject(call.arguments)},
         });
+    }
+    return blocks;
+}
+
+// A user message's images as base64 image blocks, then its text.
+QJsonArray userBlocks(const ChatMessage &message)
+{
+    QJsonArray blocks;
+    for (const ChatImage &image : message.images) {
+        blocks.append(QJsonObject{
+            {"type"_L1, "image"_L1},
+            {"source"_L1, QJsonObject{{"type"_L1, "base64"_L1},
+                                      {"media_type"_L1, image.mediaType},
+                                      {"data"_L1, QString::fromLatin1(image.data.toBase64())}}},
+        });
+    }
+    if (!message.content.isEmpty()) {
+        blocks.append(QJsonObject{{"type"_L1, "text"_L1}, {"text"_L1, message.content}});
     }
     return blocks;
 }
@@ -81,8 +106,13 @@ QJsonArray messagesArray(const QList<ChatMessage> &messages)
         if (message.role == "tool"_L1) {
             pendingUserBlocks.append(toolResultBlock(message));
         } else if (message.role == "user"_L1 && !pendingUserBlocks.isEmpty()) {
-            pendingUserBlocks.append(QJsonObject{{"type"_L1, "text"_L1}, {"text"_L1, message.content}});
-        } else if (message.role == "assistant"_L1 && !message.toolCalls.isEmpty()) {
+            for (const QJsonValue &block : userBlocks(message)) {
+                pendingUserBlocks.append(block);
+            }
+        } else if (message.role == "user"_L1 && !message.images.isEmpty()) {
+            flushUserBlocks();
+            array.append(QJsonObject{{"role"_L1, "user"_L1}, {"content"_L1, userBlocks(message)}});
+        } else if (message.role == "assistant"_L1 && (!message.toolCalls.isEmpty() || !message.thinking.isEmpty())) {
             flushUserBlocks();
             array.append(QJsonObject{{"role"_L1, "assistant"_L1}, {"content"_L1, assistantBlocks(message)}});
         } else {
@@ -158,6 +188,7 @@ Result<ChatResponse> parseResponse(const QByteArray &body)
             response.text += block.value("text"_L1).toString();
         } else if (type == "thinking"_L1) {
             response.thinking += block.value("thinking"_L1).toString();
+            response.thinkingSignature = block.value("signature"_L1).toString();
         } else if (type == "tool_use"_L1) {
             response.toolCalls.append(ToolCall{
                 block.value("id"_L1).toString(),

@@ -239,8 +239,10 @@ void ChatStreamDecoder::handleAnthropic(const SseEvent &event, QList<ChatDelta> 
             const QByteArray fragment = delta.value("partial_json"_L1).toString().toUtf8();
             toolAt(index).arguments += fragment;
             deltas.append({ChatDelta::Kind::ToolCall, {}, index, {}, {}, fragment});
+        } else if (kind == "signature_delta"_L1) {
+            m_response.thinkingSignature += delta.value("signature"_L1).toString(); // kept to send the thinking back
         }
-        // signature_delta and citations carry nothing the app shows.
+        // citations carry nothing the app shows.
         return;
     }
     // content_block_stop and event types added later need no action.

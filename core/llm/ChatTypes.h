@@ -23,6 +23,13 @@ struct ToolCall
     QByteArray arguments;
 };
 
+/** An image in a user message: its media type ("image/png", "image/jpeg"...) and its bytes. */
+struct ChatImage
+{
+    QString mediaType;
+    QByteArray data;
+};
+
 /**
  * One message of a conversation (the system prompt is separate). `role` is "user", "assistant" or
  * "tool"; a "tool" message is the result of the call `toolCallId`, which each format places where
@@ -35,7 +42,12 @@ struct ChatMessage
     // The braces let callers write {role, content} without -Wmissing-field-initializers.
     QList<ToolCall> toolCalls{}; // assistant: the calls it made, in order
     QString toolCallId{};        // tool: which call this answers
-    bool isError = false;      // tool: the tool failed and `content` says why
+    bool isError = false;        // tool: the tool failed and `content` says why
+    QList<ChatImage> images{};   // user: images shown with the text
+    // assistant: the reasoning it returned, sent back as it came (Anthropic requires the thinking
+    // block, with its signature, before tool_use blocks when a conversation continues after tools).
+    QString thinking{};
+    QString thinkingSignature{};
 };
 
 /** A provider-neutral chat request. */
@@ -55,10 +67,10 @@ struct ChatRequest
 /** One try at a request, kept so the user can see what happened when a provider misbehaved. */
 struct ChatAttempt
 {
-    int status = 0;      // HTTP status; 0 when no response came
-    qint64 waitMs = 0;   // backoff (or rate-limit) wait before this attempt started
+    int status = 0;    // HTTP status; 0 when no response came
+    qint64 waitMs = 0; // backoff (or rate-limit) wait before this attempt started
     qint64 durationMs = 0;
-    QString error{};     // empty for the attempt that succeeded
+    QString error{}; // empty for the attempt that succeeded
 };
 
 /**
@@ -82,6 +94,7 @@ struct ChatResponse
 {
     QString text;
     QString thinking;          // reasoning the provider returned as text, if any
+    QString thinkingSignature; // Anthropic: the signature of that thinking, to send it back
     QList<ToolCall> toolCalls; // non-empty when the model stopped to call tools
     QString finishReason;      // the provider's own word: "stop", "end_turn", "tool_use", "tool_calls", "length"...
     QString model;

@@ -54,9 +54,23 @@ QJsonObject messageObject(const ChatMessage &message)
 {
     if (message.role == "tool"_L1) {
         // OpenAI has no error flag on tool results; the content itself says the tool failed.
-        return QJsonObject{{"role"_L1, "tool"_L1}, {"tool_call_id"_L1, message.toolCallId}, {"content"_L1, message.content}};
+        return QJsonObject{
+            {"role"_L1, "tool"_L1}, {"tool_call_id"_L1, message.toolCallId}, {"content"_L1, message.content}};
     }
     QJsonObject object{{"role"_L1, message.role}, {"content"_L1, message.content}};
+    if (!message.images.isEmpty()) {
+        // Images ride in a content array as data URLs, after the text.
+        QJsonArray parts;
+        if (!message.content.isEmpty()) {
+            parts.append(QJsonObject{{"type"_L1, "text"_L1}, {"text"_L1, message.content}});
+        }
+        for (const ChatImage &image : message.images) {
+            const QString url =
+                "data:"_L1 + image.mediaType + ";base64,"_L1 + QString::fromLatin1(image.data.toBase64());
+            parts.append(QJsonObject{{"type"_L1, "image_url"_L1}, {"image_url"_L1, QJsonObject{{"url"_L1, url}}}});
+        }
+        object.insert("content"_L1, parts);
+    }
     if (!message.toolCalls.isEmpty()) {
         QJsonArray calls;
         for (const ToolCall &call : message.toolCalls) {

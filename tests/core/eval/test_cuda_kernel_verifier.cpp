@@ -8,7 +8,6 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
-
 #include <cstdio>
 
 using namespace sf;

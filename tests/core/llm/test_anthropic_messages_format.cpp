@@ -182,6 +182,51 @@ private Q_SLOTS:
         QVERIFY2(parsed.error.contains("no usage"_L1), qPrintable(parsed.error));
     }
 
+    void requestBody_userImages_areBase64BlocksBeforeTheText()
+    {
+        ChatRequest request;
+        request.model = u"claude-opus-4-5"_s;
+        ChatMessage message{u"user"_s, u"What does this plot show?"_s};
+        message.images = {ChatImage{u"image/png"_s, QByteArray("\x89PNG", 4)}};
+        request.messages = {message};
+        const QJsonObject body = QJsonDocument::fromJson(AnthropicMessagesFormat::requestBody(request)).object();
+        const QJsonArray blocks = body.value("messages"_L1).toArray().at(0).toObject().value("content"_L1).toArray();
+        QCOMPARE(blocks.size(), 2);
+        const QJsonObject source = blocks.at(0).toObject().value("source"_L1).toObject();
+        QCOMPARE(blocks.at(0).toObject().value("type"_L1).toString(), u"image"_s);
+        QCOMPARE(source.value("type"_L1).toString(), u"base64"_s);
+        QCOMPARE(source.value("media_type"_L1).toString(), u"image/png"_s);
+        QCOMPARE(source.value("data"_L1).toString(), u"iVBORw=="_s);
+        QCOMPARE(blocks.at(1).toObject().value("text"_L1).toString(), u"What does this plot show?"_s);
+    }
+
+    void thinking_roundTrips_withItsSignature_beforeToolUse()
+    {
+        const QByteArray reply = R"({"type":"message","model":"claude-opus-4-5","stop_reason":"tool_use",
+            "content":[{"type":"thinking","thinking":"Check the file first.","signature":"sig-123"},
+                       {"type":"tool_use","id":"toolu_1","name":"read_file","input":{"path":"a.cu"}}],
+            "usage":{"input_tokens":10,"output_tokens":5}})";
+        const Result<ChatResponse> parsed = AnthropicMessagesFormat::parseResponse(reply);
+        QVERIFY(parsed.ok());
+        QCOMPARE(parsed.value->thinkingSignature, u"sig-123"_s);
+
+        // The next request sends the thinking back, signed, ahead of the tool call it led to.
+        ChatMessage assistant{u"assistant"_s, QString()};
+        assistant.toolCalls = parsed.value->toolCalls;
+        assistant.thinking = parsed.value->thinking;
+        assistant.thinkingSignature = parsed.value->thinkingSignature;
+        ChatMessage result{u"tool"_s, u"__global__ void k() {}"_s};
+        result.toolCallId = u"toolu_1"_s;
+        ChatRequest request;
+        request.model = u"claude-opus-4-5"_s;
+        request.messages = {ChatMessage{u"user"_s, u"Fix a.cu"_s}, assistant, result};
+        const QJsonObject body = QJsonDocument::fromJson(AnthropicMessagesFormat::requestBody(request)).object();
+        const QJsonArray blocks = body.value("messages"_L1).toArray().at(1).toObject().value("content"_L1).toArray();
+        QCOMPARE(blocks.at(0).toObject().value("type"_L1).toString(), u"thinking"_s);
+        QCOMPARE(blocks.at(0).toObject().value("signature"_L1).toString(), u"sig-123"_s);
+        QCOMPARE(blocks.at(1).toObject().value("type"_L1).toString(), u"tool_use"_s);
+    }
+
     void requestBody_streaming_setsStream()
     {
         ChatRequest request;
@@ -189,8 +234,9 @@ private Q_SLOTS:
         request.messages = {{u"user"_s, u"Hi"_s}};
         QVERIFY(!QJsonDocument::fromJson(AnthropicMessagesFormat::requestBody(request)).object().contains("stream"_L1));
         request.stream = true;
-        QCOMPARE(QJsonDocument::fromJson(AnthropicMessagesFormat::requestBody(request)).object().value("stream"_L1).toBool(),
-                 true);
+        QCOMPARE(
+            QJsonDocument::fromJson(AnthropicMessagesFormat::requestBody(request)).object().value("stream"_L1).toBool(),
+            true);
     }
 
     void parseResponse_toolUseBlocks_becomeToolCallsInOrder()

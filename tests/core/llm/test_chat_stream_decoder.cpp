@@ -1,9 +1,9 @@
 #include "llm/ChatStreamDecoder.h"
 
 #include <QFile>
-#include <QRandomGenerator>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QRandomGenerator>
 #include <QStandardPaths>
 #include <QTest>
 
@@ -153,18 +153,21 @@ private Q_SLOTS:
     void openAi_badJson_isAnErrorQuotingTheEvent()
     {
         ChatStreamDecoder decoder(WireFormat::OpenAiChat);
-        const Collected seen = collect(decoder.feed(data(R"({"choices":[{"index":0,"delta":{"content":"ok"}}]})") +
-                                                    data("{\"choices\":[{\"index\":0,\"delta\":{\"content\":") /* cut short */));
+        const Collected seen =
+            collect(decoder.feed(data(R"({"choices":[{"index":0,"delta":{"content":"ok"}}]})") +
+                                 data("{\"choices\":[{\"index\":0,\"delta\":{\"content\":") /* cut short */));
         QCOMPARE(seen.text, u"ok"_s);
         QVERIFY(decoder.hasError());
-        QVERIFY2(decoder.error().contains(u"{\"choices\":[{\"index\":0,\"delta\":{\"content\":"_s), qPrintable(decoder.error()));
+        QVERIFY2(decoder.error().contains(u"{\"choices\":[{\"index\":0,\"delta\":{\"content\":"_s),
+                 qPrintable(decoder.error()));
         QVERIFY(!decoder.finish().ok());
     }
 
     void openAi_errorChunk_carriesTheProviderMessage()
     {
         ChatStreamDecoder decoder(WireFormat::OpenAiChat);
-        decoder.feed(data(R"({"error":{"message":"The server had an error processing your request.","type":"server_error"}})"));
+        decoder.feed(
+            data(R"({"error":{"message":"The server had an error processing your request.","type":"server_error"}})"));
         QVERIFY(decoder.hasError());
         QCOMPARE(decoder.error(), u"server_error: The server had an error processing your request."_s);
         QVERIFY(decoder.errorIsRetryable());
@@ -183,9 +186,11 @@ private Q_SLOTS:
         QVERIFY2(response.ok(), qPrintable(response.error));
         QCOMPARE(response.value->model, u"claude-sonnet-4-5"_s);
         QCOMPARE(response.value->finishReason, u"tool_use"_s);
+        QCOMPARE(response.value->thinkingSignature, u"EqQB"_s); // kept to send the thinking back
         QCOMPARE(response.value->toolCalls.size(), 1);
-        QCOMPARE(QJsonDocument::fromJson(response.value->toolCalls.first().arguments).object().value("city"_L1).toString(),
-                 u"Paris"_s);
+        QCOMPARE(
+            QJsonDocument::fromJson(response.value->toolCalls.first().arguments).object().value("city"_L1).toString(),
+            u"Paris"_s);
         const TokenUsage usage = response.value->usage;
         QCOMPARE(usage.uncachedInput, 25);
         QCOMPARE(usage.cacheRead, 2000);
@@ -196,9 +201,14 @@ private Q_SLOTS:
     void anthropic_messageDeltaWithInputCounts_replacesTheStartValues()
     {
         ChatStreamDecoder decoder(WireFormat::AnthropicMessages);
-        decoder.feed(sseEvent("message_start", R"({"type":"message_start","message":{"model":"m","usage":{"input_tokens":10,"output_tokens":1}}})") +
-                     sseEvent("message_delta", R"({"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"input_tokens":12,"cache_read_input_tokens":50,"output_tokens":7}})") +
-                     sseEvent("message_stop", R"({"type":"message_stop"})"));
+        decoder.feed(
+            sseEvent(
+                "message_start",
+                R"({"type":"message_start","message":{"model":"m","usage":{"input_tokens":10,"output_tokens":1}}})") +
+            sseEvent(
+                "message_delta",
+                R"({"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"input_tokens":12,"cache_read_input_tokens":50,"output_tokens":7}})") +
+            sseEvent("message_stop", R"({"type":"message_stop"})"));
         const Result<ChatResponse> response = decoder.finish();
         QVERIFY(response.ok());
         QCOMPARE(response.value->usage.uncachedInput, 12);
@@ -209,8 +219,9 @@ private Q_SLOTS:
     void anthropic_overloadedErrorEvent_isRetryableWithTheMessage()
     {
         ChatStreamDecoder decoder(WireFormat::AnthropicMessages);
-        decoder.feed(anthropicStream().left(anthropicStream().indexOf("event: ping")) +
-                     sseEvent("error", R"({"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}})"));
+        decoder.feed(
+            anthropicStream().left(anthropicStream().indexOf("event: ping")) +
+            sseEvent("error", R"({"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}})"));
         QVERIFY(decoder.hasError());
         QCOMPARE(decoder.error(), u"overloaded_error: Overloaded"_s);
         QVERIFY(decoder.errorIsRetryable());
@@ -219,7 +230,8 @@ private Q_SLOTS:
     void anthropic_invalidRequestErrorEvent_isNotRetryable()
     {
         ChatStreamDecoder decoder(WireFormat::AnthropicMessages);
-        decoder.feed(sseEvent("error", R"({"type":"error","error":{"type":"invalid_request_error","message":"prompt is too long"}})"));
+        decoder.feed(sseEvent(
+            "error", R"({"type":"error","error":{"type":"invalid_request_error","message":"prompt is too long"}})"));
         QVERIFY(decoder.hasError());
         QVERIFY(!decoder.errorIsRetryable());
     }
@@ -238,7 +250,8 @@ private Q_SLOTS:
     void anthropic_toolInputForATextBlock_isAnError()
     {
         ChatStreamDecoder decoder(WireFormat::AnthropicMessages);
-        decoder.feed(sseEvent("content_block_delta", "{\"type\":\"content_block_delta\",\"index\":4,\"delta\":{\"type\":\"input_json_delta\",\"partial_json\":\"[1\"}}"));
+        decoder.feed(sseEvent("content_block_delta", "{\"type\":\"content_block_delta\",\"index\":4,\"delta\":{"
+                                                     "\"type\":\"input_json_delta\",\"partial_json\":\"[1\"}}"));
         QVERIFY(decoder.hasError());
         QVERIFY2(decoder.error().contains("not a tool_use block"_L1), qPrintable(decoder.error()));
     }

@@ -187,14 +187,37 @@ private Q_SLOTS:
         QCOMPARE(messages.at(3).toObject().value("content"_L1).toString(), u"clock unavailable"_s);
     }
 
+    void requestBody_userImages_areDataUrlsAfterTheText()
+    {
+        ChatRequest request;
+        request.model = u"gpt-4.1"_s;
+        ChatMessage message{u"user"_s, u"Describe it"_s};
+        message.images = {ChatImage{u"image/jpeg"_s, QByteArray("\xff\xd8\xff", 3)}};
+        request.messages = {message};
+        const QJsonArray parts = QJsonDocument::fromJson(OpenAiChatFormat::requestBody(request))
+                                     .object()
+                                     .value("messages"_L1)
+                                     .toArray()
+                                     .at(0)
+                                     .toObject()
+                                     .value("content"_L1)
+                                     .toArray();
+        QCOMPARE(parts.size(), 2);
+        QCOMPARE(parts.at(0).toObject().value("text"_L1).toString(), u"Describe it"_s);
+        QCOMPARE(parts.at(1).toObject().value("type"_L1).toString(), u"image_url"_s);
+        QCOMPARE(parts.at(1).toObject().value("image_url"_L1).toObject().value("url"_L1).toString(),
+                 u"data:image/jpeg;base64,/9j/"_s);
+    }
+
     void parseResponse_toolCalls_keepIdNameAndArgumentText()
     {
         // Single quotes stand for the escaped quotes inside the arguments string (moc cannot read \" in raw strings).
-        const QByteArray body = QByteArray(R"({"model":"gpt-4.1","choices":[{"index":0,"message":{"role":"assistant","content":null,
+        const QByteArray body =
+            QByteArray(R"({"model":"gpt-4.1","choices":[{"index":0,"message":{"role":"assistant","content":null,
           "tool_calls":[{"id":"call_abc","type":"function","function":{"name":"get_weather","arguments":"{'city':'Paris'}"}},
                         {"id":"call_def","type":"function","function":{"name":"now","arguments":{}}}]},
           "finish_reason":"tool_calls"}],"usage":{"prompt_tokens":80,"completion_tokens":20}})")
-                                    .replace('\'', "\\\"");
+                .replace('\'', "\\\"");
         const Result<ChatResponse> parsed = OpenAiChatFormat::parseResponse(body);
         QVERIFY2(parsed.ok(), qPrintable(parsed.error));
         QCOMPARE(parsed.value->text, QString());
@@ -233,9 +256,10 @@ private Q_SLOTS:
         request.messages = {{u"user"_s, u"Hi"_s}};
         request.maxTokens = 32;
         request.stream = true;
-        const QJsonObject body = QJsonDocument::fromJson(OpenAiChatFormat::requestBody(
-                                                             request, OpenAiChatFormat::TokenLimitField::MaxCompletionTokens))
-                                     .object();
+        const QJsonObject body =
+            QJsonDocument::fromJson(
+                OpenAiChatFormat::requestBody(request, OpenAiChatFormat::TokenLimitField::MaxCompletionTokens))
+                .object();
         QCOMPARE(body.value("stream"_L1).toBool(), true);
         QCOMPARE(body.value("stream_options"_L1).toObject().value("include_usage"_L1).toBool(), true);
         QCOMPARE(body.value("max_completion_tokens"_L1).toInt(), 32);
