@@ -12,11 +12,14 @@ Command modelsListCommand();
 Command skillInstallCommand();
 Command skillPackCommand();
 Command validateCommand();
+Command traceStatsCommand();
+Command traceExportCommand();
 
 const std::vector<Command> &commands()
 {
     static const std::vector<Command> all = {guiCommand(),      modelsListCommand(), chatCommand(),
-                                             validateCommand(), skillPackCommand(),  skillInstallCommand()};
+                                             validateCommand(), skillPackCommand(),  skillInstallCommand(),
+                                             traceStatsCommand(), traceExportCommand()};
     return all;
 }
 
