@@ -19,7 +19,7 @@ ContextChart::ContextChart(QWidget *parent)
     chart->setBackgroundRoundness(0);
     chart->addSeries(m_series);
     chart->createDefaultAxes();
-    chart->setTitle(tr("Context size per turn"));
+    chart->setTitle(tr("Context size per turn (input tokens)"));
     QFont title = chart->titleFont();
     title.setPointSizeF(title.pointSizeF() * 0.85);
     chart->setTitleFont(title);
@@ -47,7 +47,7 @@ void ContextChart::setTrace(const Trace *trace)
             for (size_t j = i; j < std::min(sizes.size(), i + bucket); ++j)
                 if (sizes[j].second > best.second)
                     best = sizes[j];
-            points.append(QPointF(best.first + 1, double(best.second)));
+            points.append(QPointF(best.first + 1, double(best.second) / 1000.0)); // in thousands: short labels
         }
     }
     m_series->replace(points);
@@ -65,7 +65,9 @@ void ContextChart::setTrace(const Trace *trace)
     }
     if (!vertical.isEmpty()) {
         vertical.first()->setRange(0, maxY * 1.05);
-        static_cast<QValueAxis *>(vertical.first())->setLabelFormat(QStringLiteral("%.0f"));
+        auto *axis = static_cast<QValueAxis *>(vertical.first());
+        axis->setLabelFormat(QStringLiteral("%.0fk"));
+        axis->setTickCount(3); // a short chart has room for three labels, not the default five
     }
     setVisible(!points.isEmpty());
 }

@@ -77,7 +77,12 @@ void StepDelegate::paint(QPainter *painter, const QStyleOptionViewItem &option, 
     painter->setFont(badgeFont);
     painter->setPen(opt.state & QStyle::State_Selected ? opt.palette.highlightedText().color() : color);
     const QString label = error ? tr("Error") : kindLabel(kind);
-    const int labelWidth = QFontMetrics(badgeFont).horizontalAdvance(QStringLiteral("Tool call  "));
+    // One label column wide enough for the widest label, so the texts line up.
+    const QFontMetrics badgeMetrics(badgeFont);
+    int labelWidth = badgeMetrics.horizontalAdvance(tr("Error"));
+    for (int k = 0; k < StepKindCount; ++k)
+        labelWidth = std::max(labelWidth, badgeMetrics.horizontalAdvance(kindLabel(k)));
+    labelWidth += badgeMetrics.averageCharWidth() * 2;
     painter->drawText(rect, Qt::AlignVCenter | Qt::AlignLeft, label);
     rect.setLeft(rect.left() + labelWidth);
     painter->setFont(opt.font);
