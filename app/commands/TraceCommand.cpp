@@ -70,7 +70,8 @@ QString statsText(const Trace &trace, const TraceStats &stats)
                 : QStringLiteral("cost:     not logged in the trace\n");
     text += QStringLiteral("skipped:  %1\n").arg(n(trace.skippedCount));
     for (const SkippedRecord &record : trace.skipped)
-        text += QStringLiteral("  line %1: %2\n").arg(record.line).arg(record.reason);
+        text += record.line > 0 ? QStringLiteral("  line %1: %2\n").arg(record.line).arg(record.reason)
+                                : QStringLiteral("  %1\n").arg(record.reason);
     return text;
 }
 

@@ -17,6 +17,7 @@ using namespace trace_import;
 namespace {
 
 constexpr qint64 HeadBytes = 64 * 1024;
+constexpr qint64 DetectLineBytes = 64 * 1024 * 1024;
 
 const QStringList &formats()
 {
@@ -201,10 +202,12 @@ QString detectTraceFormat(const QString &path, QString *why)
     const bool bom = trimmed.startsWith("\xEF\xBB\xBF");
     const char first = trimmed.isEmpty() ? '\0' : trimmed.at(bom ? 3 : 0);
     if (first == '{') {
-        // JSON Lines: judge by the first records that parse (a truncated or broken first line is skipped).
-        const QList<QByteArray> lines = head.split('\n');
-        for (qsizetype i = 0; i < std::min<qsizetype>(lines.size(), 20); ++i) {
-            const QJsonObject object = QJsonDocument::fromJson(lines.at(i)).object();
+        // JSON Lines: judge by the first records that parse (a broken line is passed over). Whole lines are
+        // read, since a first prompt can be far longer than the head.
+        file.seek(0);
+        for (int i = 0; i < 20 && !file.atEnd(); ++i) {
+            const QByteArray line = file.readLine(DetectLineBytes);
+            const QJsonObject object = QJsonDocument::fromJson(line).object();
             if (object.isEmpty())
                 continue;
             const QString format = detectJsonLinesFormat(object);

@@ -306,7 +306,9 @@ void TraceView::showTrace(std::shared_ptr<const Trace> trace)
     if (trace->skippedCount > 0) {
         QStringList reasons;
         for (size_t i = 0; i < std::min<size_t>(trace->skipped.size(), 20); ++i)
-            reasons << tr("line %1: %2").arg(trace->skipped[i].line).arg(trace->skipped[i].reason);
+            reasons << (trace->skipped[i].line > 0
+                            ? tr("line %1: %2").arg(trace->skipped[i].line).arg(trace->skipped[i].reason)
+                            : trace->skipped[i].reason);
         header +=
             tr("<br><span style='color:#c62828'>%n record(s) skipped</span>: %1", nullptr, int(trace->skippedCount))
                 .arg(reasons.join(u"; "_s).toHtmlEscaped());

@@ -349,6 +349,23 @@ private Q_SLOTS:
         QCOMPARE(result.value->skipped[1].line, 3);
     }
 
+    void claudeCode_firstLineLongerThanTheDetectionHead_stillDetected()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u"long-prompt.jsonl"_s);
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(
+            "{\"type\":\"user\",\"sessionId\":\"s\",\"uuid\":\"u1\",\"message\":{\"role\":\"user\",\"content\":\"");
+        file.write(QByteArray(300 * 1024, 'x'));
+        file.write("\"}}\n");
+        file.close();
+        const Result<Trace> result = importTrace(path);
+        QVERIFY2(result, qPrintable(result.error));
+        QCOMPARE(result.value->format, u"claude-code"_s);
+        QCOMPARE(result.value->threads[0].steps[0].text.size(), 300 * 1024);
+    }
+
     void progressCallback_canCancel()
     {
         QTemporaryDir dir;
