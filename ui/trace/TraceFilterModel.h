@@ -27,6 +27,8 @@ protected:
     bool filterAcceptsRow(int sourceRow, const QModelIndex &sourceParent) const override;
 
 private:
+    void refilter();
+
     std::bitset<StepKindCount> m_kinds;
     QString m_toolName;
 };
