@@ -19,6 +19,8 @@ Command testsGenerateCommand();
 Command validateCommand();
 Command kernelTasksCommand();
 Command kernelCheckCommand();
+Command traceStatsCommand();
+Command traceExportCommand();
 
 const std::vector<Command> &commands()
 {
@@ -28,6 +30,8 @@ const std::vector<Command> &commands()
         guiCommand(),
         modelsListCommand(),
         chatCommand(),
+        traceStatsCommand(),
+        traceExportCommand(),
         validateCommand(),
         skillPackCommand(),
         skillInstallCommand(),

@@ -40,6 +40,7 @@ MainWindow::MainWindow(JobListModel *jobs, QWidget *parent)
     setWindowIcon(QIcon(QStringLiteral(":/icons/skillforge.svg")));
     m_pages = {new TraceView(this), new SkillView(this), new CompareView(this), new RunsView(this),
                new KernelsView(this)};
+    static_cast<TraceView *>(m_pages.front())->setJobs(m_jobs); // trace imports are listed in the Jobs panel
     for (ViewPage *page : m_pages) {
         m_views->addWidget(page);
         connect(page, &ViewPage::modificationChanged, this, [this] {

@@ -1,5 +1,6 @@
 #include "MainWindow.h"
 #include "common/ProjectSidebar.h"
+#include "jobs/Job.h"
 #include "jobs/JobListModel.h"
 #include "kernels/KernelsView.h"
 #include "project/SampleProject.h"
@@ -60,7 +61,7 @@ private Q_SLOTS:
         QCOMPARE(window.project()->rootPath(), QFileInfo(m_project).absoluteFilePath());
     }
 
-    void selectingTrace_showsTraceViewWithText()
+    void selectingTrace_importsItAsAJobAndShowsTheTimeline()
     {
         JobListModel jobs;
         MainWindow window(&jobs);
@@ -68,9 +69,12 @@ private Q_SLOTS:
         QVERIFY(window.openFirstItemFor(MainWindow::View::Trace));
         QCOMPARE(window.currentView(), MainWindow::View::Trace);
         auto *trace = static_cast<TraceView *>(window.page(MainWindow::View::Trace));
-        QTRY_VERIFY_WITH_TIMEOUT(!trace->isBusy() && !trace->textEditor()->document()->isEmpty(), 10000);
-        QVERIFY(trace->textEditor()->toPlainText().contains(QStringLiteral("\"type\":\"assistant\"")));
+        QTRY_VERIFY_WITH_TIMEOUT(!trace->isBusy() && trace->trace() != nullptr, 10000);
+        QVERIFY(trace->timeline()->model()->rowCount() > 0);
+        QVERIFY(!trace->textEditor()->document()->isEmpty());
         QVERIFY(trace->textEditor()->isReadOnly());
+        QCOMPARE(jobs.rowCount(), 1);
+        QTRY_COMPARE_WITH_TIMEOUT(jobs.jobAt(0)->state(), Job::State::Finished, 5000);
     }
 
     void editingSkill_saveWritesFileAndClearsModified()

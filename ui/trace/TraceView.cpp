@@ -1,108 +1,526 @@
 #include "trace/TraceView.h"
 
 #include "common/EmptyState.h"
-#include "common/FindBar.h"
+#include "project/Project.h"
+#include "trace/ContextChart.h"
+#include "trace/SessionBrowserDialog.h"
+#include "trace/StepDelegate.h"
+#include "trace/StepDetailView.h"
+#include "trace/TraceExport.h"
+#include "trace/TraceFilterModel.h"
+#include "trace/TraceImport.h"
+#include "trace/TraceLoader.h"
+#include "trace/TraceSelection.h"
+#include "trace/TraceTimelineModel.h"
 
+#include <QAction>
+#include <QApplication>
+#include <QClipboard>
+#include <QComboBox>
+#include <QDragEnterEvent>
+#include <QFileDialog>
 #include <QFileInfo>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QKeyEvent>
 #include <QLabel>
+#include <QLineEdit>
 #include <QLocale>
-#include <QFontDatabase>
+#include <QMenu>
+#include <QMimeData>
 #include <QPlainTextEdit>
+#include <QShortcut>
+#include <QSplitter>
 #include <QStackedWidget>
+#include <QToolButton>
+#include <QTreeView>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 namespace sf {
 
+using namespace Qt::StringLiterals;
+
 TraceView::TraceView(QWidget *parent)
     : ViewPage(parent)
+    , m_loader(new TraceLoader(this))
+    , m_model(new TraceTimelineModel(this))
+    , m_filter(new TraceFilterModel(this))
     , m_stack(new QStackedWidget(this))
     , m_empty(new EmptyState(this))
     , m_header(new QLabel(this))
-    , m_text(new QPlainTextEdit(this))
-    , m_findBar(new FindBar(m_text, this))
+    , m_tree(new QTreeView(this))
+    , m_detail(new StepDetailView(this))
+    , m_chart(new ContextChart(this))
+    , m_findRow(new QWidget(this))
+    , m_findInput(new QLineEdit(this))
+    , m_findStatus(new QLabel(this))
+    , m_selectionStatus(new QLabel(this))
 {
-    m_empty->setText(tr("No trace selected"),
-                     tr("Choose a trace in the project sidebar. Traces are agent sessions (Claude Code, Codex, "
-                        "OpenAI messages…) kept unchanged in the project's traces/ folder."));
+    setAcceptDrops(true);
+    m_empty->setText(tr("No trace open"),
+                     tr("Choose a trace in the project sidebar, open a file, drop one here, or browse the "
+                        "Claude Code and Codex sessions on this computer. Claude Code, Codex, OpenAI messages, "
+                        "fast-agent, smolagents, inspect_ai and upskill runs are read."));
     m_header->setWordWrap(true);
     m_header->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_header->setContentsMargins(8, 8, 8, 8);
-    m_text->setReadOnly(true);
-    m_text->setLineWrapMode(QPlainTextEdit::NoWrap);
-    m_text->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-    m_text->setAccessibleName(tr("Trace text"));
+    m_header->setContentsMargins(6, 4, 6, 4);
+
+    m_filter->setSourceModel(m_model);
+    m_tree->setModel(m_filter);
+    m_tree->setItemDelegate(new StepDelegate(m_tree));
+    m_tree->setUniformRowHeights(true); // what keeps a million rows smooth
+    m_tree->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    m_tree->setAllColumnsShowFocus(true);
+    m_tree->setAccessibleName(tr("Trace timeline"));
+    m_tree->header()->setStretchLastSection(false);
+    m_tree->header()->setSectionResizeMode(TraceTimelineModel::StepColumn, QHeaderView::Stretch);
+    for (int column :
+         {TraceTimelineModel::TokensColumn, TraceTimelineModel::TotalColumn, TraceTimelineModel::ModelColumn})
+        m_tree->header()->setSectionResizeMode(column, QHeaderView::Interactive);
+    m_tree->header()->resizeSection(TraceTimelineModel::TokensColumn, 130);
+    m_tree->header()->resizeSection(TraceTimelineModel::TotalColumn, 100);
+    m_tree->header()->resizeSection(TraceTimelineModel::ModelColumn, 150);
+    connect(m_tree->selectionModel(), &QItemSelectionModel::currentChanged, this, &TraceView::showCurrentStep);
+    connect(m_tree->selectionModel(), &QItemSelectionModel::selectionChanged, this, &TraceView::updateActions);
+
+    auto *toolbar = new QWidget(this);
+    createToolbar(toolbar);
+
+    auto *findLayout = new QHBoxLayout(m_findRow);
+    findLayout->setContentsMargins(6, 2, 6, 2);
+    auto *previous = new QToolButton(m_findRow);
+    previous->setText(tr("Previous"));
+    auto *next = new QToolButton(m_findRow);
+    next->setText(tr("Next"));
+    auto *close = new QToolButton(m_findRow);
+    close->setText(tr("Close"));
+    m_findInput->setPlaceholderText(tr("Find in every step, folded ones too"));
+    m_findInput->setClearButtonEnabled(true);
+    findLayout->addWidget(m_findInput, 1);
+    findLayout->addWidget(previous);
+    findLayout->addWidget(next);
+    findLayout->addWidget(m_findStatus);
+    findLayout->addWidget(close);
+    m_findRow->setVisible(false);
+    connect(m_findInput, &QLineEdit::returnPressed, this,
+            [this] { findNext(m_findInput->text(), QApplication::keyboardModifiers() & Qt::ShiftModifier); });
+    connect(next, &QToolButton::clicked, this, [this] { findNext(m_findInput->text()); });
+    connect(previous, &QToolButton::clicked, this, [this] { findNext(m_findInput->text(), true); });
+    connect(close, &QToolButton::clicked, m_findRow, &QWidget::hide);
+    auto *escape = new QShortcut(QKeySequence(Qt::Key_Escape), m_findRow);
+    escape->setContext(Qt::WidgetWithChildrenShortcut);
+    connect(escape, &QShortcut::activated, m_findRow, &QWidget::hide);
+    auto *findNextKey = new QShortcut(QKeySequence::FindNext, this);
+    connect(findNextKey, &QShortcut::activated, this, [this] { findNext(m_findInput->text()); });
+    auto *findPreviousKey = new QShortcut(QKeySequence::FindPrevious, this);
+    connect(findPreviousKey, &QShortcut::activated, this, [this] { findNext(m_findInput->text(), true); });
+
+    auto *splitter = new QSplitter(Qt::Vertical, this);
+    splitter->addWidget(m_tree);
+    splitter->addWidget(m_detail);
+    splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(1, 2);
 
     auto *page = new QWidget(this);
     auto *pageLayout = new QVBoxLayout(page);
     pageLayout->setContentsMargins(0, 0, 0, 0);
+    pageLayout->setSpacing(0);
     pageLayout->addWidget(m_header);
-    pageLayout->addWidget(m_text, 1);
-    pageLayout->addWidget(m_findBar);
+    pageLayout->addWidget(m_chart);
+    pageLayout->addWidget(splitter, 1);
+    pageLayout->addWidget(m_findRow);
+    pageLayout->addWidget(m_selectionStatus);
+    m_chart->setMaximumHeight(150);
+    m_chart->setVisible(false);
 
     m_stack->addWidget(m_empty);
     m_stack->addWidget(page);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_stack);
+    layout->setSpacing(0);
+    layout->addWidget(toolbar);
+    layout->addWidget(m_stack, 1);
 
-    connect(&m_watcher, &QFutureWatcher<TraceFileSummary>::finished, this, [this] {
-        const TraceFileSummary summary = m_watcher.result();
-        if (summary.path == m_path) // a newer request may have replaced this one
-            showSummary(summary);
+    connect(m_loader, &TraceLoader::loaded, this, [this](const QString &path, std::shared_ptr<const Trace> trace) {
+        if (path != m_path)
+            return;
+        showTrace(std::move(trace));
+        Q_EMIT loaded(path);
+    });
+    connect(m_loader, &TraceLoader::failed, this, [this](const QString &path, const QString &error) {
+        if (path != m_path)
+            return;
+        showTrace(nullptr);
+        m_header->setText(
+            tr("Could not import %1: %2").arg(QFileInfo(path).fileName().toHtmlEscaped(), error.toHtmlEscaped()));
+        Q_EMIT loadFailed(path, error);
+    });
+    connect(m_loader, &TraceLoader::cancelled, this, [this](const QString &path) {
+        if (path == m_path)
+            m_header->setText(tr("Import of %1 cancelled.").arg(QFileInfo(path).fileName().toHtmlEscaped()));
+    });
+    updateActions();
+}
+
+TraceView::~TraceView() = default;
+
+void TraceView::createToolbar(QWidget *toolbar)
+{
+    auto *layout = new QHBoxLayout(toolbar);
+    layout->setContentsMargins(4, 2, 4, 2);
+    auto button = [toolbar, layout](const QString &text, const QString &tip) {
+        auto *b = new QToolButton(toolbar);
+        b->setText(text);
+        b->setToolTip(tip);
+        b->setAutoRaise(true);
+        layout->addWidget(b);
+        return b;
+    };
+    connect(button(tr("Open…"), tr("Open a trace file")), &QToolButton::clicked, this, &TraceView::chooseFile);
+    connect(button(tr("Agent sessions…"), tr("Browse the Claude Code and Codex sessions on this computer")),
+            &QToolButton::clicked, this, &TraceView::browseSessions);
+
+    m_kindsButton = button(tr("Kinds"), tr("Show or hide steps by kind"));
+    m_kindsButton->setPopupMode(QToolButton::InstantPopup);
+    auto *kinds = new QMenu(m_kindsButton);
+    for (int k = 0; k < StepKindCount; ++k) {
+        QAction *action = kinds->addAction(StepDelegate::kindLabel(k));
+        action->setCheckable(true);
+        action->setChecked(true);
+        connect(action, &QAction::toggled, this, [this, k](bool on) { m_filter->setKindVisible(StepKind(k), on); });
+    }
+    m_kindsButton->setMenu(kinds);
+
+    m_toolCombo = new QComboBox(toolbar);
+    m_toolCombo->setToolTip(tr("Show only the calls and results of one tool"));
+    m_toolCombo->addItem(tr("All tools"), QString());
+    connect(m_toolCombo, &QComboBox::currentIndexChanged, this,
+            [this] { m_filter->setToolName(m_toolCombo->currentData().toString()); });
+    layout->addWidget(m_toolCombo);
+
+    QToolButton *thinking = button(tr("Show thinking"), tr("Unfold thinking in the timeline"));
+    thinking->setCheckable(true);
+    connect(thinking, &QToolButton::toggled, this, &TraceView::setThinkingExpanded);
+    layout->addStretch(1);
+
+    m_copyButton = button(tr("Copy as Markdown"), tr("Copy the selected steps as Markdown"));
+    connect(m_copyButton, &QToolButton::clicked, this,
+            [this] { QApplication::clipboard()->setText(selectionAsMarkdown()); });
+    m_useButton = button(tr("Use for skill generation"),
+                         tr("Keep the selected steps with the project (traces/.selections/) as the source for "
+                            "generating a skill"));
+    connect(m_useButton, &QToolButton::clicked, this, [this] {
+        const QString error = useSelectionForGeneration();
+        if (!error.isEmpty())
+            m_selectionStatus->setText(error);
     });
 }
 
-void TraceView::setProject(const Project *)
+void TraceView::setProject(const Project *project)
 {
+    m_projectRoot = project ? project->rootPath() : QString();
     m_path.clear();
-    m_text->clear();
+    m_loader->cancel();
+    showTrace(nullptr);
     m_stack->setCurrentWidget(m_empty);
 }
 
 void TraceView::openPath(const QString &path)
 {
-    if (path == m_path && !m_text->document()->isEmpty())
+    if (path == m_path && (m_model->trace() || m_loader->isRunning()))
         return;
     m_path = path;
-    m_header->setText(tr("Reading %1…").arg(QFileInfo(path).fileName()));
-    m_text->clear();
     m_stack->setCurrentIndex(1);
-    m_watcher.setFuture(QtConcurrent::run([path] { return TraceFileSummary::read(path); }));
+    showTrace(nullptr);
+    m_header->setText(tr("Importing %1…").arg(QFileInfo(path).fileName().toHtmlEscaped()));
+    m_loader->load(path, QString(), m_jobs);
+}
+
+QPlainTextEdit *TraceView::textEditor() const
+{
+    return m_detail->primaryEditor();
 }
 
 void TraceView::activateFind()
 {
-    if (m_stack->currentIndex() == 1)
-        m_findBar->activate();
+    if (m_stack->currentIndex() != 1)
+        return;
+    m_findRow->setVisible(true);
+    m_findInput->setFocus();
+    m_findInput->selectAll();
 }
 
-void TraceView::showSummary(const TraceFileSummary &summary)
+bool TraceView::isBusy() const
 {
-    if (!summary.error.isEmpty()) {
-        m_header->setText(summary.error);
-        Q_EMIT loaded(summary.path);
+    return m_loader->isRunning();
+}
+
+const Trace *TraceView::trace() const
+{
+    return m_model->trace();
+}
+
+QString TraceView::statusText() const
+{
+    return m_header->text();
+}
+
+void TraceView::showTrace(std::shared_ptr<const Trace> trace)
+{
+    m_model->setTrace(trace);
+    m_detail->setTrace(trace);
+    m_chart->setTrace(trace.get());
+    m_findPosition = 0;
+    m_findStatus->clear();
+    m_selectionStatus->clear();
+    {
+        const QSignalBlocker blocker(m_toolCombo);
+        m_toolCombo->clear();
+        m_toolCombo->addItem(tr("All tools"), QString());
+        m_filter->setToolName(QString());
+    }
+    if (!trace) {
+        m_header->clear();
+        updateActions();
         return;
     }
+    const TraceStats stats = TraceStats::of(*trace);
+    for (const auto &[name, count] : stats.toolCalls)
+        m_toolCombo->addItem(QStringLiteral("%1 (%2)").arg(name).arg(count), name);
     const QLocale locale;
-    QString header = QStringLiteral("<b>%1</b> — %2, %3 lines")
-                         .arg(QFileInfo(summary.path).fileName().toHtmlEscaped(),
-                              locale.formattedDataSize(summary.bytes), locale.toString(summary.lines));
-    if (summary.isJsonLines) {
-        QStringList types;
-        for (const auto &[type, count] : summary.recordTypes)
-            types.append(QStringLiteral("%1 %2").arg(type.toHtmlEscaped(), locale.toString(count)));
-        header += tr("; JSON Lines records: %1").arg(types.isEmpty() ? tr("none typed") : types.join(QStringLiteral(", ")));
-        if (summary.invalidJsonLines > 0)
-            header += tr("<br>%n line(s) are not valid JSON, the first at line %1.", nullptr,
-                         int(summary.invalidJsonLines))
-                          .arg(summary.firstInvalidLine);
+    const TokenUsage &u = stats.usage;
+    QString header =
+        QStringLiteral("<b>%1</b> — %2")
+            .arg((trace->title.isEmpty() ? QFileInfo(trace->path).fileName() : trace->title).toHtmlEscaped(),
+                 trace->format);
+    header += tr("<br>%1 thread(s), %2 turns, %3 steps, %4 tool calls (%5 failed)")
+                  .arg(stats.threads)
+                  .arg(locale.toString(stats.turns), locale.toString(stats.steps),
+                       locale.toString(stats.stepsByKind[int(StepKind::ToolCall)]), locale.toString(stats.toolErrors));
+    header += tr("<br>Tokens: input %1 (uncached %2, cache read %3, cache write %4) · output %5 (reasoning %6)")
+                  .arg(locale.toString(u.totalInput()), locale.toString(u.uncachedInput), locale.toString(u.cacheRead),
+                       locale.toString(u.cacheWrite5m + u.cacheWrite1h), locale.toString(u.output),
+                       locale.toString(u.reasoning));
+    if (trace->reportedCostUsd)
+        header += tr(" · cost $%1 (logged by the source)").arg(*trace->reportedCostUsd, 0, 'f', 4);
+    if (trace->skippedCount > 0) {
+        QStringList reasons;
+        for (size_t i = 0; i < std::min<size_t>(trace->skipped.size(), 20); ++i)
+            reasons << (trace->skipped[i].line > 0
+                            ? tr("line %1: %2").arg(trace->skipped[i].line).arg(trace->skipped[i].reason)
+                            : trace->skipped[i].reason);
+        header +=
+            tr("<br><span style='color:#c62828'>%n record(s) skipped</span>: %1", nullptr, int(trace->skippedCount))
+                .arg(reasons.join(u"; "_s).toHtmlEscaped());
     }
-    if (summary.previewTruncated)
-        header += tr("<br>Showing the first %1.").arg(locale.formattedDataSize(summary.preview.toUtf8().size()));
     m_header->setText(header);
-    m_text->setPlainText(summary.preview);
-    Q_EMIT loaded(summary.path);
+    if (m_model->rowCount() > 0)
+        m_tree->setCurrentIndex(m_filter->index(0, 0));
+    restoreSelection();
+    updateActions();
+}
+
+void TraceView::showCurrentStep()
+{
+    const QModelIndex current = m_tree->currentIndex();
+    if (!current.isValid()) {
+        m_detail->showStep(-1, -1);
+        return;
+    }
+    m_detail->showStep(current.data(TraceTimelineModel::ThreadRole).toInt(),
+                       current.data(TraceTimelineModel::StepRole).toInt());
+}
+
+bool TraceView::findNext(const QString &text, bool backwards)
+{
+    const Trace *trace = m_model->trace();
+    const auto &order = m_model->displayOrder();
+    if (!trace || order.empty() || text.isEmpty()) {
+        m_findStatus->clear();
+        return false;
+    }
+    // Start from the current row, wherever the user moved since the last find.
+    const QModelIndex current = m_tree->currentIndex();
+    if (current.isValid()) {
+        const std::pair<int, int> at{current.data(TraceTimelineModel::ThreadRole).toInt(),
+                                     current.data(TraceTimelineModel::StepRole).toInt()};
+        if (m_findPosition >= order.size() || order[m_findPosition] != at) {
+            const auto it = std::find(order.begin(), order.end(), at);
+            if (it != order.end())
+                m_findPosition = size_t(it - order.begin());
+        }
+    }
+    const size_t n = order.size();
+    for (size_t k = 1; k <= n; ++k) {
+        const size_t i = backwards ? (m_findPosition + n - (k % n)) % n : (m_findPosition + k) % n;
+        const auto [t, s] = order[i];
+        const TraceStep &step = trace->threads[size_t(t)].steps[size_t(s)];
+        if (!m_filter->acceptsStep(step))
+            continue;
+        const bool match = step.text.contains(text, Qt::CaseInsensitive) ||
+                           (step.kind == StepKind::ToolCall && step.input.contains(text, Qt::CaseInsensitive)) ||
+                           step.toolName.contains(text, Qt::CaseInsensitive);
+        if (!match)
+            continue;
+        m_findPosition = i;
+        const QModelIndex index = m_filter->mapFromSource(m_model->indexFor(t, s));
+        m_tree->scrollTo(index);
+        {
+            const QSignalBlocker blocker(m_tree->selectionModel());
+            m_tree->selectionModel()->setCurrentIndex(index,
+                                                      QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+        }
+        m_tree->viewport()->update();
+        m_detail->showStep(t, s, true);
+        m_detail->highlight(text);
+        updateActions();
+        m_findStatus->setText(
+            tr("Step %1 of %2").arg(QLocale().toString(qint64(i + 1)), QLocale().toString(qint64(n))));
+        return true;
+    }
+    m_findStatus->setText(tr("Not found"));
+    return false;
+}
+
+QString TraceView::findStatus() const
+{
+    return m_findStatus->text();
+}
+
+void TraceView::setKindVisible(StepKind kind, bool visible)
+{
+    const QList<QAction *> actions = m_kindsButton->menu()->actions();
+    actions.at(int(kind))->setChecked(visible); // toggles the filter through the action
+}
+
+void TraceView::setToolFilter(const QString &toolName)
+{
+    const int index = m_toolCombo->findData(toolName);
+    m_toolCombo->setCurrentIndex(std::max(index, 0));
+}
+
+void TraceView::setThinkingExpanded(bool expanded)
+{
+    m_model->setThinkingExpanded(expanded);
+    m_detail->setThinkingFoldedByDefault(!expanded);
+    showCurrentStep();
+}
+
+std::vector<std::pair<int, int>> TraceView::selectedSteps() const
+{
+    std::vector<std::pair<int, int>> steps;
+    for (const QModelIndex &index : m_tree->selectionModel()->selectedRows(0)) {
+        const int step = index.data(TraceTimelineModel::StepRole).toInt();
+        if (step >= 0)
+            steps.emplace_back(index.data(TraceTimelineModel::ThreadRole).toInt(), step);
+    }
+    // Timeline order, whatever order the user clicked in.
+    const auto &order = m_model->displayOrder();
+    if (steps.size() > 1) {
+        QHash<quint64, size_t> position;
+        for (size_t i = 0; i < order.size(); ++i)
+            position.insert((quint64(order[i].first) << 32) | quint32(order[i].second), i);
+        std::sort(steps.begin(), steps.end(), [&position](const auto &a, const auto &b) {
+            return position.value((quint64(a.first) << 32) | quint32(a.second)) <
+                   position.value((quint64(b.first) << 32) | quint32(b.second));
+        });
+    }
+    return steps;
+}
+
+void TraceView::selectSteps(const std::vector<std::pair<int, int>> &steps)
+{
+    QItemSelection selection;
+    for (const auto &[t, s] : steps) {
+        const QModelIndex index = m_filter->mapFromSource(m_model->indexFor(t, s));
+        if (index.isValid())
+            selection.select(index, index);
+    }
+    m_tree->selectionModel()->select(selection, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+}
+
+QString TraceView::useSelectionForGeneration()
+{
+    const Trace *trace = m_model->trace();
+    if (!trace || m_projectRoot.isEmpty())
+        return tr("Open a project first: the selection is kept in the project.");
+    const auto steps = selectedSteps();
+    if (steps.empty())
+        return tr("Select the steps to use first.");
+    const TraceSelection selection = TraceSelection::fromSteps(*trace, steps);
+    const QString error = selection.save(m_projectRoot);
+    if (error.isEmpty())
+        m_selectionStatus->setText(
+            tr("%n step(s) kept for skill generation in %1", nullptr, int(steps.size()))
+                .arg(QDir(m_projectRoot)
+                         .relativeFilePath(TraceSelection::selectionPathFor(m_projectRoot, trace->path))));
+    return error;
+}
+
+void TraceView::restoreSelection()
+{
+    const Trace *trace = m_model->trace();
+    if (!trace || m_projectRoot.isEmpty())
+        return;
+    const QString file = TraceSelection::selectionPathFor(m_projectRoot, trace->path);
+    if (!QFileInfo::exists(file))
+        return;
+    const Result<TraceSelection> saved = TraceSelection::load(file);
+    if (!saved)
+        return;
+    std::vector<std::pair<int, int>> steps;
+    for (const SelectedStep &step : saved.value->steps)
+        steps.emplace_back(step.thread, step.step);
+    selectSteps(steps);
+    m_selectionStatus->setText(tr("%n step(s) kept for skill generation.", nullptr, int(steps.size())));
+}
+
+QString TraceView::selectionAsMarkdown() const
+{
+    const Trace *trace = m_model->trace();
+    const auto steps = selectedSteps();
+    return trace && !steps.empty() ? traceToMarkdown(*trace, steps) : QString();
+}
+
+void TraceView::updateActions()
+{
+    const bool hasSelection = m_model->trace() && m_tree->selectionModel()->hasSelection();
+    m_copyButton->setEnabled(hasSelection);
+    m_useButton->setEnabled(hasSelection && !m_projectRoot.isEmpty());
+    m_useButton->setToolTip(m_projectRoot.isEmpty() ? tr("Open a project to keep a selection with it")
+                                                    : tr("Keep the selected steps with the project "
+                                                         "(traces/.selections/) as the source for a skill"));
+}
+
+void TraceView::chooseFile()
+{
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open trace"), QFileInfo(m_path).absolutePath(),
+                                                      tr("Traces (*.jsonl *.json *.eval *.txt *.md);;All files (*)"));
+    if (!path.isEmpty())
+        openPath(path);
+}
+
+void TraceView::browseSessions()
+{
+    SessionBrowserDialog dialog(claudeProjectsDir(), codexSessionsDir(), this);
+    if (dialog.exec() == QDialog::Accepted && !dialog.selectedPath().isEmpty())
+        openPath(dialog.selectedPath());
+}
+
+void TraceView::dragEnterEvent(QDragEnterEvent *event)
+{
+    const QList<QUrl> urls = event->mimeData()->urls();
+    if (!urls.isEmpty() && urls.first().isLocalFile())
+        event->acceptProposedAction();
+}
+
+void TraceView::dropEvent(QDropEvent *event)
+{
+    const QList<QUrl> urls = event->mimeData()->urls();
+    if (urls.isEmpty() || !urls.first().isLocalFile())
+        return;
+    event->acceptProposedAction();
+    openPath(urls.first().toLocalFile());
 }
 
 } // namespace sf

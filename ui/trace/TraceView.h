@@ -1,49 +1,111 @@
 #pragma once
 
 #include "common/ViewPage.h"
-#include "trace/TraceFileSummary.h"
+#include "trace/Trace.h"
 
-#include <QFutureWatcher>
+#include <memory>
 
+class QComboBox;
 class QLabel;
-class QPlainTextEdit;
+class QLineEdit;
 class QStackedWidget;
+class QToolButton;
+class QTreeView;
 
 namespace sf {
 
+class ContextChart;
 class EmptyState;
-class FindBar;
+class JobListModel;
+class StepDetailView;
+class TraceFilterModel;
+class TraceLoader;
+class TraceTimelineModel;
 
-/// The Trace view: a trace file's summary (size, lines, record types, bad lines) and its text.
-/// Files are read on a worker thread, so opening a large one never freezes the window.
+/**
+ * The Trace view: an imported trace as a virtual timeline of steps (subagents nested under their calls),
+ * the selected step in full beside it, per-turn tokens with running totals, a context-size chart, find
+ * across every step, filters by kind and tool, and the chosen steps kept for skill generation. Import
+ * runs on a worker thread as a job with progress and cancel.
+ */
 class TraceView final : public ViewPage
 {
     Q_OBJECT
 
 public:
     explicit TraceView(QWidget *parent = nullptr);
+    ~TraceView() override;
 
     void setProject(const Project *project) override;
     void openPath(const QString &path) override;
-    QPlainTextEdit *textEditor() const override { return m_text; }
+    QPlainTextEdit *textEditor() const override;
     void activateFind() override;
+    bool isBusy() const override;
+
+    /// Where imports report progress (the Jobs panel's model); none: no job is listed.
+    void setJobs(JobListModel *jobs) { m_jobs = jobs; }
 
     QString currentPath() const { return m_path; }
-    bool isBusy() const override { return m_watcher.isRunning(); }
+    const Trace *trace() const;
+    QString statusText() const;
+    TraceTimelineModel *timelineModel() const { return m_model; }
+    TraceFilterModel *filterModel() const { return m_filter; }
+    QTreeView *timeline() const { return m_tree; }
+    StepDetailView *detail() const { return m_detail; }
+    ContextChart *contextChart() const { return m_chart; }
+
+    /// Moves to the next (or previous) step containing @p text, folded text included; false when none.
+    bool findNext(const QString &text, bool backwards = false);
+    QString findStatus() const;
+    void setKindVisible(StepKind kind, bool visible);
+    void setToolFilter(const QString &toolName);
+    void setThinkingExpanded(bool expanded);
+    /// The selected steps as (thread, step), in timeline order.
+    std::vector<std::pair<int, int>> selectedSteps() const;
+    void selectSteps(const std::vector<std::pair<int, int>> &steps);
+    /// Keeps the selected steps with the project for skill generation; returns an error or empty.
+    QString useSelectionForGeneration();
+    /// The selected steps as Markdown (also put on the clipboard by the toolbar action).
+    QString selectionAsMarkdown() const;
 
 Q_SIGNALS:
     void loaded(const QString &path);
+    void loadFailed(const QString &path, const QString &error);
+
+protected:
+    void dragEnterEvent(QDragEnterEvent *event) override;
+    void dropEvent(QDropEvent *event) override;
 
 private:
-    void showSummary(const TraceFileSummary &summary);
+    void createToolbar(QWidget *toolbar);
+    void showTrace(std::shared_ptr<const Trace> trace);
+    void showCurrentStep();
+    void chooseFile();
+    void browseSessions();
+    void updateActions();
+    void restoreSelection();
 
     QString m_path;
+    QString m_projectRoot;
+    JobListModel *m_jobs = nullptr;
+    TraceLoader *m_loader;
+    TraceTimelineModel *m_model;
+    TraceFilterModel *m_filter;
     QStackedWidget *m_stack;
     EmptyState *m_empty;
     QLabel *m_header;
-    QPlainTextEdit *m_text;
-    FindBar *m_findBar;
-    QFutureWatcher<TraceFileSummary> m_watcher;
+    QTreeView *m_tree;
+    StepDetailView *m_detail;
+    ContextChart *m_chart;
+    QToolButton *m_kindsButton = nullptr;
+    QComboBox *m_toolCombo = nullptr;
+    QToolButton *m_useButton = nullptr;
+    QToolButton *m_copyButton = nullptr;
+    QWidget *m_findRow;
+    QLineEdit *m_findInput;
+    QLabel *m_findStatus;
+    QLabel *m_selectionStatus;
+    size_t m_findPosition = 0;
 };
 
 } // namespace sf

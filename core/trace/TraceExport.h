@@ -1,0 +1,25 @@
+#pragma once
+
+#include "trace/Trace.h"
+
+#include <QJsonObject>
+
+namespace sf {
+
+/// Which steps of a trace to export: all, or a selection as (thread, step) pairs in trace order.
+using StepSelection = std::vector<std::pair<int, int>>;
+
+/// The trace (or the selected steps) as Markdown: one heading per turn, tool calls with their input as
+/// fenced JSON, results fenced, thinking quoted. Subagent threads follow the main thread.
+QString traceToMarkdown(const Trace &trace, const StepSelection &selection = {});
+
+/// The main thread as OpenAI chat messages (tool calls with JSON-string arguments, tool messages).
+QJsonArray traceToOpenAiMessages(const Trace &trace);
+
+/// The figures `skillforge trace stats --json` prints.
+QJsonObject traceStatsJson(const Trace &trace, const TraceStats &stats);
+
+/// Token usage as {uncached_input, cache_read, cache_write_5m, cache_write_1h, output, reasoning}.
+QJsonObject usageJson(const TokenUsage &usage);
+
+} // namespace sf

@@ -1,0 +1,264 @@
+#include "common/LoadError.h"
+#include "trace/TraceImport_p.h"
+
+#include <QJsonDocument>
+
+Q_LOGGING_CATEGORY(lcTrace, "skillforge.trace")
+
+namespace sf::trace_import {
+
+namespace {
+constexpr qint64 ChunkBytes = 1024 * 1024;
+constexpr qint64 MaxDocumentBytes = 1024LL * 1024 * 1024;
+} // namespace
+
+bool LineReader::fill()
+{
+    if (m_eof)
+        return false;
+    if (m_start > 0) {
+        m_buffer.remove(0, m_start);
+        m_start = 0;
+    }
+    const qsizetype old = m_buffer.size();
+    m_buffer.resize(old + ChunkBytes);
+    const qint64 got = m_file->read(m_buffer.data() + old, ChunkBytes);
+    m_buffer.resize(old + std::max<qint64>(got, 0));
+    if (got <= 0)
+        m_eof = true;
+    return got > 0;
+}
+
+LineReader::Status LineReader::next(QByteArray *line, qint64 *lineNumber)
+{
+    qsizetype searchFrom = m_start;
+    bool tooLong = false;
+    for (;;) {
+        const qsizetype newline = m_buffer.indexOf('\n', searchFrom);
+        if (newline >= 0) {
+            *lineNumber = ++m_line;
+            m_consumed += newline + 1 - m_start;
+            if (tooLong) {
+                m_start = newline + 1;
+                line->clear();
+                return Status::TooLong;
+            }
+            qsizetype end = newline;
+            if (end > m_start && m_buffer.at(end - 1) == '\r')
+                --end;
+            *line = m_buffer.mid(m_start, end - m_start);
+            m_start = newline + 1;
+            return Status::Line;
+        }
+        if (m_buffer.size() - m_start > MaxLineBytes) {
+            // Drop what was buffered of the overlong line and keep looking for its end.
+            tooLong = true;
+            m_consumed += m_buffer.size() - m_start;
+            m_buffer.clear();
+            m_start = 0;
+        }
+        searchFrom = m_buffer.size();
+        if (!fill()) {
+            if (m_buffer.size() == m_start && !tooLong)
+                return Status::End;
+            *lineNumber = ++m_line;
+            m_consumed += m_buffer.size() - m_start;
+            *line = tooLong ? QByteArray() : m_buffer.mid(m_start);
+            m_buffer.clear();
+            m_start = 0;
+            return tooLong ? Status::TooLong : Status::Line;
+        }
+    }
+}
+
+TraceTurn &ThreadBuilder::beginTurn(const QString &role, qint64 line)
+{
+    TraceThread &t = thread();
+    TraceTurn turn;
+    turn.role = role;
+    turn.firstLine = turn.lastLine = line;
+    turn.firstStep = int(t.steps.size());
+    t.turns.push_back(std::move(turn));
+    return t.turns.back();
+}
+
+TraceTurn &ThreadBuilder::turnFor(const QString &role, qint64 line)
+{
+    if (TraceTurn *turn = currentTurn(); turn && turn->role == role) {
+        turn->lastLine = std::max(turn->lastLine, line);
+        return *turn;
+    }
+    return beginTurn(role, line);
+}
+
+TraceTurn *ThreadBuilder::currentTurn() const
+{
+    TraceThread &t = thread();
+    return t.turns.empty() ? nullptr : &t.turns.back();
+}
+
+TraceStep &ThreadBuilder::addStep(StepKind kind, const QString &text, qint64 line)
+{
+    TraceThread &t = thread();
+    if (t.turns.empty())
+        beginTurn(kind == StepKind::UserText ? QStringLiteral("user") : QStringLiteral("assistant"), line);
+    TraceTurn &turn = t.turns.back();
+    ++turn.stepCount;
+    turn.lastLine = std::max(turn.lastLine, line);
+    TraceStep step;
+    step.kind = kind;
+    step.text = text;
+    step.line = line;
+    step.turn = int(t.turns.size()) - 1;
+    t.steps.push_back(std::move(step));
+    return t.steps.back();
+}
+
+TraceStep &ThreadBuilder::addToolCall(const QString &id, const QString &name, const QString &input, qint64 line)
+{
+    TraceStep &step = addStep(StepKind::ToolCall, QString(), line);
+    step.toolId = id;
+    step.toolName = name;
+    step.input = input;
+    return step;
+}
+
+TraceStep &ThreadBuilder::addToolResult(const QString &id, const QString &content, bool isError, qint64 line)
+{
+    TraceStep &step = addStep(StepKind::ToolResult, content, line);
+    step.toolId = id;
+    step.isError = isError;
+    return step;
+}
+
+int addThread(Trace *trace, const QString &id, const QString &title, int parentThread)
+{
+    TraceThread thread;
+    thread.id = id;
+    thread.title = title;
+    thread.parentThread = parentThread;
+    trace->threads.push_back(std::move(thread));
+    return int(trace->threads.size()) - 1;
+}
+
+void finishTrace(Trace *trace)
+{
+    for (TraceThread &thread : trace->threads) {
+        // Drop empty turns (records that carried nothing to show) and renumber the steps' turns.
+        std::vector<TraceTurn> kept;
+        kept.reserve(thread.turns.size());
+        for (TraceTurn &turn : thread.turns) {
+            if (turn.stepCount == 0 && !turn.usage)
+                continue;
+            const int newIndex = int(kept.size());
+            for (int i = turn.firstStep; i < turn.firstStep + turn.stepCount; ++i)
+                thread.steps[size_t(i)].turn = newIndex;
+            kept.push_back(std::move(turn));
+        }
+        thread.turns = std::move(kept);
+
+        QHash<QString, int> calls;
+        for (int i = 0; i < int(thread.steps.size()); ++i)
+            if (thread.steps[size_t(i)].kind == StepKind::ToolCall && !thread.steps[size_t(i)].toolId.isEmpty())
+                calls.insert(thread.steps[size_t(i)].toolId, i);
+        for (int i = 0; i < int(thread.steps.size()); ++i) {
+            TraceStep &result = thread.steps[size_t(i)];
+            if (result.kind != StepKind::ToolResult || result.toolId.isEmpty())
+                continue;
+            const auto call = calls.constFind(result.toolId);
+            if (call == calls.cend())
+                continue;
+            TraceStep &callStep = thread.steps[size_t(*call)];
+            result.paired = *call;
+            callStep.paired = i;
+            if (result.toolName.isEmpty())
+                result.toolName = callStep.toolName;
+        }
+    }
+}
+
+QString compactJson(const QJsonValue &value)
+{
+    if (value.isObject())
+        return QString::fromUtf8(QJsonDocument(value.toObject()).toJson(QJsonDocument::Compact));
+    if (value.isArray())
+        return QString::fromUtf8(QJsonDocument(value.toArray()).toJson(QJsonDocument::Compact));
+    if (value.isString())
+        return value.toString();
+    if (value.isUndefined() || value.isNull())
+        return QString();
+    return QString::fromUtf8(QJsonDocument(QJsonArray{value}).toJson(QJsonDocument::Compact)).mid(1).chopped(1);
+}
+
+QString jsonTextAsCompact(const QString &text)
+{
+    QJsonParseError error{};
+    const QJsonDocument doc = QJsonDocument::fromJson(text.toUtf8(), &error);
+    if (error.error != QJsonParseError::NoError || doc.isNull())
+        return text;
+    return QString::fromUtf8(doc.toJson(QJsonDocument::Compact));
+}
+
+QString contentText(const QJsonValue &content)
+{
+    if (content.isString())
+        return content.toString();
+    if (!content.isArray())
+        return content.isObject() ? contentText(QJsonArray{content}) : compactJson(content);
+    QStringList parts;
+    for (const QJsonValue &part : content.toArray()) {
+        if (part.isString()) {
+            parts.append(part.toString());
+            continue;
+        }
+        const QJsonObject block = part.toObject();
+        const QString type = block.value(QLatin1StringView("type")).toString();
+        if (block.contains(QLatin1StringView("text")))
+            parts.append(block.value(QLatin1StringView("text")).toString());
+        else if (type.contains(QLatin1StringView("image")))
+            parts.append(QStringLiteral("[image]"));
+        else if (block.contains(QLatin1StringView("content")))
+            parts.append(contentText(block.value(QLatin1StringView("content"))));
+        else if (!type.isEmpty())
+            parts.append(QStringLiteral("[%1]").arg(type));
+    }
+    return parts.join(u'\n');
+}
+
+qint64 intField(const QJsonObject &object, QLatin1StringView key)
+{
+    return qint64(object.value(key).toDouble());
+}
+
+bool parseJsonDocument(const QByteArray &data, const QString &path, QJsonValue *value, QString *error)
+{
+    QJsonParseError parseError{};
+    const QJsonDocument doc = QJsonDocument::fromJson(data, &parseError);
+    if (parseError.error != QJsonParseError::NoError) {
+        LoadError load{path, 0, 0, QStringLiteral("not valid JSON: %1").arg(parseError.errorString())};
+        lineAndColumnAt(data, parseError.offset, &load.line, &load.column);
+        *error = load.toString();
+        return false;
+    }
+    *value = doc.isArray() ? QJsonValue(doc.array()) : QJsonValue(doc.object());
+    return true;
+}
+
+bool readWholeFile(const QString &path, QByteArray *data, QString *error)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        *error = QStringLiteral("%1: %2").arg(path, file.errorString());
+        return false;
+    }
+    if (file.size() > MaxDocumentBytes) {
+        *error = QStringLiteral("%1: a JSON document of %2 MiB is more than this importer reads whole (1 GiB)")
+                     .arg(path)
+                     .arg(file.size() / (1024 * 1024));
+        return false;
+    }
+    *data = file.readAll();
+    return true;
+}
+
+} // namespace sf::trace_import

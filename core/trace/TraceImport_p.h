@@ -1,0 +1,141 @@
+#pragma once
+
+// Shared machinery of the importers: progress and cancel, a bounded line reader, a builder that appends
+// turns and steps, and JSON helpers. Each format lives in its own Import*.cpp.
+
+#include "trace/TraceImport.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QJsonValue>
+#include <QLoggingCategory>
+
+Q_DECLARE_LOGGING_CATEGORY(lcTrace)
+
+namespace sf::trace_import {
+
+/// Progress reporting and cancellation for one import.
+class Progress
+{
+public:
+    Progress(const TraceImportOptions &options, qint64 total)
+        : m_callback(options.progress)
+        , m_total(total)
+    {
+    }
+    /// Reports @p done bytes now and then; false once the user cancelled.
+    bool update(qint64 done)
+    {
+        if (m_cancelled)
+            return false;
+        if (m_callback && done - m_lastReported >= ReportEvery) {
+            m_lastReported = done;
+            m_cancelled = !m_callback(done, m_total);
+        }
+        return !m_cancelled;
+    }
+    bool cancelled() const { return m_cancelled; }
+
+private:
+    static constexpr qint64 ReportEvery = 256 * 1024;
+    std::function<bool(qint64, qint64)> m_callback;
+    qint64 m_total = 0;
+    qint64 m_lastReported = 0;
+    bool m_cancelled = false;
+};
+
+/// Reads a file line by line through a fixed buffer; a line longer than the limit is reported as such
+/// and passed over without ever being held in memory whole.
+class LineReader
+{
+public:
+    enum class Status
+    {
+        Line,
+        TooLong,
+        End
+    };
+    static constexpr qint64 MaxLineBytes = 256 * 1024 * 1024;
+
+    explicit LineReader(QFile *file)
+        : m_file(file)
+    {
+    }
+    /// The next line without its end-of-line; *lineNumber is 1-based.
+    Status next(QByteArray *line, qint64 *lineNumber);
+    qint64 position() const { return m_consumed; }
+
+private:
+    bool fill();
+
+    QFile *m_file;
+    QByteArray m_buffer;
+    qsizetype m_start = 0;
+    qint64 m_consumed = 0;
+    qint64 m_line = 0;
+    bool m_eof = false;
+};
+
+/// Appends turns and steps to one thread, keeping each turn's steps contiguous.
+class ThreadBuilder
+{
+public:
+    ThreadBuilder(Trace *trace, int thread)
+        : m_trace(trace)
+        , m_thread(thread)
+    {
+    }
+    TraceThread &thread() const { return m_trace->threads[size_t(m_thread)]; }
+    int index() const { return m_thread; }
+    /// Starts a new turn; steps added afterwards belong to it.
+    TraceTurn &beginTurn(const QString &role, qint64 line);
+    /// The open turn when it has @p role, else a new one.
+    TraceTurn &turnFor(const QString &role, qint64 line);
+    TraceTurn *currentTurn() const;
+    TraceStep &addStep(StepKind kind, const QString &text, qint64 line);
+    TraceStep &addToolCall(const QString &id, const QString &name, const QString &input, qint64 line);
+    TraceStep &addToolResult(const QString &id, const QString &content, bool isError, qint64 line);
+
+private:
+    Trace *m_trace;
+    int m_thread;
+};
+
+/// Adds a new thread to @p trace and returns its index.
+int addThread(Trace *trace, const QString &id, const QString &title, int parentThread = -1);
+
+/// After an import: pairs tool results with their calls by id (in any order), gives results their call's
+/// name, and drops turns left without steps or usage.
+void finishTrace(Trace *trace);
+
+// JSON helpers
+QString compactJson(const QJsonValue &value);
+/// A tool input written as a JSON string (OpenAI, Codex) as compact JSON; text that is not JSON stays.
+QString jsonTextAsCompact(const QString &text);
+/// The text of a content value: a string, or the text parts of a block list (other parts named).
+QString contentText(const QJsonValue &content);
+qint64 intField(const QJsonObject &object, QLatin1StringView key);
+/// Parses a whole JSON document; on error sets *error to "file:line:col: message".
+bool parseJsonDocument(const QByteArray &data, const QString &path, QJsonValue *value, QString *error);
+/// Reads a whole file up to a size limit; false with *error set on failure.
+bool readWholeFile(const QString &path, QByteArray *data, QString *error);
+
+// Formats (each in its own file). They fill @p trace, return false with *error on a fatal problem.
+bool importClaudeCode(const QString &path, Progress &progress, Trace *trace, QString *error);
+bool importClaudeStreamJson(const QString &path, Progress &progress, Trace *trace, QString *error);
+bool importCodex(const QString &path, Progress &progress, Trace *trace, QString *error);
+bool importOpenAiMessages(const QJsonValue &root, Trace *trace, QString *error);
+bool importFastAgent(const QJsonValue &root, Trace *trace, QString *error);
+bool importSmolagents(const QJsonValue &root, Trace *trace, QString *error);
+bool importInspectJson(const QJsonValue &root, Trace *trace, QString *error);
+bool importInspectEval(const QString &path, Progress &progress, Trace *trace, QString *error);
+/// One inspect_ai sample (from a .json log or an .eval entry) as a thread.
+void importInspectSample(const QJsonObject &sample, Trace *trace);
+
+/// Which JSON document format @p root looks like, or empty.
+QString detectJsonDocumentFormat(const QJsonValue &root);
+/// Which JSON Lines format a first record looks like, or empty.
+QString detectJsonLinesFormat(const QJsonObject &first);
+
+} // namespace sf::trace_import

@@ -1,0 +1,273 @@
+// Measures the trace importer and viewer on generated data. Prints figures only; run it by hand (it is not
+// a ctest test):
+//   QT_QPA_PLATFORM=offscreen ./bench_trace_import [--mb 500] [--steps 1000000] [--keep DIR]
+// 1. Writes a Claude Code session of --mb megabytes into a temporary folder (never into the repository):
+//    prompts, responses written one line per content block with repeated usage, tool calls and results.
+// 2. Parses every line with simdjson (DOM, reading each record's "type") as the reference speed.
+// 3. Imports it with importTrace(): MB/s, and peak memory against the file size.
+// 4. Viewer: a --steps step trace shown in the Trace view's timeline; time to the first painted rows after
+//    import, and the time per page while scrolling end to end.
+#include "trace/StepDelegate.h"
+#include "trace/TraceFilterModel.h"
+#include "trace/TraceImport.h"
+#include "trace/TraceTimelineModel.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QFileInfo>
+#include <QHeaderView>
+#include <QScrollBar>
+#include <QTemporaryDir>
+#include <QTreeView>
+#include <cstdio>
+#include <ctime>
+#include <random>
+#include <simdjson.h>
+#include <sys/resource.h>
+
+using namespace sf;
+
+namespace {
+
+/// Peak resident memory of this process so far, in bytes (ru_maxrss is in KiB on Linux).
+qint64 peakRss()
+{
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    return qint64(usage.ru_maxrss) * 1024;
+}
+
+/// CPU seconds of the calling thread: on a shared machine this, not wall time, says what the code costs.
+double threadCpuSeconds()
+{
+    timespec now{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+    return double(now.tv_sec) + double(now.tv_nsec) / 1e9;
+}
+
+qint64 currentRss()
+{
+    QFile status(QStringLiteral("/proc/self/statm"));
+    if (!status.open(QIODevice::ReadOnly))
+        return 0;
+    return status.readAll().split(' ').value(1).toLongLong() * 4096;
+}
+
+QByteArray filler(std::mt19937 &random, int bytes)
+{
+    static const char words[][10] = {"kernel", "tensor", "bf16",   "warp", "shared", "launch", "grid", "block",
+                                     "reduce", "rsqrt",  "stride", "cuda", "flux",   "norm",   "eps",  "weight"};
+    QByteArray out;
+    out.reserve(bytes + 16);
+    while (out.size() < bytes) {
+        out += words[random() % 16];
+        out += (random() % 9 == 0) ? "\\n" : " ";
+    }
+    return out;
+}
+
+/// Writes a Claude Code session of about @p megabytes; returns the number of lines.
+qint64 writeSession(const QString &path, qint64 megabytes)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        qFatal("cannot write %s", qPrintable(path));
+    std::mt19937 random(42);
+    const qint64 target = megabytes * 1024 * 1024;
+    qint64 lines = 0;
+    QByteArray parent = "null";
+    int n = 0;
+    const QByteArray envelope =
+        R"("isSidechain":false,"userType":"external","cwd":"/home/dev/flux","sessionId":"bench","version":"2.1.200","gitBranch":"main","timestamp":"2026-03-04T09:14:07.512Z")";
+    auto emit = [&](const QByteArray &type, const QByteArray &body, const QByteArray &extra = {}) {
+        const QByteArray uuid = "u" + QByteArray::number(++n);
+        QByteArray line = "{\"parentUuid\":" + parent + "," + envelope + ",\"type\":\"" + type + "\",\"uuid\":\"" +
+                          uuid + "\"" + extra + ",\"message\":" + body + "}\n";
+        file.write(line);
+        parent = "\"" + uuid + "\"";
+        ++lines;
+    };
+    int response = 0;
+    while (file.size() < target) {
+        emit("user", "{\"role\":\"user\",\"content\":\"" + filler(random, 300) + "\"}");
+        const int calls = 1 + int(random() % 3);
+        for (int round = 0; round < 4; ++round) {
+            const QByteArray id = "msg_" + QByteArray::number(++response);
+            const QByteArray request = ",\"requestId\":\"req_" + QByteArray::number(response) + "\"";
+            const QByteArray usage = "{\"input_tokens\":" + QByteArray::number(random() % 50) +
+                                     ",\"cache_creation_input_tokens\":800,\"cache_read_input_tokens\":" +
+                                     QByteArray::number(20000 + response) +
+                                     ",\"cache_creation\":{\"ephemeral_5m_input_tokens\":800,"
+                                     "\"ephemeral_1h_input_tokens\":0},\"output_tokens\":";
+            auto assistant = [&](const QByteArray &block, int output) {
+                emit("assistant",
+                     "{\"id\":\"" + id +
+                         "\",\"type\":\"message\",\"role\":\"assistant\",\"model\":\"claude-opus-4-5\","
+                         "\"content\":[" +
+                         block + "],\"stop_reason\":null,\"usage\":" + usage + QByteArray::number(output) + "}}",
+                     request);
+            };
+            assistant("{\"type\":\"thinking\",\"thinking\":\"" + filler(random, 400) + "\",\"signature\":\"sig\"}", 10);
+            assistant("{\"type\":\"text\",\"text\":\"" + filler(random, 200) + "\"}", 40);
+            for (int c = 0; c < calls; ++c) {
+                const QByteArray toolId = "toolu_" + QByteArray::number(response) + "_" + QByteArray::number(c);
+                assistant("{\"type\":\"tool_use\",\"id\":\"" + toolId +
+                              "\",\"name\":\"Bash\",\"input\":{\"command\":\"" + filler(random, 60) + "\"}}",
+                          60 + c);
+                emit("user", "{\"role\":\"user\",\"content\":[{\"type\":\"tool_result\",\"tool_use_id\":\"" + toolId +
+                                 "\",\"content\":\"" + filler(random, 1500) + "\"}]}");
+            }
+        }
+    }
+    return lines;
+}
+
+/// Builds a trace of @p steps steps in memory (turns of five steps), for the viewer figures.
+std::shared_ptr<const Trace> syntheticTrace(int steps)
+{
+    auto trace = std::make_shared<Trace>();
+    trace->format = QStringLiteral("claude-code");
+    TraceThread thread;
+    thread.steps.reserve(size_t(steps));
+    for (int s = 0; s < steps; ++s) {
+        if (s % 5 == 0) {
+            TraceTurn turn;
+            turn.role = QStringLiteral("assistant");
+            turn.model = QStringLiteral("claude-opus-4-5");
+            turn.firstStep = s;
+            turn.usage = TokenUsage{10, 20000, 800, 0, 50, 0};
+            thread.turns.push_back(turn);
+        }
+        TraceStep step;
+        step.kind = StepKind(s % StepKindCount);
+        step.turn = int(thread.turns.size()) - 1;
+        step.text = QStringLiteral("Step %1: some text of the kind a session holds, long enough to elide").arg(s);
+        step.toolName = QStringLiteral("Bash");
+        step.input = QStringLiteral("{\"command\":\"make\"}");
+        thread.turns.back().stepCount++;
+        thread.steps.push_back(std::move(step));
+    }
+    trace->threads.push_back(std::move(thread));
+    return trace;
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    QApplication app(argc, argv);
+    QCommandLineParser parser;
+    parser.addOption({QStringLiteral("mb"), QStringLiteral("size of the generated session"), QStringLiteral("MB"),
+                      QStringLiteral("500")});
+    parser.addOption({QStringLiteral("steps"), QStringLiteral("steps in the viewer trace"), QStringLiteral("N"),
+                      QStringLiteral("1000000")});
+    parser.addOption(
+        {QStringLiteral("keep"), QStringLiteral("write the session into DIR and keep it"), QStringLiteral("DIR")});
+    parser.addHelpOption();
+    parser.process(app);
+
+    std::setvbuf(stdout, nullptr, _IOLBF, 0); // figures appear as they are measured
+    QTemporaryDir temp;
+    const QString dir = parser.isSet(QStringLiteral("keep")) ? parser.value(QStringLiteral("keep")) : temp.path();
+    const QString path = dir + QStringLiteral("/bench-session.jsonl");
+    QElapsedTimer clock;
+    clock.start();
+    // A kept session is reused, so that repeated runs measure the same file without writing it again.
+    const bool reuse = parser.isSet(QStringLiteral("keep")) && QFileInfo::exists(path);
+    const qint64 lines = reuse ? -1 : writeSession(path, parser.value(QStringLiteral("mb")).toLongLong());
+    const qint64 bytes = QFileInfo(path).size();
+    const double megabytes = double(bytes) / (1024.0 * 1024.0);
+    std::printf("session %.1f MB, %lld lines (-1: reused) ready in %.1f s\n", megabytes, qlonglong(lines),
+                double(clock.elapsed()) / 1000.0);
+
+    // Reference: simdjson over every line (the file is read the same way, in one pass).
+    {
+        clock.restart();
+        const double cpuStart = threadCpuSeconds();
+        simdjson::dom::parser json;
+        QFile file(path);
+        file.open(QIODevice::ReadOnly);
+        qint64 parsed = 0, types = 0;
+        while (!file.atEnd()) {
+            const QByteArray line = file.readLine();
+            simdjson::dom::element element;
+            if (json.parse(line.constData(), size_t(line.size())).get(element) == simdjson::SUCCESS) {
+                ++parsed;
+                std::string_view type;
+                if (element["type"].get(type) == simdjson::SUCCESS)
+                    ++types;
+            }
+        }
+        const double seconds = double(clock.nsecsElapsed()) / 1e9;
+        const double cpu = threadCpuSeconds() - cpuStart;
+        std::printf("simdjson line-by-line: %.2f s wall, %.2f s CPU, %.1f MB/s by CPU time (%lld records)\n", seconds,
+                    cpu, megabytes / cpu, qlonglong(parsed));
+        Q_UNUSED(types)
+    }
+
+    const qint64 rssBefore = currentRss();
+    clock.restart();
+    const double importCpuStart = threadCpuSeconds();
+    Result<Trace> result = importTrace(path);
+    const double importSeconds = double(clock.nsecsElapsed()) / 1e9;
+    const double importCpu = threadCpuSeconds() - importCpuStart;
+    if (!result) {
+        std::printf("import failed: %s\n", qPrintable(result.error));
+        return 1;
+    }
+    const qint64 peak = peakRss();
+    const TraceStats stats = TraceStats::of(*result.value);
+    std::printf("importTrace: %.2f s wall, %.2f s CPU, %.1f MB/s by CPU time; %lld turns, %lld steps, usage lines "
+                "deduplicated to %lld\n",
+                importSeconds, importCpu, megabytes / importCpu, qlonglong(stats.turns), qlonglong(stats.steps),
+                qlonglong(stats.assistantTurnsWithUsage));
+    std::printf("peak RSS %.0f MB (%.2fx the file), of which %.0f MB above the RSS before import (%.2fx); "
+                "trace held: %.0f MB RSS now\n",
+                double(peak) / 1048576.0, double(peak) / double(bytes), double(peak - rssBefore) / 1048576.0,
+                double(peak - rssBefore) / double(bytes), double(currentRss()) / 1048576.0);
+    result = Result<Trace>::failure(QString()); // free the big trace before the viewer figures
+
+    // Viewer: a million steps in the timeline.
+    const int steps = parser.value(QStringLiteral("steps")).toInt();
+    const std::shared_ptr<const Trace> trace = syntheticTrace(steps);
+    TraceTimelineModel model;
+    TraceFilterModel filter;
+    filter.setSourceModel(&model);
+    QTreeView view;
+    view.setUniformRowHeights(true);
+    view.setItemDelegate(new StepDelegate(&view));
+    view.setModel(&filter);
+    view.resize(1200, 800);
+    view.show();
+    QApplication::processEvents();
+    clock.restart();
+    const double viewerCpuStart = threadCpuSeconds();
+    model.setTrace(trace);
+    const double modelMs = double(clock.nsecsElapsed()) / 1e6;
+    view.viewport()->repaint();
+    const double firstPaintMs = double(clock.nsecsElapsed()) / 1e6;
+    const double firstPaintCpuMs = (threadCpuSeconds() - viewerCpuStart) * 1000.0;
+    std::printf("viewer, %d steps: model ready %.0f ms, first rows painted %.0f ms wall (%.0f ms CPU) after import\n",
+                steps, modelMs, firstPaintMs, firstPaintCpuMs);
+
+    QScrollBar *bar = view.verticalScrollBar();
+    const int pages = 400;
+    clock.restart();
+    double worst = 0;
+    for (int i = 0; i <= pages; ++i) {
+        QElapsedTimer one;
+        one.start();
+        bar->setValue(int(qint64(bar->maximum()) * i / pages));
+        view.viewport()->repaint();
+        worst = std::max(worst, double(one.nsecsElapsed()) / 1e6);
+    }
+    const double perPage = double(clock.nsecsElapsed()) / 1e6 / (pages + 1);
+    std::printf("scrolling end to end in %d jumps: %.2f ms per jump and repaint on average, worst %.2f ms\n", pages,
+                perPage, worst);
+    clock.restart();
+    filter.setKindVisible(StepKind::Thinking, false);
+    std::printf("filtering out one kind over %d steps: %.0f ms\n", steps, double(clock.nsecsElapsed()) / 1e6);
+    return 0;
+}

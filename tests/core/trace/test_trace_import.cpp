@@ -1,0 +1,396 @@
+#include "trace/TraceImport.h"
+
+#include <QFile>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace sf;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+QString fixture(const QString &relative)
+{
+    return QStringLiteral(SKILLFORGE_SOURCE_DIR "/tests/fixtures/trace/") + relative;
+}
+
+const TraceStep *findCall(const TraceThread &thread, const QString &id)
+{
+    for (const TraceStep &step : thread.steps)
+        if (step.kind == StepKind::ToolCall && step.toolId == id)
+            return &step;
+    return nullptr;
+}
+
+} // namespace
+
+/// Each importer on its fixture: counts, pairing, and token totals in separate buckets.
+class TestTraceImport : public QObject
+{
+    Q_OBJECT
+
+private:
+    Trace load(const QString &path, const QString &format = {})
+    {
+        TraceImportOptions options;
+        options.format = format;
+        Result<Trace> result = importTrace(path, options);
+        if (!result) // the tests index into the trace, so stop here with the reason
+            qFatal("%s", qPrintable(result.error));
+        return std::move(*result.value);
+    }
+
+private Q_SLOTS:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+    void sampleSession_usageCountedOncePerMessage()
+    {
+        const Trace trace =
+            load(QStringLiteral(SKILLFORGE_SOURCE_DIR "/resources/sample-project/traces/rmsnorm-flux-session.jsonl"));
+        QCOMPARE(trace.format, u"claude-code"_s);
+        const TraceStats stats = TraceStats::of(trace);
+        QCOMPARE(stats.threads, 1);
+        QCOMPARE(stats.stepsByKind[int(StepKind::ToolCall)], 26);
+        QCOMPARE(stats.stepsByKind[int(StepKind::ToolResult)], 26);
+        QCOMPARE(stats.stepsByKind[int(StepKind::Thinking)], 13);
+        QCOMPARE(stats.stepsByKind[int(StepKind::AssistantText)], 10);
+        QCOMPARE(stats.stepsByKind[int(StepKind::UserText)], 2);
+        QCOMPARE(stats.stepsByKind[int(StepKind::System)], 2);
+        // 49 assistant lines but 25 distinct responses.
+        QCOMPARE(stats.assistantTurnsWithUsage, 25);
+        QCOMPARE(stats.usage.uncachedInput, 107);
+        QCOMPARE(stats.usage.cacheRead, 718229);
+        QCOMPARE(stats.usage.cacheWrite5m, 23257);
+        QCOMPARE(stats.usage.cacheWrite1h, 16914);
+        QCOMPARE(stats.usage.output, 16679);
+        QCOMPARE(trace.skippedCount, 0);
+        QVERIFY(!trace.title.isEmpty());
+        for (const TraceStep &step : trace.threads[0].steps)
+            if (step.kind == StepKind::ToolResult)
+                QVERIFY2(step.paired >= 0, qPrintable(step.toolId));
+    }
+
+    void claudeCode_nastySession_skipsBadLinesAndKeepsTheRest()
+    {
+        const Trace trace = load(fixture(u"claude-code/nasty-session.jsonl"_s));
+        QCOMPARE(trace.format, u"claude-code"_s);
+        QCOMPARE(trace.title, u"Fix the build"_s);
+        QCOMPARE(trace.skippedCount, 4);
+        QList<qint64> lines;
+        for (const SkippedRecord &skipped : trace.skipped)
+            lines.append(skipped.line);
+        QCOMPARE(lines, (QList<qint64>{9, 15, 17, 18}));
+        QVERIFY(trace.skipped[2].reason.contains(u"not a JSON object"_s));
+
+        const TraceStats stats = TraceStats::of(trace);
+        QCOMPARE(stats.threads, 2);
+        QCOMPARE(trace.threads[0].steps.size(), size_t(12));
+        QCOMPARE(trace.threads[0].turns.size(), size_t(8));
+        QCOMPARE(trace.threads[1].steps.size(), size_t(4));
+        QCOMPARE(stats.toolErrors, 1);
+        QCOMPARE(stats.skills, QStringList{u"cuda-kernels"_s});
+    }
+
+    void claudeCode_duplicateUsageLines_countedOnceWithLargestOutput()
+    {
+        const Trace trace = load(fixture(u"claude-code/nasty-session.jsonl"_s));
+        const TokenUsage usage = trace.totalUsage();
+        QCOMPARE(usage.uncachedInput, 44);
+        QCOMPARE(usage.cacheRead, 300);
+        QCOMPARE(usage.cacheWrite5m, 50);
+        QCOMPARE(usage.cacheWrite1h, 40);
+        QCOMPARE(usage.output, 59);
+        const TraceTurn &first = trace.threads[0].turns[1];
+        QCOMPARE(first.messageId, u"msg_1"_s);
+        QCOMPARE(first.stepCount, 3); // thinking + two tool calls written as three lines
+        QCOMPARE(first.usage->output, 30);
+        QCOMPARE(first.attributionSkill, u"cuda-kernels"_s);
+        QCOMPARE(first.model, u"claude-opus-4-5"_s);
+    }
+
+    void claudeCode_outOfOrderResults_pairedById()
+    {
+        const Trace trace = load(fixture(u"claude-code/nasty-session.jsonl"_s));
+        const TraceThread &main = trace.threads[0];
+        const TraceStep *bash = findCall(main, u"toolu_1"_s);
+        const TraceStep *read = findCall(main, u"toolu_2"_s);
+        QVERIFY(bash && read);
+        QCOMPARE(main.steps[size_t(bash->paired)].text, u"make: *** [all] Error 1"_s);
+        QVERIFY(main.steps[size_t(bash->paired)].isError);
+        QCOMPARE(main.steps[size_t(bash->paired)].toolName, u"Bash"_s);
+        QVERIFY(main.steps[size_t(read->paired)].text.startsWith(u"all: main.o"_s));
+        QVERIFY(main.steps[size_t(read->paired)].line < main.steps[size_t(bash->paired)].line);
+    }
+
+    void claudeCode_parentUuid_ordersRecordsWrittenOutOfOrder()
+    {
+        const Trace trace = load(fixture(u"claude-code/nasty-session.jsonl"_s));
+        const TraceThread &main = trace.threads[0];
+        // "Thanks, finish up." (line 13) is the parent of "Done." (line 12).
+        QCOMPARE(main.steps[9].text, u"Thanks, finish up."_s);
+        QCOMPARE(main.steps[9].line, 13);
+        QCOMPARE(main.steps[10].text, u"Done."_s);
+        QCOMPARE(main.steps[11].kind, StepKind::System);
+        QVERIFY(main.steps[11].text.contains(u"compact"_s));
+    }
+
+    void claudeCode_subagentFile_nestedUnderTheTaskCall()
+    {
+        const Trace trace = load(fixture(u"claude-code/nasty-session.jsonl"_s));
+        const TraceThread &sub = trace.threads[1];
+        QCOMPARE(sub.id, u"a1b2"_s);
+        QCOMPARE(sub.title, u"Explore: Find config"_s);
+        QCOMPARE(sub.parentThread, 0);
+        const TraceStep *task = findCall(trace.threads[0], u"toolu_3"_s);
+        QVERIFY(task);
+        QCOMPARE(task->childThread, 1);
+        QCOMPARE(trace.threads[0].steps[size_t(sub.parentStep)].toolId, u"toolu_3"_s);
+        QCOMPARE(sub.turns[1].model, u"claude-haiku-4-5"_s);
+        QCOMPARE(sub.steps[2].paired, 1);
+    }
+
+    void streamJson_resultCostAndSubagentThread()
+    {
+        const Trace trace = load(fixture(u"claude-stream/run.jsonl"_s));
+        QCOMPARE(trace.format, u"claude-stream-json"_s);
+        QVERIFY(trace.reportedCostUsd.has_value());
+        QCOMPARE(*trace.reportedCostUsd, 0.0123);
+        QCOMPARE(trace.threads.size(), size_t(2));
+        QCOMPARE(trace.threads[0].steps.size(), size_t(6));
+        QCOMPARE(trace.threads[0].turns.size(), size_t(5));
+        QCOMPARE(trace.threads[1].steps.size(), size_t(2));
+        QCOMPARE(trace.threads[1].parentStep, 2);
+        QCOMPARE(trace.threads[0].steps[2].childThread, 1);
+        const TokenUsage usage = trace.totalUsage();
+        QCOMPARE(usage.uncachedInput, 7);
+        QCOMPARE(usage.cacheRead, 2200);
+        QCOMPARE(usage.cacheWrite5m, 200);
+        QCOMPARE(usage.output, 34);
+        QCOMPARE(trace.skippedCount, 0);
+    }
+
+    void codex_callsJoinedOnCallIdAndCachedInputSeparated()
+    {
+        const Trace trace = load(fixture(u"codex/rollout-2026-02-01T12-00-00-0199.jsonl"_s));
+        QCOMPARE(trace.format, u"codex"_s);
+        QCOMPARE(trace.skippedCount, 1);
+        QCOMPARE(trace.skipped[0].line, 11);
+        const TraceThread &main = trace.threads[0];
+        QCOMPARE(main.turns.size(), size_t(6));
+        QCOMPARE(main.steps.size(), size_t(7));
+        const TraceStep *shell = findCall(main, u"call_1"_s);
+        QVERIFY(shell);
+        QCOMPARE(shell->input, u"{\"command\":[\"pytest\"]}"_s);
+        QCOMPARE(main.steps[size_t(shell->paired)].text, u"1 failed"_s);
+        QVERIFY(main.steps[size_t(shell->paired)].isError);
+        QCOMPARE(main.turns[1].model, u"gpt-5-codex"_s);
+        const TokenUsage usage = trace.totalUsage();
+        QCOMPARE(usage.uncachedInput, 350);
+        QCOMPARE(usage.cacheRead, 1800);
+        QCOMPARE(usage.output, 150);
+        QCOMPARE(usage.reasoning, 40);
+    }
+
+    void openAiMessages_toolMessagesPairedOutOfOrder()
+    {
+        const Trace trace = load(fixture(u"openai/messages.json"_s));
+        QCOMPARE(trace.format, u"openai-messages"_s);
+        const TraceStats stats = TraceStats::of(trace);
+        QCOMPARE(stats.turns, 5);
+        QCOMPARE(stats.steps, 8);
+        QCOMPARE(stats.stepsByKind[int(StepKind::Image)], 1);
+        QCOMPARE(trace.skippedCount, 1);
+        QVERIFY(trace.skipped[0].reason.contains(u"critic"_s));
+        const TraceThread &main = trace.threads[0];
+        QCOMPARE(main.steps[size_t(findCall(main, u"call_1"_s)->paired)].text, u"Paris: 15C"_s);
+        QCOMPARE(main.steps[size_t(findCall(main, u"call_2"_s)->paired)].text, u"Rome: 20C"_s);
+        QCOMPARE(findCall(main, u"call_1"_s)->input, u"{\"city\":\"Paris\"}"_s);
+
+        const Trace list = load(fixture(u"openai/messages-list.json"_s));
+        QCOMPARE(list.format, u"openai-messages"_s);
+        QCOMPARE(list.turnCount(), 2);
+    }
+
+    void fastAgent_channelsGiveUsageAndReasoning()
+    {
+        const Trace trace = load(fixture(u"fast-agent/history_evaluator.json"_s));
+        QCOMPARE(trace.format, u"fast-agent"_s);
+        const TraceStats stats = TraceStats::of(trace);
+        QCOMPARE(stats.turns, 4);
+        QCOMPARE(stats.steps, 6);
+        QCOMPARE(stats.stepsByKind[int(StepKind::Thinking)], 1);
+        QCOMPARE(stats.usage.uncachedInput, 50);
+        QCOMPARE(stats.usage.cacheRead, 210);
+        QCOMPARE(stats.usage.output, 24);
+        QCOMPARE(stats.usage.reasoning, 5);
+        const TraceStep *call = findCall(trace.threads[0], u"call_1"_s);
+        QCOMPARE(trace.threads[0].steps[size_t(call->paired)].text, u"hello"_s);
+    }
+
+    void smolagents_stepsBecomeTurnsWithErrors()
+    {
+        const Trace trace = load(fixture(u"smolagents/steps.json"_s));
+        QCOMPARE(trace.format, u"smolagents"_s);
+        const TraceStats stats = TraceStats::of(trace);
+        QCOMPARE(stats.turns, 7);
+        QCOMPARE(stats.steps, 9);
+        QCOMPARE(stats.toolErrors, 1);
+        QCOMPARE(stats.usage.uncachedInput, 650);
+        QCOMPARE(stats.usage.output, 60);
+        QCOMPARE(findCall(trace.threads[0], u"c2"_s)->input, u"{\"answer\":\"4\"}"_s);
+    }
+
+    void inspectJson_samplesAsThreadsWithAttachmentsResolved()
+    {
+        const Trace trace = load(fixture(u"inspect/log.json"_s));
+        QCOMPARE(trace.format, u"inspect-json"_s);
+        QCOMPARE(trace.title, u"arith — openai/gpt-4o"_s);
+        QCOMPARE(trace.threads.size(), size_t(2));
+        QCOMPARE(trace.threads[0].steps.size(), size_t(6));
+        QCOMPARE(trace.threads[1].steps[0].text, u"A long prompt kept as an attachment."_s);
+        const TokenUsage usage = trace.totalUsage();
+        QCOMPARE(usage.uncachedInput, 150);
+        QCOMPARE(usage.cacheRead, 20);
+        QCOMPARE(usage.output, 18);
+        QCOMPARE(trace.threads[0].turns[1].model, u"gpt-4o"_s);
+    }
+
+    void inspectEval_zstdEntriesDecompressed()
+    {
+        const Trace trace = load(fixture(u"inspect/log.eval"_s));
+        QCOMPARE(trace.format, u"inspect-eval"_s);
+        QCOMPARE(trace.skippedCount, 0);
+        QCOMPARE(trace.title, u"arith — openai/gpt-4o"_s);
+        QCOMPARE(trace.threads.size(), size_t(2));
+        QCOMPARE(trace.stepCount(), 8);
+        QCOMPARE(trace.totalUsage().uncachedInput, 150);
+        QCOMPARE(trace.totalUsage().output, 18);
+    }
+
+    void upskillRunFolder_readsItsSessionHistory()
+    {
+        const Trace trace = load(fixture(u"upskill/run_1"_s));
+        QCOMPARE(trace.format, u"upskill-run"_s);
+        QCOMPARE(trace.stepCount(), 6);
+        QCOMPARE(trace.threads[0].title, u"history_evaluator.json"_s);
+        QCOMPARE(trace.totalUsage().output, 24);
+    }
+
+    void plainMarkdown_oneMessage()
+    {
+        const Trace trace = load(fixture(u"text/notes.md"_s));
+        QCOMPARE(trace.format, u"text"_s);
+        QCOMPARE(trace.stepCount(), 1);
+        QCOMPARE(trace.title, u"# How I fixed the build"_s);
+    }
+
+    void notATrace_errorNamesTheFormatsTried_data()
+    {
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("binary") << fixture(u"nasty/binary.bin"_s) << u"tried: claude-code"_s;
+        QTest::newRow("json") << fixture(u"nasty/not-a-trace.json"_s) << u"tried: claude-code"_s;
+        QTest::newRow("broken json") << fixture(u"nasty/broken.json"_s) << u"broken.json:3:"_s;
+        QTest::newRow("missing") << u"/nonexistent/trace.jsonl"_s << u"/nonexistent/trace.jsonl"_s;
+        QTest::newRow("folder") << fixture(u"nasty"_s) << u"not an upskill run"_s;
+    }
+    void notATrace_errorNamesTheFormatsTried()
+    {
+        QFETCH(QString, path);
+        QFETCH(QString, expected);
+        const Result<Trace> result = importTrace(path);
+        QVERIFY(!result);
+        QVERIFY2(result.error.contains(expected), qPrintable(result.error));
+    }
+
+    void explicitFormat_overridesDetectionAndWrongOneFails()
+    {
+        TraceImportOptions options;
+        options.format = u"codex"_s;
+        const Result<Trace> wrong = importTrace(fixture(u"claude-code/nasty-session.jsonl"_s), options);
+        QVERIFY(!wrong);
+        QVERIFY2(wrong.error.contains(u"codex"_s) && wrong.error.contains(u"as asked"_s), qPrintable(wrong.error));
+
+        options.format = u"text"_s;
+        const Result<Trace> asText = importTrace(fixture(u"openai/messages.json"_s), options);
+        QVERIFY(asText);
+        QCOMPARE(asText.value->format, u"text"_s);
+
+        options.format = u"yaml"_s;
+        const Result<Trace> unknown = importTrace(fixture(u"openai/messages.json"_s), options);
+        QVERIFY(unknown.error.contains(u"unknown trace format 'yaml'"_s));
+    }
+
+    void hugeLineAndNulBytes_skippedAndTheRestLoads()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u"big.jsonl"_s);
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("{\"type\":\"user\",\"sessionId\":\"s\",\"uuid\":\"u1\",\"message\":{\"role\":\"user\",\"content\":"
+                   "\"first\"}}"
+                   "\n");
+        // A 100 MB line that never closes its string.
+        file.write("{\"type\":\"user\",\"uuid\":\"u2\",\"message\":{\"content\":\"");
+        const QByteArray block(1024 * 1024, 'a');
+        for (int i = 0; i < 100; ++i)
+            file.write(block);
+        file.write("\n");
+        file.write(QByteArray("{\"type\":\0\"user\"}\n", 17));
+        file.write("{\"type\":\"user\",\"sessionId\":\"s\",\"uuid\":\"u3\",\"parentUuid\":\"u1\",\"message\":{\"role\":"
+                   "\"user\",\"content\":\"last\"}}");
+        file.close();
+        const Result<Trace> result = importTrace(path);
+        QVERIFY2(result, qPrintable(result.error));
+        QCOMPARE(result.value->stepCount(), 2);
+        QCOMPARE(result.value->skippedCount, 2);
+        QCOMPARE(result.value->skipped[0].line, 2);
+        QCOMPARE(result.value->skipped[1].line, 3);
+    }
+
+    void claudeCode_firstLineLongerThanTheDetectionHead_stillDetected()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u"long-prompt.jsonl"_s);
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(
+            "{\"type\":\"user\",\"sessionId\":\"s\",\"uuid\":\"u1\",\"message\":{\"role\":\"user\",\"content\":\"");
+        file.write(QByteArray(300 * 1024, 'x'));
+        file.write("\"}}\n");
+        file.close();
+        const Result<Trace> result = importTrace(path);
+        QVERIFY2(result, qPrintable(result.error));
+        QCOMPARE(result.value->format, u"claude-code"_s);
+        QCOMPARE(result.value->threads[0].steps[0].text.size(), 300 * 1024);
+    }
+
+    void progressCallback_canCancel()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u"long.jsonl"_s);
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        for (int i = 0; i < 20000; ++i)
+            file.write(QStringLiteral("{\"type\":\"user\",\"sessionId\":\"s\",\"uuid\":\"u%1\",\"message\":{\"role\":"
+                                      "\"user\",\"content\":\"prompt %1\"}}"
+                                      "\n")
+                           .arg(i)
+                           .toUtf8());
+        file.close();
+        int calls = 0;
+        TraceImportOptions options;
+        options.progress = [&calls](qint64 done, qint64 total) {
+            ++calls;
+            return done < total / 2;
+        };
+        const Result<Trace> result = importTrace(path, options);
+        QVERIFY(!result);
+        QCOMPARE(result.error, traceImportCancelledMessage());
+        QVERIFY(calls >= 2);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestTraceImport)
+#include "test_trace_import.moc"

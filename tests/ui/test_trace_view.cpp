@@ -1,0 +1,156 @@
+#include "jobs/JobListModel.h"
+#include "project/Project.h"
+#include "project/SampleProject.h"
+#include "trace/ContextChart.h"
+#include "trace/StepDetailView.h"
+#include "trace/TraceFilterModel.h"
+#include "trace/TraceSelection.h"
+#include "trace/TraceTimelineModel.h"
+#include "trace/TraceView.h"
+
+#include <QApplication>
+#include <QClipboard>
+#include <QFile>
+#include <QPlainTextEdit>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTreeView>
+
+using namespace sf;
+using namespace Qt::StringLiterals;
+
+/// The Trace view as a user drives it: open the sample session, find, filter, select and keep steps.
+class TestTraceView : public QObject
+{
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_dir;
+    QString m_projectRoot;
+    QString m_tracePath;
+
+    void openSample(TraceView &view, JobListModel *jobs = nullptr)
+    {
+        view.setJobs(jobs);
+        QSignalSpy loaded(&view, &TraceView::loaded);
+        view.openPath(m_tracePath);
+        QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, 10000);
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        m_projectRoot = m_dir.filePath(u"sample"_s);
+        QCOMPARE(SampleProject::ensureInstalled(m_projectRoot), QString());
+        m_tracePath = m_projectRoot + u"/traces/rmsnorm-flux-session.jsonl"_s;
+        QVERIFY(QFile::exists(m_tracePath));
+    }
+
+    void openSample_showsTimelineTotalsAndChart()
+    {
+        JobListModel jobs;
+        TraceView view;
+        view.resize(1000, 700);
+        view.show();
+        openSample(view, &jobs);
+        QCOMPARE(view.timeline()->model()->rowCount(), 79);
+        QVERIFY(view.statusText().contains(u"claude-code"_s));
+        QVERIFY2(view.statusText().contains(u"cache read 718"_s), qPrintable(view.statusText()));
+        QCOMPARE(view.contextChart()->pointCount(), 25);
+        QCOMPARE(jobs.rowCount(), 1);
+        QVERIFY(!view.textEditor()->toPlainText().isEmpty());
+    }
+
+    void find_movesThroughMatchesAndUnfoldsThinking()
+    {
+        TraceView view;
+        openSample(view);
+        QVERIFY(view.findNext(u"rsqrt"_s));
+        const QModelIndex first = view.timeline()->currentIndex();
+        QVERIFY(first.isValid());
+        QVERIFY(view.detail()->primaryEditor()->textCursor().hasSelection());
+        QVERIFY(view.findNext(u"rsqrt"_s));
+        const QModelIndex second = view.timeline()->currentIndex();
+        QVERIFY(second.row() > first.row());
+        QVERIFY(view.findNext(u"rsqrt"_s, true));
+        QCOMPARE(view.timeline()->currentIndex().row(), first.row());
+        QVERIFY(!view.findNext(u"no such text anywhere 42"_s));
+        QCOMPARE(view.findStatus(), u"Not found"_s);
+
+        // Thinking is folded in the timeline, yet find reaches into it and shows it whole.
+        const Trace *trace = view.trace();
+        QString thought;
+        for (const TraceStep &step : trace->threads[0].steps)
+            if (step.kind == StepKind::Thinking && step.text.size() > 40) {
+                thought = step.text.mid(10, 25);
+                break;
+            }
+        QVERIFY(!thought.isEmpty());
+        QVERIFY(view.findNext(thought));
+        QCOMPARE(view.timeline()->currentIndex().data(TraceTimelineModel::KindRole).toInt(), int(StepKind::Thinking));
+        QVERIFY(view.detail()->primaryEditor()->toPlainText().contains(thought));
+    }
+
+    void filters_byKindAndTool()
+    {
+        TraceView view;
+        openSample(view);
+        for (StepKind kind : {StepKind::UserText, StepKind::AssistantText, StepKind::Thinking, StepKind::System,
+                              StepKind::ToolResult, StepKind::Image})
+            view.setKindVisible(kind, false);
+        QCOMPARE(view.timeline()->model()->rowCount(), 26);
+        view.setKindVisible(StepKind::ToolResult, true);
+        view.setToolFilter(u"Bash"_s);
+        QCOMPARE(view.timeline()->model()->rowCount(), 26); // 13 calls and their 13 results
+        // Find skips what the filter hides.
+        QVERIFY(!view.findNext(u"TodoWrite"_s));
+        view.setToolFilter(QString());
+        QCOMPARE(view.timeline()->model()->rowCount(), 52);
+    }
+
+    void selection_keptWithTheProjectAndCopiedAsMarkdown()
+    {
+        auto opened = Project::open(m_projectRoot);
+        QVERIFY(std::holds_alternative<Project>(opened));
+        const Project &project = std::get<Project>(opened);
+        TraceView view;
+        view.setProject(&project);
+        openSample(view);
+        view.selectSteps({{0, 1}, {0, 3}, {0, 2}});
+        const auto selected = view.selectedSteps();
+        QCOMPARE(selected.size(), size_t(3));
+        QCOMPARE(selected[1], std::make_pair(0, 2));
+        const QString markdown = view.selectionAsMarkdown();
+        QVERIFY(markdown.startsWith(u"### "_s));
+        QCOMPARE(view.useSelectionForGeneration(), QString());
+        const QString file = TraceSelection::selectionPathFor(m_projectRoot, m_tracePath);
+        QVERIFY(file.contains(u"/traces/.selections/"_s));
+        const Result<TraceSelection> saved = TraceSelection::load(file);
+        QVERIFY(saved);
+        QCOMPARE(saved.value->steps.size(), size_t(3));
+        QCOMPARE(saved.value->tracePath, u"traces/rmsnorm-flux-session.jsonl"_s);
+        QCOMPARE(saved.value->format, u"claude-code"_s);
+
+        // Opening the trace again brings the selection back.
+        TraceView again;
+        again.setProject(&project);
+        openSample(again);
+        QCOMPARE(again.selectedSteps().size(), size_t(3));
+    }
+
+    void notATrace_showsTheImportError()
+    {
+        TraceView view;
+        QSignalSpy failed(&view, &TraceView::loadFailed);
+        view.openPath(QStringLiteral(SKILLFORGE_SOURCE_DIR "/tests/fixtures/trace/nasty/binary.bin"));
+        QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, 10000);
+        QVERIFY(view.statusText().contains(u"tried: claude-code"_s));
+        QCOMPARE(view.timeline()->model()->rowCount(), 0);
+    }
+};
+
+QTEST_MAIN(TestTraceView)
+#include "test_trace_view.moc"

@@ -1,0 +1,98 @@
+#include "trace/StepDelegate.h"
+
+#include "trace/Trace.h"
+#include "trace/TraceTimelineModel.h"
+
+#include <QApplication>
+#include <QPainter>
+
+namespace sf {
+
+QColor StepDelegate::kindColor(int kind)
+{
+    switch (StepKind(kind)) {
+    case StepKind::UserText:
+        return QColor(0x2e, 0x7d, 0x32);
+    case StepKind::AssistantText:
+        return QColor(0x15, 0x65, 0xc0);
+    case StepKind::Thinking:
+        return QColor(0x8e, 0x8e, 0x8e);
+    case StepKind::ToolCall:
+        return QColor(0xef, 0x6c, 0x00);
+    case StepKind::ToolResult:
+        return QColor(0x6d, 0x4c, 0x41);
+    case StepKind::Image:
+        return QColor(0x00, 0x83, 0x8f);
+    case StepKind::System:
+        return QColor(0x7b, 0x1f, 0xa2);
+    }
+    return QColor(0x60, 0x60, 0x60);
+}
+
+QString StepDelegate::kindLabel(int kind)
+{
+    switch (StepKind(kind)) {
+    case StepKind::UserText:
+        return tr("User");
+    case StepKind::AssistantText:
+        return tr("Assistant");
+    case StepKind::Thinking:
+        return tr("Thinking");
+    case StepKind::ToolCall:
+        return tr("Tool call");
+    case StepKind::ToolResult:
+        return tr("Result");
+    case StepKind::Image:
+        return tr("Image");
+    case StepKind::System:
+        return tr("System");
+    }
+    return tr("Thread");
+}
+
+void StepDelegate::paint(QPainter *painter, const QStyleOptionViewItem &option, const QModelIndex &index) const
+{
+    if (index.column() != TraceTimelineModel::StepColumn) {
+        QStyledItemDelegate::paint(painter, option, index);
+        return;
+    }
+    QStyleOptionViewItem opt = option;
+    initStyleOption(&opt, index);
+    const int kind = index.data(TraceTimelineModel::KindRole).toInt();
+    const bool error = index.data(TraceTimelineModel::ErrorRole).toBool();
+    const QString text = opt.text;
+    opt.text.clear();
+    QStyle *style = opt.widget ? opt.widget->style() : QApplication::style();
+    if (error && !(opt.state & QStyle::State_Selected))
+        painter->fillRect(opt.rect, QColor(0xff, 0xeb, 0xee));
+    style->drawControl(QStyle::CE_ItemViewItem, &opt, painter, opt.widget);
+
+    painter->save();
+    QRect rect = opt.rect.adjusted(2, 2, -2, -2);
+    const QColor color = error ? QColor(0xc6, 0x28, 0x28) : kindColor(kind);
+    painter->fillRect(QRect(rect.left(), rect.top(), 3, rect.height()), color);
+    rect.setLeft(rect.left() + 8);
+    QFont badgeFont = opt.font;
+    badgeFont.setBold(true);
+    painter->setFont(badgeFont);
+    painter->setPen(opt.state & QStyle::State_Selected ? opt.palette.highlightedText().color() : color);
+    const QString label = error ? tr("Error") : kindLabel(kind);
+    // One label column wide enough for the widest label, so the texts line up.
+    const QFontMetrics badgeMetrics(badgeFont);
+    int labelWidth = badgeMetrics.horizontalAdvance(tr("Error"));
+    for (int k = 0; k < StepKindCount; ++k)
+        labelWidth = std::max(labelWidth, badgeMetrics.horizontalAdvance(kindLabel(k)));
+    labelWidth += badgeMetrics.averageCharWidth() * 2;
+    painter->drawText(rect, Qt::AlignVCenter | Qt::AlignLeft, label);
+    rect.setLeft(rect.left() + labelWidth);
+    painter->setFont(opt.font);
+    painter->setPen(opt.state & QStyle::State_Selected ? opt.palette.highlightedText().color()
+                                                       : opt.palette.text().color());
+    if (StepKind(kind) == StepKind::Thinking && !(opt.state & QStyle::State_Selected))
+        painter->setPen(opt.palette.placeholderText().color());
+    painter->drawText(rect, Qt::AlignVCenter | Qt::AlignLeft,
+                      QFontMetrics(opt.font).elidedText(text, Qt::ElideRight, rect.width()));
+    painter->restore();
+}
+
+} // namespace sf
