@@ -1,7 +1,10 @@
 #include "CommandRegistry.h"
 #include "LlmServices.h"
 #include "generate/SkillGenerator.h"
+#include "generate/TraceCondenser.h"
 #include "project/Project.h"
+#include "trace/TraceImport.h"
+#include "trace/TraceSelection.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -15,18 +18,46 @@ namespace sf::cli {
 
 namespace {
 
-// The project's skills/ folder: the nearest folder at or above the working directory that holds
-// skillforge.json.
-QString projectSkillsFolder()
+// The project folder: the nearest folder at or above @p start that holds skillforge.json.
+QString projectRootFrom(const QString &start)
 {
-    for (QDir dir = QDir::current();;) {
+    for (QDir dir(start);;) {
         if (dir.exists(Project::FileName)) {
-            return dir.filePath(QStringLiteral("skills"));
+            return dir.absolutePath();
         }
         if (!dir.cdUp()) {
             return {};
         }
     }
+}
+
+QString projectSkillsFolder()
+{
+    const QString root = projectRootFrom(QDir::currentPath());
+    return root.isEmpty() ? QString() : QDir(root).filePath(QStringLiteral("skills"));
+}
+
+// The trace at @p path condensed for the teacher, the user's selected steps first when the project keeps
+// a selection for it; an error message in *error otherwise.
+std::optional<TraceExcerpt> traceExcerpt(const QString &path, int budgetTokens, QString *error)
+{
+    const Result<Trace> trace = importTrace(path);
+    if (!trace) {
+        *error = trace.error;
+        return std::nullopt;
+    }
+    std::optional<TraceSelection> selection;
+    const QString root = projectRootFrom(QFileInfo(path).absolutePath());
+    if (!root.isEmpty()) {
+        const QString selectionFile = TraceSelection::selectionPathFor(root, QFileInfo(path).absoluteFilePath());
+        if (QFileInfo::exists(selectionFile)) {
+            if (Result<TraceSelection> loaded = TraceSelection::load(selectionFile)) {
+                selection = *loaded.value;
+            }
+        }
+    }
+    return TraceExcerpt{QFileInfo(path).fileName(),
+                        condenseTrace(*trace.value, budgetTokens, selection ? &*selection : nullptr)};
 }
 
 QJsonObject toJson(const SkillGenerationResult &result)
@@ -51,7 +82,8 @@ int runGenerate(const QStringList &arguments)
 {
     QCommandLineParser parser;
     parser.addOption({QStringLiteral("task"), QString(), QStringLiteral("TEXT")});
-    parser.addOption({QStringLiteral("from"), QString(), QStringLiteral("SKILL_DIR")});
+    parser.addOption({QStringLiteral("from"), QString(), QStringLiteral("TRACE|SKILL_DIR")});
+    parser.addOption({QStringLiteral("budget-tokens"), QString(), QStringLiteral("N"), QStringLiteral("12000")});
     parser.addOption({QStringLiteral("teacher"), QString(), QStringLiteral("M")});
     parser.addOption({QStringLiteral("out"), QString(), QStringLiteral("DIR")});
     parser.addOption({QStringLiteral("profile"), QString(), QStringLiteral("P"), QStringLiteral("agentskills")});
@@ -87,15 +119,37 @@ int runGenerate(const QStringList &arguments)
     if (!ok || request.maxTokens <= 0) {
         return usage(QStringLiteral("--max-tokens must be a positive number"));
     }
+    const int budgetTokens = parser.value(QStringLiteral("budget-tokens")).toInt(&ok);
+    if (!ok || budgetTokens < 500) {
+        return usage(QStringLiteral("--budget-tokens must be a number of at least 500"));
+    }
     const QStringList sources = parser.values(QStringLiteral("from"));
+    QStringList traces;
     for (const QString &source : sources) {
-        if (!QFileInfo(QDir(source).filePath(QStringLiteral("SKILL.md"))).isFile()) {
-            return usage(QStringLiteral("--from %1 is not a skill folder (it has no SKILL.md)").arg(source));
+        if (QFileInfo(source).isDir()) {
+            if (!QFileInfo(QDir(source).filePath(QStringLiteral("SKILL.md"))).isFile()) {
+                return usage(
+                    QStringLiteral("--from %1 is a folder but not a skill folder (it has no SKILL.md)").arg(source));
+            }
+            if (!request.existingSkillDir.isEmpty()) {
+                return usage(QStringLiteral("only one skill folder can be improved at a time"));
+            }
+            request.existingSkillDir = QFileInfo(source).absoluteFilePath();
+        } else if (QFileInfo::exists(source)) {
+            traces << source;
+        } else {
+            return usage(QStringLiteral("--from %1: no such trace file or skill folder").arg(source));
         }
-        if (!request.existingSkillDir.isEmpty()) {
-            return usage(QStringLiteral("only one skill folder can be improved at a time"));
+    }
+    // The budget is shared by the traces, each condensed to its part of it.
+    for (const QString &path : std::as_const(traces)) {
+        QString error;
+        const auto excerpt = traceExcerpt(path, budgetTokens / int(traces.size()), &error);
+        if (!excerpt) {
+            err(QStringLiteral("skillforge generate: %1: %2\n").arg(path, error));
+            return BadUsage;
         }
-        request.existingSkillDir = QFileInfo(source).absoluteFilePath();
+        request.traces.append(*excerpt);
     }
     if (request.task.trimmed().isEmpty() && request.existingSkillDir.isEmpty()) {
         return usage(QStringLiteral("needs --task TEXT, or --from SKILL_DIR to improve a skill"));
@@ -159,13 +213,18 @@ Command generateCommand()
     command.help = QStringLiteral(
         "Usage: skillforge generate --task TEXT --teacher PROVIDER:MODEL [--out DIR] [--profile P]\n"
         "                           [--instructions TEXT] [--max-tokens N] [--json]\n"
-        "       skillforge generate --from SKILL_DIR --teacher PROVIDER:MODEL [--task TEXT] [--instructions TEXT]\n\n"
+        "       skillforge generate --from SKILL_DIR --teacher PROVIDER:MODEL [--task TEXT] [--instructions TEXT]\n"
+        "       (--from TRACE may be given several times, with --budget-tokens N for all of them together)\n\n"
         "Asks the teacher to write a skill (SKILL.md, and references/ or scripts/ where useful) for TASK,\n"
         "checks it against the profile, and asks once more with the problems listed if it has errors.\n"
         "A new skill is written to DIR/<name>/ (default: the skills/ folder of the project in this\n"
         "folder or above it). With --from, the skill in SKILL_DIR is improved in place; its current\n"
         "content is kept as a version first. The prompt sent is stored with the version produced\n"
         "(.versions/<id>/prompt.json); the templates are in resources/prompts.\n\n"
+        "  --from TRACE       an agent session in any format Skillforge imports; it is condensed to the\n"
+        "                     budget (default 12000 tokens): the steps selected in the trace view first,\n"
+        "                     then prompts, reasoning, commands, errors and their fixes, long outputs\n"
+        "                     shortened in the middle\n"
         "  --profile P        agentskills (default), claude-code, claude-ai or upskill\n"
         "  --instructions T   your own directions to the teacher; they take precedence\n"
         "  --max-tokens N     the longest reply the teacher may write (default 16000)\n"

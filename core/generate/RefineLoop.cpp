@@ -1,6 +1,7 @@
 #include "RefineLoop.h"
 
 #include "SkillGenerator.h"
+#include "TraceCondenser.h"
 #include "eval/EvalSession.h"
 #include "eval/RunSummary.h"
 #include "skill/SkillMeta.h"
@@ -14,16 +15,6 @@ namespace {
 
 constexpr int kCharsPerToken = 4; // the usual rough size of a token in English text and code
 constexpr int kAnswerExcerptChars = 800;
-
-QString shortenMiddle(const QString &text, int maxChars)
-{
-    if (text.size() <= maxChars) {
-        return text;
-    }
-    const int keep = maxChars / 2;
-    return text.left(keep) + QStringLiteral("\n[... %1 characters omitted ...]\n").arg(text.size() - 2 * keep) +
-           text.right(keep);
-}
 
 QString percent(double rate)
 {

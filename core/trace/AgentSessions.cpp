@@ -30,7 +30,7 @@ QString promptText(const QJsonValue &content)
 }
 
 /// Title and project from the first records of a session file.
-void readHead(AgentSession *session, bool codex)
+void readHead(AgentSessionFile *session, bool codex)
 {
     QFile file(session->path);
     if (!file.open(QIODevice::ReadOnly))
@@ -87,14 +87,14 @@ QString codexSessionsDir()
     return QDir(home.isEmpty() ? QDir::home().filePath(u".codex"_s) : home).filePath(u"sessions"_s);
 }
 
-QList<AgentSession> listAgentSessions(const QString &claudeProjects, const QString &codexSessions)
+QList<AgentSessionFile> listAgentSessions(const QString &claudeProjects, const QString &codexSessions)
 {
-    QList<AgentSession> sessions;
+    QList<AgentSessionFile> sessions;
     // Claude Code: <projects>/<encoded cwd>/<session>.jsonl; subagent files live one level deeper.
     const QDir claude(claudeProjects);
     for (const QFileInfo &project : claude.entryInfoList(QDir::Dirs | QDir::NoDotAndDotDot)) {
         for (const QFileInfo &info : QDir(project.filePath()).entryInfoList({u"*.jsonl"_s}, QDir::Files)) {
-            AgentSession session{info.filePath(), u"Claude Code"_s, {}, {}, info.lastModified(), info.size()};
+            AgentSessionFile session{info.filePath(), u"Claude Code"_s, {}, {}, info.lastModified(), info.size()};
             readHead(&session, false);
             if (session.project.isEmpty())
                 session.project = project.fileName();
@@ -104,12 +104,12 @@ QList<AgentSession> listAgentSessions(const QString &claudeProjects, const QStri
     QDirIterator it(codexSessions, {u"rollout-*.jsonl"_s}, QDir::Files, QDirIterator::Subdirectories);
     while (it.hasNext()) {
         const QFileInfo info(it.next());
-        AgentSession session{info.filePath(), u"Codex"_s, {}, {}, info.lastModified(), info.size()};
+        AgentSessionFile session{info.filePath(), u"Codex"_s, {}, {}, info.lastModified(), info.size()};
         readHead(&session, true);
         sessions.append(session);
     }
     std::sort(sessions.begin(), sessions.end(),
-              [](const AgentSession &a, const AgentSession &b) { return a.modified > b.modified; });
+              [](const AgentSessionFile &a, const AgentSessionFile &b) { return a.modified > b.modified; });
     return sessions;
 }
 

@@ -7,7 +7,7 @@
 namespace sf {
 
 /// One session file an agent left on this machine, as the session browser lists it.
-struct AgentSession
+struct AgentSessionFile
 {
     QString path;
     QString agent;   ///< "Claude Code" or "Codex"
@@ -25,6 +25,6 @@ QString codexSessionsDir();
  * Lists the sessions under Claude Code's and Codex's folders, newest first. Only the head of each file
  * is read (for title and project), so listing thousands of sessions stays quick.
  */
-QList<AgentSession> listAgentSessions(const QString &claudeProjects, const QString &codexSessions);
+QList<AgentSessionFile> listAgentSessions(const QString &claudeProjects, const QString &codexSessions);
 
 } // namespace sf

@@ -97,6 +97,23 @@ private Q_SLOTS:
         QVERIFY(!r.err.contains(u"sk-cli-test"_s));
     }
 
+    void generate_fromATrace_givesTheTeacherTheCondensedSession()
+    {
+        QTemporaryDir out;
+        m_server.route("POST", "/v1/chat/completions", ScriptedResponse::json(200, openAiReply(kSkillReply)));
+        const int before = int(m_server.requests().size());
+        const QString trace =
+            QStringLiteral(SKILLFORGE_SOURCE_DIR) + u"/resources/sample-project/traces/rmsnorm-flux-session.jsonl"_s;
+        const Run r = run({u"generate"_s, u"--task"_s, u"Fuse RMSNorm"_s, u"--from"_s, trace, u"--budget-tokens"_s,
+                           u"3000"_s, u"--teacher"_s, u"openai:teacher"_s, u"--out"_s, out.path()},
+                          out.path());
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        const QString sent = QString::fromUtf8(m_server.requests().at(before).body);
+        QVERIFY(sent.contains(u"### rmsnorm-flux-session.jsonl"_s));
+        QVERIFY(sent.contains(u"USER: I want a fused RMSNorm CUDA kernel for the Flux transformer"_s));
+        QVERIFY(sent.size() < 3000 * 4 + 8000); // the budget holds, plus the prompt around it
+    }
+
     void generate_json_reportsValidityAndVersion()
     {
         QTemporaryDir out;

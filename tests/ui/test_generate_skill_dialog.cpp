@@ -119,6 +119,25 @@ private Q_SLOTS:
         QVERIFY(job->detail().contains(u"softmax-kernels"_s));
     }
 
+    void generate_withATraceTicked_sendsTheCondensedSession()
+    {
+        const QString trace = m_project->tracesPath() + u"/flux-session.jsonl"_s;
+        QVERIFY(QFile::copy(QStringLiteral(SKILLFORGE_SOURCE_DIR) +
+                                u"/resources/sample-project/traces/rmsnorm-flux-session.jsonl"_s,
+                            trace));
+        m_server->route("POST", "/v1/chat/completions", teacherReply());
+        GenerateSkillDialog dialog(*m_client, m_jobs, *m_project);
+        QSignalSpy generated(&dialog, &GenerateSkillDialog::skillGenerated);
+        dialog.setTask(u"Fuse RMSNorm for Flux"_s);
+        dialog.setTeacher(u"openai:teacher"_s);
+        QVERIFY(dialog.setTraceUsed(u"flux-session.jsonl"_s));
+        dialog.generate();
+        QTRY_COMPARE_WITH_TIMEOUT(generated.count(), 1, 20000);
+        const QString sent = QString::fromUtf8(m_server->requests().last().body);
+        QVERIFY(sent.contains(u"### flux-session.jsonl"_s));
+        QVERIFY(sent.contains(u"USER: I want a fused RMSNorm CUDA kernel"_s));
+    }
+
     void generate_withoutTask_asksForOneAndSendsNothing()
     {
         GenerateSkillDialog dialog(*m_client, m_jobs, *m_project);

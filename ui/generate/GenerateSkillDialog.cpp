@@ -1,17 +1,25 @@
 #include "generate/GenerateSkillDialog.h"
 
 #include "generate/SkillGenerator.h"
+#include "generate/TraceCondenser.h"
 #include "jobs/Job.h"
 #include "jobs/JobListModel.h"
 #include "project/Project.h"
+#include "trace/TraceImport.h"
+#include "trace/TraceSelection.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>
+#include <QFileInfo>
 #include <QFormLayout>
+#include <QFutureWatcher>
 #include <QLabel>
+#include <QListWidget>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QSpinBox>
 #include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
 
 namespace sf {
 
@@ -23,6 +31,8 @@ GenerateSkillDialog::GenerateSkillDialog(ChatClient &client, JobListModel &jobs,
     , m_project(project)
     , m_task(new QPlainTextEdit(this))
     , m_improve(new QComboBox(this))
+    , m_traces(new QListWidget(this))
+    , m_traceBudget(new QSpinBox(this))
     , m_instructions(new QPlainTextEdit(this))
     , m_teacher(new QComboBox(this))
     , m_profile(new QComboBox(this))
@@ -41,6 +51,22 @@ GenerateSkillDialog::GenerateSkillDialog(ChatClient &client, JobListModel &jobs,
     for (const ProjectItem &skill : project.items(ProjectItem::Kind::Skill)) {
         m_improve->addItem(tr("Improve %1").arg(skill.name), skill.path);
     }
+    // The project's traces, to learn from; those with steps selected in the trace view come ticked.
+    m_traces->setObjectName(QStringLiteral("traces"));
+    m_traces->setMaximumHeight(90);
+    for (const ProjectItem &trace : project.items(ProjectItem::Kind::Trace)) {
+        auto *item = new QListWidgetItem(trace.name, m_traces);
+        item->setData(Qt::UserRole, trace.path);
+        item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
+        const bool selected = QFileInfo::exists(TraceSelection::selectionPathFor(project.rootPath(), trace.path));
+        item->setCheckState(selected ? Qt::Checked : Qt::Unchecked);
+    }
+    m_traceBudget->setRange(500, 200000);
+    m_traceBudget->setSingleStep(1000);
+    m_traceBudget->setValue(12000);
+    m_traceBudget->setSuffix(tr(" tokens"));
+    m_traceBudget->setToolTip(tr("How much of the traces the teacher reads: selected steps first, then prompts, "
+                                 "reasoning, commands, errors and their fixes; long outputs shortened in the middle."));
     m_instructions->setObjectName(QStringLiteral("instructions"));
     m_instructions->setPlaceholderText(tr("Optional: your own directions to the teacher; they take precedence."));
     m_instructions->setMaximumHeight(90);
@@ -66,6 +92,8 @@ GenerateSkillDialog::GenerateSkillDialog(ChatClient &client, JobListModel &jobs,
     auto *form = new QFormLayout;
     form->addRow(tr("Task:"), m_task);
     form->addRow(tr("Skill:"), m_improve);
+    form->addRow(tr("Learn from:"), m_traces);
+    form->addRow(tr("Trace budget:"), m_traceBudget);
     form->addRow(tr("Instructions:"), m_instructions);
     form->addRow(tr("Teacher:"), m_teacher);
     form->addRow(tr("Profile:"), m_profile);
@@ -115,6 +143,17 @@ bool GenerateSkillDialog::setSkillToImprove(const QString &name)
     return false;
 }
 
+bool GenerateSkillDialog::setTraceUsed(const QString &fileName, bool used)
+{
+    for (int row = 0; row < m_traces->count(); ++row) {
+        if (m_traces->item(row)->text() == fileName) {
+            m_traces->item(row)->setCheckState(used ? Qt::Checked : Qt::Unchecked);
+            return true;
+        }
+    }
+    return false;
+}
+
 QString GenerateSkillDialog::statusText() const
 {
     return m_status->text();
@@ -147,6 +186,50 @@ void GenerateSkillDialog::generate()
         return;
     }
 
+    QStringList traces;
+    for (int row = 0; row < m_traces->count(); ++row) {
+        if (m_traces->item(row)->checkState() == Qt::Checked) {
+            traces << m_traces->item(row)->data(Qt::UserRole).toString();
+        }
+    }
+    setBusy(true);
+    if (traces.isEmpty()) {
+        startGenerator(request);
+        return;
+    }
+    // Importing a large session takes a while: off the UI thread, then on to the teacher.
+    m_status->setText(tr("Reading %n trace(s)…", nullptr, int(traces.size())));
+    const QString projectRoot = m_project.rootPath();
+    const int budget = m_traceBudget->value() / int(traces.size());
+    auto *watcher = new QFutureWatcher<QList<TraceExcerpt>>(this);
+    connect(watcher, &QFutureWatcher<QList<TraceExcerpt>>::finished, this, [this, watcher, request]() mutable {
+        watcher->deleteLater();
+        request.traces = watcher->result();
+        startGenerator(request);
+    });
+    watcher->setFuture(QtConcurrent::run([traces, projectRoot, budget] {
+        QList<TraceExcerpt> excerpts;
+        for (const QString &path : traces) {
+            const Result<Trace> trace = importTrace(path);
+            if (!trace) {
+                excerpts.append(
+                    {QFileInfo(path).fileName(), QStringLiteral("(could not be read: %1)").arg(trace.error)});
+                continue;
+            }
+            std::optional<TraceSelection> selection;
+            if (Result<TraceSelection> loaded =
+                    TraceSelection::load(TraceSelection::selectionPathFor(projectRoot, path))) {
+                selection = *loaded.value;
+            }
+            excerpts.append(
+                {QFileInfo(path).fileName(), condenseTrace(*trace.value, budget, selection ? &*selection : nullptr)});
+        }
+        return excerpts;
+    }));
+}
+
+void GenerateSkillDialog::startGenerator(const SkillGenerationRequest &request)
+{
     m_generator = new SkillGenerator(m_client, this);
     m_job = m_jobs.add(new Job(tr("Generate skill with %1").arg(request.teacherModel)));
     connect(m_job, &Job::cancelRequested, m_generator, &SkillGenerator::cancel);
@@ -163,7 +246,6 @@ void GenerateSkillDialog::generate()
     });
     connect(m_generator, &SkillGenerator::finished, this, &GenerateSkillDialog::onFinished);
     connect(m_generator, &SkillGenerator::failed, this, &GenerateSkillDialog::onFailed);
-    setBusy(true);
     m_generator->start(request);
 }
 

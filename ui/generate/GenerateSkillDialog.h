@@ -5,6 +5,8 @@
 
 class QComboBox;
 class QLabel;
+class QListWidget;
+class QSpinBox;
 class QPlainTextEdit;
 class QPushButton;
 
@@ -15,6 +17,7 @@ class Job;
 class JobListModel;
 class Project;
 class SkillGenerator;
+struct SkillGenerationRequest;
 struct SkillGenerationResult;
 
 /**
@@ -37,6 +40,8 @@ public:
     void setInstructions(const QString &text);
     /** Chooses the project skill to improve by folder name; "" for a new skill. */
     bool setSkillToImprove(const QString &name);
+    /** Ticks the project trace with this file name for the teacher to learn from. */
+    bool setTraceUsed(const QString &fileName, bool used = true);
     void generate();
     QString statusText() const;
     QString replyText() const; ///< the teacher's reply as streamed so far
@@ -48,6 +53,7 @@ protected:
     void reject() override;
 
 private:
+    void startGenerator(const SkillGenerationRequest &request);
     void onFinished(const SkillGenerationResult &result);
     void onFailed(const QString &message);
     void setBusy(bool busy);
@@ -59,6 +65,8 @@ private:
     QPointer<Job> m_job;
     QPlainTextEdit *m_task;
     QComboBox *m_improve;
+    QListWidget *m_traces;
+    QSpinBox *m_traceBudget;
     QPlainTextEdit *m_instructions;
     QComboBox *m_teacher;
     QComboBox *m_profile;

@@ -62,15 +62,15 @@ SessionBrowserDialog::SessionBrowserDialog(const QString &claudeProjects, const 
     layout->addWidget(m_status);
     layout->addWidget(buttons);
 
-    connect(&m_watcher, &QFutureWatcher<QList<AgentSession>>::finished, this, [this] { fill(m_watcher.result()); });
+    connect(&m_watcher, &QFutureWatcher<QList<AgentSessionFile>>::finished, this, [this] { fill(m_watcher.result()); });
     m_watcher.setFuture(QtConcurrent::run(
         [claudeProjects, codexSessions] { return listAgentSessions(claudeProjects, codexSessions); }));
 }
 
-void SessionBrowserDialog::fill(const QList<AgentSession> &sessions)
+void SessionBrowserDialog::fill(const QList<AgentSessionFile> &sessions)
 {
     const QLocale locale;
-    for (const AgentSession &session : sessions) {
+    for (const AgentSessionFile &session : sessions) {
         QList<QStandardItem *> row;
         auto *title = new QStandardItem(session.title.isEmpty() ? tr("(untitled)") : session.title);
         title->setData(session.path, PathRole);

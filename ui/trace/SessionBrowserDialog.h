@@ -25,13 +25,13 @@ public:
     int sessionCount() const;
 
 private:
-    void fill(const QList<AgentSession> &sessions);
+    void fill(const QList<AgentSessionFile> &sessions);
 
     QStandardItemModel *m_model;
     QSortFilterProxyModel *m_proxy;
     QTreeView *m_view;
     QLabel *m_status;
-    QFutureWatcher<QList<AgentSession>> m_watcher;
+    QFutureWatcher<QList<AgentSessionFile>> m_watcher;
 };
 
 } // namespace sf
