@@ -102,7 +102,7 @@ private Q_SLOTS:
     void stats_notATrace_exitsTwoWithFormatsTried()
     {
         const Result r =
-            run({QStringLiteral("trace"), QStringLiteral("stats"), fixture(QStringLiteral("nasty/binary.bin"))});
+            run({QStringLiteral("trace"), QStringLiteral("stats"), fixture(QStringLiteral("nasty/binary-garbage.dat"))});
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.contains(QStringLiteral("tried: claude-code")), qPrintable(r.err));
         QCOMPARE(run({QStringLiteral("trace"), QStringLiteral("stats")}).exitCode, 2);

@@ -145,7 +145,7 @@ private Q_SLOTS:
     {
         TraceView view;
         QSignalSpy failed(&view, &TraceView::loadFailed);
-        view.openPath(QStringLiteral(SKILLFORGE_SOURCE_DIR "/tests/fixtures/trace/nasty/binary.bin"));
+        view.openPath(QStringLiteral(SKILLFORGE_SOURCE_DIR "/tests/fixtures/trace/nasty/binary-garbage.dat"));
         QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, 10000);
         QVERIFY(view.statusText().contains(u"tried: claude-code"_s));
         QCOMPARE(view.timeline()->model()->rowCount(), 0);

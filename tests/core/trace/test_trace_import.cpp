@@ -289,7 +289,7 @@ private Q_SLOTS:
     {
         QTest::addColumn<QString>("path");
         QTest::addColumn<QString>("expected");
-        QTest::newRow("binary") << fixture(u"nasty/binary.bin"_s) << u"tried: claude-code"_s;
+        QTest::newRow("binary") << fixture(u"nasty/binary-garbage.dat"_s) << u"tried: claude-code"_s;
         QTest::newRow("json") << fixture(u"nasty/not-a-trace.json"_s) << u"tried: claude-code"_s;
         QTest::newRow("broken json") << fixture(u"nasty/broken.json"_s) << u"broken.json:3:"_s;
         QTest::newRow("missing") << u"/nonexistent/trace.jsonl"_s << u"/nonexistent/trace.jsonl"_s;

@@ -49,7 +49,7 @@ private Q_SLOTS:
     {
         TraceLoader loader;
         QSignalSpy failed(&loader, &TraceLoader::failed);
-        Job *job = loader.load(fixture(u"nasty/binary.bin"_s));
+        Job *job = loader.load(fixture(u"nasty/binary-garbage.dat"_s));
         QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, 10000);
         QCOMPARE(job->state(), Job::State::Failed);
         QVERIFY(job->detail().contains(u"tried:"_s));
