@@ -15,6 +15,19 @@ QString keychainKey(const QString &providerName)
     return u"provider/%1/api-key"_s.arg(providerName);
 }
 
+// On Linux every keychain QtKeychain knows (Secret Service, KWallet) is reached over the D-Bus session
+// bus. Without one (a headless session, CI) libsecret's attempt to find it can answer after the job has
+// already given up and freed itself, which crashes; so no job is started at all.
+QString whyNoKeychain()
+{
+#if defined(Q_OS_LINUX)
+    if (qEnvironmentVariableIsEmpty("DBUS_SESSION_BUS_ADDRESS")) {
+        return u"no keychain in this session (no D-Bus session bus); set the key in the environment instead"_s;
+    }
+#endif
+    return {};
+}
+
 } // namespace
 
 KeychainKeyStore::KeychainKeyStore(QString service, QObject *parent)
@@ -25,7 +38,7 @@ KeychainKeyStore::KeychainKeyStore(QString service, QObject *parent)
 
 void KeychainKeyStore::load(const QStringList &providerNames)
 {
-    if (providerNames.isEmpty()) {
+    if (providerNames.isEmpty() || !whyNoKeychain().isEmpty()) {
         QMetaObject::invokeMethod(this, &KeychainKeyStore::loaded, Qt::QueuedConnection);
         return;
     }
@@ -54,6 +67,11 @@ void KeychainKeyStore::load(const QStringList &providerNames)
 
 void KeychainKeyStore::setKey(const QString &providerName, const QString &key)
 {
+    if (const QString why = whyNoKeychain(); !why.isEmpty()) {
+        QMetaObject::invokeMethod(
+            this, [this, providerName, why] { Q_EMIT saved(providerName, why); }, Qt::QueuedConnection);
+        return;
+    }
     QKeychain::Job *job = nullptr;
     if (key.isEmpty()) {
         auto *remove = new QKeychain::DeletePasswordJob(m_service); // not a child: see load()
@@ -66,7 +84,8 @@ void KeychainKeyStore::setKey(const QString &providerName, const QString &key)
     job->setInsecureFallback(false);
     job->setKey(keychainKey(providerName));
     connect(job, &QKeychain::Job::finished, this, [this, job, providerName, key] {
-        const bool ok = job->error() == QKeychain::NoError || (key.isEmpty() && job->error() == QKeychain::EntryNotFound);
+        const bool ok =
+            job->error() == QKeychain::NoError || (key.isEmpty() && job->error() == QKeychain::EntryNotFound);
         if (ok) {
             if (key.isEmpty()) {
                 m_keys.remove(providerName);
