@@ -23,16 +23,6 @@ QJsonObject toolCallJson(const ToolCall &call)
             {QStringLiteral("arguments"), QString::fromUtf8(call.arguments)}};
 }
 
-void addUsage(TokenUsage &total, const TokenUsage &u)
-{
-    total.uncachedInput += u.uncachedInput;
-    total.cacheRead += u.cacheRead;
-    total.cacheWrite5m += u.cacheWrite5m;
-    total.cacheWrite1h += u.cacheWrite1h;
-    total.output += u.output;
-    total.reasoning += u.reasoning;
-}
-
 bool isAgenticWithSkill(const AgentSetup &setup, const QString &arm)
 {
     return setup.config.mode == QLatin1String("agentic") && arm == kWithSkillArm;
@@ -152,7 +142,7 @@ void AgentSession::onReply(const ChatResponse &response)
     m_call->deleteLater();
     m_call = nullptr;
     ++m_result.turns;
-    addUsage(m_result.usage, response.usage);
+    m_result.usage += response.usage;
     m_result.llmMs += response.latencyMs;
     if (!response.model.isEmpty())
         m_result.resolvedModel = response.model;

@@ -2,7 +2,6 @@
 
 #include "PromptTemplate.h"
 #include "SkillDraft.h"
-#include "UsageSum_p.h"
 #include "common/AtomicFile.h"
 #include "llm/ChatCall.h"
 #include "llm/ChatClient.h"
@@ -209,7 +208,7 @@ void SkillGenerator::ask()
 void SkillGenerator::onReply(const ChatResponse &response)
 {
     m_call->deleteLater();
-    addUsage(m_result.usage, response.usage);
+    m_result.usage += response.usage;
     m_result.latencyMs += response.latencyMs;
 
     const SkillDraft draft = SkillDraft::parse(response.text);

@@ -2,7 +2,6 @@
 
 #include "PromptTemplate.h"
 #include "SkillDraft.h"
-#include "UsageSum_p.h"
 #include "llm/ChatCall.h"
 #include "llm/ChatClient.h"
 #include "skill/SkillMeta.h"
@@ -115,7 +114,7 @@ void TestCaseGenerator::ask()
 void TestCaseGenerator::onReply(const ChatResponse &response)
 {
     m_call->deleteLater();
-    addUsage(m_result.usage, response.usage);
+    m_result.usage += response.usage;
     m_result.latencyMs += response.latencyMs;
 
     auto parsed = parseTestSuite(jsonOf(response.text), QStringLiteral("reply"));

@@ -87,6 +87,18 @@ struct TokenUsage
     qint64 reasoning = 0; // already counted inside output
 
     qint64 totalInput() const { return uncachedInput + cacheRead + cacheWrite5m + cacheWrite1h; }
+
+    /** Bucket by bucket: a conversation of several calls reports one total. */
+    TokenUsage &operator+=(const TokenUsage &other)
+    {
+        uncachedInput += other.uncachedInput;
+        cacheRead += other.cacheRead;
+        cacheWrite5m += other.cacheWrite5m;
+        cacheWrite1h += other.cacheWrite1h;
+        output += other.output;
+        reasoning += other.reasoning;
+        return *this;
+    }
 };
 
 /** The answer to a ChatRequest, with usage and timing. */

@@ -27,17 +27,6 @@ std::optional<StepKind> stepKindFromName(const QString &name)
     return std::nullopt;
 }
 
-TokenUsage &operator+=(TokenUsage &a, const TokenUsage &b)
-{
-    a.uncachedInput += b.uncachedInput;
-    a.cacheRead += b.cacheRead;
-    a.cacheWrite5m += b.cacheWrite5m;
-    a.cacheWrite1h += b.cacheWrite1h;
-    a.output += b.output;
-    a.reasoning += b.reasoning;
-    return a;
-}
-
 void Trace::skip(qint64 line, const QString &reason)
 {
     ++skippedCount;

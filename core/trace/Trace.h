@@ -95,8 +95,6 @@ struct Trace
     TokenUsage totalUsage() const;
 };
 
-TokenUsage &operator+=(TokenUsage &a, const TokenUsage &b);
-
 /// Counts of one trace, as `skillforge trace stats` prints them.
 struct TraceStats
 {
