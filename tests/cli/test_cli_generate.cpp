@@ -1,4 +1,5 @@
 // `skillforge generate` as a user runs it: the real executable, a scripted teacher over real HTTP.
+#include "ChatReplies.h"
 #include "ScriptedHttpServer.h"
 
 #include <QDir>
@@ -34,13 +35,7 @@ Reduce with warp shuffles; one block per row.
 
 QByteArray openAiReply(const QString &text)
 {
-    const QJsonObject message{{u"role"_s, u"assistant"_s}, {u"content"_s, text}};
-    return QJsonDocument(
-               QJsonObject{
-                   {u"model"_s, u"teacher"_s},
-                   {u"choices"_s, QJsonArray{QJsonObject{{u"message"_s, message}, {u"finish_reason"_s, u"stop"_s}}}},
-                   {u"usage"_s, QJsonObject{{u"prompt_tokens"_s, 700}, {u"completion_tokens"_s, 90}}}})
-        .toJson(QJsonDocument::Compact);
+    return openAiReplyBody(text, 700, 90);
 }
 
 } // namespace

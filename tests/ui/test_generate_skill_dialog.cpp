@@ -1,4 +1,5 @@
 // The Generate Skill dialog as a user drives it, with a scripted teacher over real HTTP.
+#include "ChatReplies.h"
 #include "ScriptedHttpServer.h"
 #include "generate/GenerateSkillDialog.h"
 #include "jobs/Job.h"
@@ -35,21 +36,7 @@ const QString kSkill = u"=== FILE: SKILL.md ===\n---\nname: softmax-kernels\ndes
 // The teacher's reply as an OpenAI-compatible event stream, a few characters per event.
 ScriptedResponse teacherReply(int delayMs = 0)
 {
-    QList<QByteArray> events;
-    for (qsizetype i = 0; i < kSkill.size(); i += 40) {
-        const QJsonObject delta{{u"content"_s, kSkill.mid(i, 40)}};
-        events << "data: " +
-                      QJsonDocument(
-                          QJsonObject{{u"choices"_s, QJsonArray{QJsonObject{{u"index"_s, 0}, {u"delta"_s, delta}}}}})
-                          .toJson(QJsonDocument::Compact) +
-                      "\n\n";
-    }
-    events << "data: {\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}\n\n"
-              "data: {\"choices\":[],\"usage\":{\"prompt_tokens\":10,\"completion_tokens\":5}}\n\ndata: [DONE]\n\n";
-    ScriptedResponse response = ScriptedResponse::streamed(events, 1);
-    response.headers.append(qMakePair(QByteArray("Content-Type"), QByteArray("text/event-stream")));
-    response.delayMs = delayMs;
-    return response;
+    return openAiStreamedReply(kSkill, 40, delayMs);
 }
 
 } // namespace

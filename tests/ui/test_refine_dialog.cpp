@@ -1,5 +1,6 @@
 // The Refine Skill dialog as a user drives it: two iterations against a scripted teacher and
 // student, one proposal rejected and one accepted, the table and the lift chart filled in.
+#include "ChatReplies.h"
 #include "ScriptedHttpServer.h"
 #include "generate/RefineDialog.h"
 #include "generate/RefineIterationsModel.h"
@@ -34,12 +35,7 @@ namespace {
 
 ScriptedResponse openAiReply(const QString &text)
 {
-    const QJsonObject message{{u"role"_s, u"assistant"_s}, {u"content"_s, text}};
-    return ScriptedResponse::json(
-        200,
-        QJsonDocument(QJsonObject{{u"choices"_s, QJsonArray{QJsonObject{{u"message"_s, message}}}},
-                                  {u"usage"_s, QJsonObject{{u"prompt_tokens"_s, 40}, {u"completion_tokens"_s, 8}}}})
-            .toJson(QJsonDocument::Compact));
+    return ScriptedResponse::json(200, openAiReplyBody(text, 40, 8));
 }
 
 QByteArray skillText(const char *marker)

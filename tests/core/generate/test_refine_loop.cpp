@@ -1,5 +1,6 @@
 // The refine loop with a scripted teacher and student over real HTTP: it improves the skill until a
 // criterion is met, shows the teacher only training failures, and lets the user accept or reject.
+#include "ChatReplies.h"
 #include "ScriptedHttpServer.h"
 #include "generate/RefineLoop.h"
 #include "llm/ChatClient.h"
@@ -26,13 +27,7 @@ namespace {
 
 ScriptedResponse openAiReply(const QString &text)
 {
-    const QJsonObject message{{u"role"_s, u"assistant"_s}, {u"content"_s, text}};
-    return ScriptedResponse::json(
-        200,
-        QJsonDocument(QJsonObject{{u"choices"_s,
-                                   QJsonArray{QJsonObject{{u"message"_s, message}, {u"finish_reason"_s, u"stop"_s}}}},
-                                  {u"usage"_s, QJsonObject{{u"prompt_tokens"_s, 50}, {u"completion_tokens"_s, 10}}}})
-            .toJson(QJsonDocument::Compact));
+    return ScriptedResponse::json(200, openAiReplyBody(text, 50, 10));
 }
 
 QString skillText(const QString &marker)

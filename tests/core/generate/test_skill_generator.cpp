@@ -1,5 +1,6 @@
 // Generating a skill with a scripted teacher over real HTTP: validation, one repair round, a
 // whole-or-nothing install, the prompt stored with the version, and nothing of the user's lost.
+#include "ChatReplies.h"
 #include "ScriptedHttpServer.h"
 #include "generate/SkillGenerator.h"
 #include "llm/ChatClient.h"
@@ -48,14 +49,7 @@ Use warp shuffles.
 
 QByteArray openAiReply(const QString &text)
 {
-    const QJsonObject message{{u"role"_s, u"assistant"_s}, {u"content"_s, text}};
-    const QJsonObject reply{
-        {u"id"_s, u"chatcmpl-1"_s},
-        {u"model"_s, u"teacher-1"_s},
-        {u"choices"_s,
-         QJsonArray{QJsonObject{{u"index"_s, 0}, {u"message"_s, message}, {u"finish_reason"_s, u"stop"_s}}}},
-        {u"usage"_s, QJsonObject{{u"prompt_tokens"_s, 1000}, {u"completion_tokens"_s, 200}}}};
-    return QJsonDocument(reply).toJson(QJsonDocument::Compact);
+    return openAiReplyBody(text, 1000, 200);
 }
 
 QByteArray readAll(const QString &path)

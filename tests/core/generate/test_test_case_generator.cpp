@@ -1,5 +1,6 @@
 // Test cases from a scripted model over real HTTP: read with the suite reader, repaired once,
 // held-out share chosen here, existing files never replaced.
+#include "ChatReplies.h"
 #include "ScriptedHttpServer.h"
 #include "generate/TestCaseGenerator.h"
 #include "llm/ChatClient.h"
@@ -25,11 +26,7 @@ namespace {
 
 QByteArray openAiReply(const QString &text)
 {
-    const QJsonObject message{{u"role"_s, u"assistant"_s}, {u"content"_s, text}};
-    return QJsonDocument(
-               QJsonObject{{u"choices"_s, QJsonArray{QJsonObject{{u"message"_s, message}}}},
-                           {u"usage"_s, QJsonObject{{u"prompt_tokens"_s, 300}, {u"completion_tokens"_s, 120}}}})
-        .toJson(QJsonDocument::Compact);
+    return openAiReplyBody(text, 300, 120);
 }
 
 QString sixCases()
