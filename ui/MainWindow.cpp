@@ -40,7 +40,8 @@ MainWindow::MainWindow(JobListModel *jobs, QWidget *parent)
     setWindowIcon(QIcon(QStringLiteral(":/icons/skillforge.svg")));
     m_pages = {new TraceView(this), new SkillView(this), new CompareView(this), new RunsView(this),
                new KernelsView(this)};
-    static_cast<TraceView *>(m_pages.front())->setJobs(m_jobs); // trace imports are listed in the Jobs panel
+    static_cast<TraceView *>(m_pages.front())->setJobs(m_jobs);  // trace imports are listed in the Jobs panel
+    static_cast<KernelsView *>(m_pages.back())->setJobs(m_jobs); // and so are kernel checks
     for (ViewPage *page : m_pages) {
         m_views->addWidget(page);
         connect(page, &ViewPage::modificationChanged, this, [this] {
@@ -70,11 +71,16 @@ MainWindow::MainWindow(JobListModel *jobs, QWidget *parent)
 QString MainWindow::viewName(View view)
 {
     switch (view) {
-    case View::Trace: return QStringLiteral("trace");
-    case View::Skill: return QStringLiteral("skill");
-    case View::Compare: return QStringLiteral("compare");
-    case View::Runs: return QStringLiteral("runs");
-    case View::Kernels: return QStringLiteral("kernels");
+    case View::Trace:
+        return QStringLiteral("trace");
+    case View::Skill:
+        return QStringLiteral("skill");
+    case View::Compare:
+        return QStringLiteral("compare");
+    case View::Runs:
+        return QStringLiteral("runs");
+    case View::Kernels:
+        return QStringLiteral("kernels");
     }
     return {};
 }
@@ -219,11 +225,16 @@ ViewPage *MainWindow::page(View view) const
 bool MainWindow::openFirstItemFor(View view)
 {
     switch (view) {
-    case View::Trace: return m_sidebar->selectFirst(ProjectItem::Kind::Trace);
-    case View::Skill: return m_sidebar->selectFirst(ProjectItem::Kind::Skill);
-    case View::Runs: return m_sidebar->selectFirst(ProjectItem::Kind::Run);
-    case View::Kernels: return m_sidebar->selectFirst(ProjectItem::Kind::KernelTask);
-    case View::Compare: return false;
+    case View::Trace:
+        return m_sidebar->selectFirst(ProjectItem::Kind::Trace);
+    case View::Skill:
+        return m_sidebar->selectFirst(ProjectItem::Kind::Skill);
+    case View::Runs:
+        return m_sidebar->selectFirst(ProjectItem::Kind::Run);
+    case View::Kernels:
+        return m_sidebar->selectFirst(ProjectItem::Kind::KernelTask);
+    case View::Compare:
+        return false;
     }
     return false;
 }
@@ -237,11 +248,19 @@ void MainWindow::openItem(ProjectItem::Kind kind, const QString &path)
 {
     View view = View::Skill;
     switch (kind) {
-    case ProjectItem::Kind::Trace: view = View::Trace; break;
+    case ProjectItem::Kind::Trace:
+        view = View::Trace;
+        break;
     case ProjectItem::Kind::Skill:
-    case ProjectItem::Kind::TestSuite: view = View::Skill; break;
-    case ProjectItem::Kind::Run: view = View::Runs; break;
-    case ProjectItem::Kind::KernelTask: view = View::Kernels; break;
+    case ProjectItem::Kind::TestSuite:
+        view = View::Skill;
+        break;
+    case ProjectItem::Kind::Run:
+        view = View::Runs;
+        break;
+    case ProjectItem::Kind::KernelTask:
+        view = View::Kernels;
+        break;
     }
     page(view)->openPath(path);
     showView(view);
@@ -297,8 +316,8 @@ bool MainWindow::maybeSaveAll()
 
 void MainWindow::chooseProjectToOpen()
 {
-    const QString folder = QFileDialog::getExistingDirectory(this, tr("Open Project"),
-                                                             m_project ? m_project->rootPath() : QString());
+    const QString folder =
+        QFileDialog::getExistingDirectory(this, tr("Open Project"), m_project ? m_project->rootPath() : QString());
     if (!folder.isEmpty())
         openProject(folder);
 }

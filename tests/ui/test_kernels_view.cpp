@@ -1,3 +1,5 @@
+#include "jobs/Job.h"
+#include "jobs/JobListModel.h"
 #include "kernels/KernelVerdictView.h"
 #include "kernels/KernelsView.h"
 
@@ -107,6 +109,23 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(view.nullCheckLabel()->text().contains(u"all fail this task"_s), 30000);
         view.showVerdict(fixture(u"verdict_build_error.json"_s));
         QVERIFY(view.verdictView()->statusText().contains(u"failed"_s));
+    }
+
+    void checkingACandidate_isAJobInTheJobsPanel()
+    {
+        JobListModel jobs;
+        KernelsView view;
+        view.setJobs(&jobs);
+        view.selectTask(u"rmsnorm"_s);
+        QVERIFY(view.loadCandidate(QStringLiteral(SKILLFORGE_SOURCE_DIR "/resources/kernels/rmsnorm/baseline.cu")));
+        QSignalSpy finished(&view, &KernelsView::checkFinished);
+        view.checkCandidate();
+        QCOMPARE(jobs.rowCount(), 1);
+        Job *job = jobs.jobAt(0);
+        QVERIFY(job->title().contains(u"rmsnorm"_s));
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 300000);
+        QCOMPARE(job->state(), Job::State::Finished);
+        QCOMPARE(job->detail(), finished.first().first().value<KernelVerdict>().statusText());
     }
 };
 

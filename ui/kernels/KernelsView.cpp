@@ -1,5 +1,7 @@
 #include "kernels/KernelsView.h"
 
+#include "jobs/Job.h"
+#include "jobs/JobListModel.h"
 #include "kernels/KernelVerdictView.h"
 #include "project/Project.h"
 
@@ -23,7 +25,7 @@ namespace sf {
 namespace {
 QString humanBytes(double bytes)
 {
-    return bytes >= 1e9 ? QStringLiteral("%1 GB").arg(bytes / 1e9, 0, 'f', 2)
+    return bytes >= 1e9   ? QStringLiteral("%1 GB").arg(bytes / 1e9, 0, 'f', 2)
            : bytes >= 1e6 ? QStringLiteral("%1 MB").arg(bytes / 1e6, 0, 'f', 1)
                           : QStringLiteral("%1 kB").arg(bytes / 1e3, 0, 'f', 1);
 }
@@ -102,7 +104,17 @@ KernelsView::KernelsView(QWidget *parent)
     });
     connect(m_run, &QPushButton::clicked, this, &KernelsView::checkCandidate);
     connect(&m_check, &KernelCheck::stageChanged, m_stage, &QLabel::setText);
+    connect(&m_check, &KernelCheck::stageChanged, this, [this](const QString &stage) {
+        if (m_job) {
+            m_job->setDetail(stage);
+        }
+    });
     connect(&m_check, &KernelCheck::finished, this, [this](const KernelVerdict &verdict) {
+        if (m_job) {
+            const bool cancelled = verdict.reason == tr("cancelled");
+            cancelled ? m_job->markCancelled() : m_job->finish(verdict.statusText());
+            m_job = nullptr;
+        }
         m_stage->clear();
         m_verdictView->setVerdict(verdict);
         updateButtons();
@@ -124,7 +136,10 @@ void KernelsView::detectToolchain()
         m_toolchain.detect();
 }
 
-QString KernelsView::toolchainText() const { return m_toolchainLabel->text(); }
+QString KernelsView::toolchainText() const
+{
+    return m_toolchainLabel->text();
+}
 
 void KernelsView::setProject(const Project *project)
 {
@@ -179,9 +194,9 @@ void KernelsView::showTask(int row)
     for (kernels::DType d : task.dtypes)
         m_dtype->addItem(QString::fromLatin1(kernels::dtypeName(d)));
     const kernels::DType shown = task.dtypes.first();
-    m_taskText->setText(QStringLiteral("<b>%1</b><br>%2<br><code>%3;</code>")
-                            .arg(task.title.toHtmlEscaped(), task.description.toHtmlEscaped(),
-                                 task.signature(shown).toHtmlEscaped()));
+    m_taskText->setText(
+        QStringLiteral("<b>%1</b><br>%2<br><code>%3;</code>")
+            .arg(task.title.toHtmlEscaped(), task.description.toHtmlEscaped(), task.signature(shown).toHtmlEscaped()));
     m_shapes->setRowCount(int(task.shapes.size()));
     int r = 0;
     for (const KernelShape &shape : task.shapes) {
@@ -228,6 +243,11 @@ void KernelsView::checkCandidate()
     request.source = m_candidateSource;
     request.candidateName = QFileInfo(m_candidatePath).fileName();
     request.projectKernelsFolder = m_projectKernels;
+    if (m_jobs) {
+        m_job = m_jobs->add(
+            new Job(tr("Check %1 against %2 (%3)").arg(request.candidateName, request.taskId, request.dtype)));
+        connect(m_job, &Job::cancelRequested, &m_check, &KernelCheck::cancel);
+    }
     m_check.start(request);
     updateButtons();
 }

@@ -6,6 +6,7 @@
 #include "kernels/KernelTask.h"
 
 #include <QFutureWatcher>
+#include <QPointer>
 
 class QComboBox;
 class QLabel;
@@ -15,6 +16,8 @@ class QTableWidget;
 
 namespace sf {
 
+class Job;
+class JobListModel;
 class KernelVerdictView;
 
 /// The Kernels view: what this machine can do (nvcc, GPU), the kernel tasks (bundled and the
@@ -28,6 +31,8 @@ public:
     void setProject(const Project *project) override;
     void openPath(const QString &path) override;
     bool isBusy() const override { return m_toolchain.isDetecting() || m_check.isRunning(); }
+    /// Checks are then listed in the Jobs panel, where they can be cancelled.
+    void setJobs(JobListModel *jobs) { m_jobs = jobs; }
 
     /// Runs toolchain detection (once per session unless asked again).
     void detectToolchain();
@@ -56,6 +61,8 @@ private:
 
     CudaToolchain m_toolchain;
     KernelCheck m_check;
+    JobListModel *m_jobs = nullptr;
+    QPointer<Job> m_job;
     bool m_detected = false;
     QString m_projectKernels;
     QList<KernelTask> m_taskData;
