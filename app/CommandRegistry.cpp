@@ -1,6 +1,7 @@
 #include "CommandRegistry.h"
 
 #include <QCommandLineParser>
+#include <cmath>
 #include <cstdio>
 
 namespace sf::cli {
@@ -77,6 +78,27 @@ QString usageText()
     text += QStringLiteral("\n'skillforge COMMAND --help' describes a command. Exit codes: 0 success, 1 a check "
                            "failed,\n2 bad usage or bad input.\n");
     return text;
+}
+
+std::optional<double> numberOption(const QCommandLineParser &parser, const QString &command, const QString &name,
+                                   bool *ok, double low, double high)
+{
+    if (!parser.isSet(name)) {
+        return std::nullopt;
+    }
+    bool parsed = false;
+    const double value = parser.value(name).toDouble(&parsed);
+    const bool bounded = std::isfinite(low) || std::isfinite(high);
+    if (!parsed || value < low || value > high) {
+        err(bounded ? QStringLiteral("skillforge %1: --%2 must be a number from %3 to %4\n")
+                          .arg(command, name)
+                          .arg(low)
+                          .arg(high)
+                    : QStringLiteral("skillforge %1: --%2 must be a number\n").arg(command, name));
+        *ok = false;
+        return std::nullopt;
+    }
+    return value;
 }
 
 bool parseArguments(QCommandLineParser &parser, const QString &command, const QStringList &arguments)

@@ -124,16 +124,6 @@ QStringList unmetGates(const RunSummary &summary, const QStringList &models, std
     return unmet;
 }
 
-std::optional<double> fraction(const QCommandLineParser &parser, const QString &name, bool *ok)
-{
-    if (!parser.isSet(name))
-        return std::nullopt;
-    const double value = parser.value(name).toDouble(ok);
-    if (!*ok)
-        err(QStringLiteral("skillforge eval: --%1 must be a number\n").arg(name));
-    return value;
-}
-
 int runEval(const QStringList &arguments)
 {
     QCommandLineParser parser;
@@ -159,9 +149,9 @@ int runEval(const QStringList &arguments)
     if (!parseArguments(parser, kCommand, arguments))
         return BadUsage;
     bool ok = true;
-    const std::optional<double> minLift = fraction(parser, QStringLiteral("min-lift"), &ok);
+    const std::optional<double> minLift = numberOption(parser, kCommand, QStringLiteral("min-lift"), &ok);
     const std::optional<double> minPassRate =
-        ok ? fraction(parser, QStringLiteral("min-pass-rate"), &ok) : std::nullopt;
+        ok ? numberOption(parser, kCommand, QStringLiteral("min-pass-rate"), &ok) : std::nullopt;
     if (!ok)
         return BadUsage;
 

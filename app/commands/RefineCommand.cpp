@@ -19,23 +19,6 @@ QString percent(double rate)
     return QString::number(qRound(rate * 100)) + u'%';
 }
 
-// A number option in [low, high]; *ok turns false (with a message) when it is set but bad.
-std::optional<double> numberOption(const QCommandLineParser &parser, const QString &name, double low, double high,
-                                   bool *ok)
-{
-    if (!parser.isSet(name)) {
-        return std::nullopt;
-    }
-    bool parsed = false;
-    const double value = parser.value(name).toDouble(&parsed);
-    if (!parsed || value < low || value > high) {
-        err(QStringLiteral("skillforge refine: --%1 must be a number from %2 to %3\n").arg(name).arg(low).arg(high));
-        *ok = false;
-        return std::nullopt;
-    }
-    return value;
-}
-
 int runRefine(const QStringList &arguments)
 {
     QCommandLineParser parser;
@@ -101,10 +84,10 @@ int runRefine(const QStringList &arguments)
     request.config.runs = whole(QStringLiteral("runs"), 1);
     request.config.concurrency = whole(QStringLiteral("concurrency"), 1);
     request.feedbackBudgetTokens = whole(QStringLiteral("budget-tokens"), 500);
-    request.criteria.targetLift = numberOption(parser, QStringLiteral("target-lift"), -1, 1, &ok);
-    request.criteria.targetPassRate = numberOption(parser, QStringLiteral("target-pass-rate"), 0, 1, &ok);
-    request.criteria.maxCostUsd = numberOption(parser, QStringLiteral("max-cost"), 0, 1e6, &ok);
-    request.criteria.plateauDelta = numberOption(parser, QStringLiteral("plateau"), 0, 1, &ok).value_or(0.02);
+    request.criteria.targetLift = numberOption(parser, kCommand, QStringLiteral("target-lift"), &ok, -1, 1);
+    request.criteria.targetPassRate = numberOption(parser, kCommand, QStringLiteral("target-pass-rate"), &ok, 0, 1);
+    request.criteria.maxCostUsd = numberOption(parser, kCommand, QStringLiteral("max-cost"), &ok, 0, 1e6);
+    request.criteria.plateauDelta = numberOption(parser, kCommand, QStringLiteral("plateau"), &ok, 0, 1).value_or(0.02);
     if (!ok) {
         return BadUsage;
     }
