@@ -96,7 +96,7 @@ std::variant<RunStore, QString> RunStore::create(const QString &runsDir, RunMani
     return store;
 }
 
-std::variant<RunStore, LoadError> RunStore::open(const QString &runDir)
+std::variant<RunStore, LoadError> RunStore::open(const QString &runDir, Access access)
 {
     const QDir dir(runDir);
     QFile manifestFile(dir.filePath(kManifest));
@@ -116,13 +116,16 @@ std::variant<RunStore, LoadError> RunStore::open(const QString &runDir)
     store.m_manifest = RunManifest::fromJson(manifest.object());
 
     QFile results(dir.filePath(kResults));
-    if (results.open(QIODevice::ReadWrite)) {
+    if (results.open(access == Access::Append ? QIODevice::ReadWrite : QIODevice::ReadOnly)) {
         QByteArray text = results.readAll();
         if (!text.isEmpty() && !text.endsWith('\n')) {
+            // Read-only: the line may be one a running evaluation is writing right now; leave it be.
             const qsizetype keep = text.lastIndexOf('\n') + 1;
-            qCWarning(lcEval) << "dropping a truncated last line of" << results.fileName();
             text.truncate(keep);
-            results.resize(keep);
+            if (access == Access::Append) {
+                qCWarning(lcEval) << "dropping a truncated last line of" << results.fileName();
+                results.resize(keep);
+            }
         }
         int lineNumber = 0;
         QHash<QString, qsizetype> seen;

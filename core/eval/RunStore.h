@@ -51,9 +51,13 @@ class RunStore final
 public:
     /// Creates <runsDir>/<run id>/ with a fresh, collision-free id (UTC time plus a random suffix).
     static std::variant<RunStore, QString> create(const QString &runsDir, RunManifest manifest);
-    /// Opens an existing run folder; a truncated last line of results.jsonl (a kill mid-write) is dropped
-    /// and cut from the file so appends continue on a clean line.
-    static std::variant<RunStore, LoadError> open(const QString &runDir);
+    enum class Access
+    {
+        Append,  ///< to resume: a truncated last line is cut from the file so appends continue on a clean line
+        ReadOnly ///< to look at (compare, report): the files are never changed, even while another process runs
+    };
+    /// Opens an existing run folder; a truncated last line of results.jsonl (a kill mid-write) is dropped.
+    static std::variant<RunStore, LoadError> open(const QString &runDir, Access access = Access::Append);
 
     QString dir() const { return m_dir; }
     const RunManifest &manifest() const { return m_manifest; }
