@@ -72,6 +72,8 @@ QJsonObject toJson(const SkillGenerationResult &result)
                        {QStringLiteral("valid"), !hasErrors(result.problems)},
                        {QStringLiteral("problems"), problems},
                        {QStringLiteral("repaired"), result.repaired},
+                       {QStringLiteral("reply_format"), result.replyFormat == ReplyFormat::Json ? QStringLiteral("json")
+                                                                                                : QStringLiteral("files")},
                        {QStringLiteral("teacher_calls"), result.teacherCalls},
                        {QStringLiteral("input_tokens"), result.usage.totalInput()},
                        {QStringLiteral("output_tokens"), result.usage.output},
@@ -89,6 +91,7 @@ int runGenerate(const QStringList &arguments)
     parser.addOption({QStringLiteral("profile"), QString(), QStringLiteral("P"), QStringLiteral("agentskills")});
     parser.addOption({QStringLiteral("instructions"), QString(), QStringLiteral("TEXT")});
     parser.addOption({QStringLiteral("max-tokens"), QString(), QStringLiteral("N"), QStringLiteral("16000")});
+    parser.addOption({QStringLiteral("reply-format"), QString(), QStringLiteral("F"), QStringLiteral("auto")});
     parser.addOption(QCommandLineOption(QStringLiteral("json")));
     if (!parseArguments(parser, QStringLiteral("generate"), arguments)) {
         return BadUsage;
@@ -114,6 +117,11 @@ int runGenerate(const QStringList &arguments)
         return usage(QStringLiteral("unknown profile \"%1\"").arg(parser.value(QStringLiteral("profile"))));
     }
     request.profile = *profile;
+    const auto replyFormat = replyFormatFromName(parser.value(QStringLiteral("reply-format")));
+    if (!replyFormat) {
+        return usage(QStringLiteral("--reply-format must be auto, files or json"));
+    }
+    request.replyFormat = *replyFormat;
     bool ok = false;
     request.maxTokens = parser.value(QStringLiteral("max-tokens")).toInt(&ok);
     if (!ok || request.maxTokens <= 0) {
@@ -212,7 +220,7 @@ Command generateCommand()
     command.summary = QStringLiteral("have a teacher model write or improve a skill");
     command.help = QStringLiteral(
         "Usage: skillforge generate --task TEXT --teacher PROVIDER:MODEL [--out DIR] [--profile P]\n"
-        "                           [--instructions TEXT] [--max-tokens N] [--json]\n"
+        "                           [--instructions TEXT] [--max-tokens N] [--reply-format F] [--json]\n"
         "       skillforge generate --from SKILL_DIR --teacher PROVIDER:MODEL [--task TEXT] [--instructions TEXT]\n"
         "       (--from TRACE may be given several times, with --budget-tokens N for all of them together)\n\n"
         "Asks the teacher to write a skill (SKILL.md, and references/ or scripts/ where useful) for TASK,\n"
@@ -228,6 +236,10 @@ Command generateCommand()
         "  --profile P        agentskills (default), claude-code, claude-ai or upskill\n"
         "  --instructions T   your own directions to the teacher; they take precedence\n"
         "  --max-tokens N     the longest reply the teacher may write (default 16000)\n"
+        "  --reply-format F   files: the teacher writes the files as text; json: its reply is held to a\n"
+        "                     JSON Schema, which lets small models that cannot follow a written format\n"
+        "                     still write a valid skill; auto (default): json for the local and ollama\n"
+        "                     providers, files for the others\n"
         "  --json             print the result as JSON\n\n"
         "Exit codes: 0 a valid skill was written, 1 the teacher failed or the skill still has errors\n"
         "(it is written anyway, with the errors listed), 2 bad usage.\n");

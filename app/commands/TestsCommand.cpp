@@ -43,6 +43,8 @@ int runTestsGenerate(const QStringList &arguments)
     parser.addOption({QStringLiteral("heldout"), QString(), QStringLiteral("F"), QStringLiteral("1/3")});
     parser.addOption({QStringLiteral("task"), QString(), QStringLiteral("TEXT")});
     parser.addOption({QStringLiteral("out"), QString(), QStringLiteral("FILE")});
+    parser.addOption({QStringLiteral("max-tokens"), QString(), QStringLiteral("N"), QStringLiteral("12000")});
+    parser.addOption({QStringLiteral("reply-format"), QString(), QStringLiteral("F"), QStringLiteral("auto")});
     if (!parseArguments(parser, QStringLiteral("tests generate"), arguments)) {
         return BadUsage;
     }
@@ -64,6 +66,15 @@ int runTestsGenerate(const QStringList &arguments)
         return usage(QStringLiteral("%1 is not a skill folder (it has no SKILL.md)").arg(request.skillDir));
     }
     bool ok = false;
+    request.maxTokens = parser.value(QStringLiteral("max-tokens")).toInt(&ok);
+    if (!ok || request.maxTokens <= 0) {
+        return usage(QStringLiteral("--max-tokens must be a positive number"));
+    }
+    const auto replyFormat = replyFormatFromName(parser.value(QStringLiteral("reply-format")));
+    if (!replyFormat) {
+        return usage(QStringLiteral("--reply-format must be auto, files or json"));
+    }
+    request.replyFormat = *replyFormat;
     request.count = parser.value(QStringLiteral("count")).toInt(&ok);
     if (!ok || request.count < 1 || request.count > 200) {
         return usage(QStringLiteral("--count must be a number from 1 to 200"));
@@ -101,6 +112,9 @@ int runTestsGenerate(const QStringList &arguments)
     QObject::connect(&generator, &TestCaseGenerator::stage, qApp,
                      [](const QString &what) { err(what + QStringLiteral("...\n")); });
     QObject::connect(&generator, &TestCaseGenerator::finished, qApp, [&](const TestGenerationResult &result) {
+        for (const QString &left : result.dropped) {
+            err(QStringLiteral("left out: %1\n").arg(left));
+        }
         out(QStringLiteral("Wrote %1: %2 cases, %3 held out\n")
                 .arg(QDir::toNativeSeparators(result.path))
                 .arg(result.suite.cases.size())
@@ -132,14 +146,18 @@ Command testsGenerateCommand()
     command.summary = QStringLiteral("have a model write test cases for a skill");
     command.help = QStringLiteral(
         "Usage: skillforge tests generate SKILL_DIR --model PROVIDER:MODEL [--count N] [--heldout F]\n"
-        "                                 [--task TEXT] [--out FILE]\n\n"
+        "                                 [--task TEXT] [--out FILE] [--max-tokens N] [--reply-format F]\n\n"
         "Asks the model for N test cases (default 6) with verifiers of the kinds the evaluation runs\n"
         "(regex, file checks, commands, llm_judge rubrics, cuda_kernel), reads them with the suite reader\n"
         "(asking once more if the reply cannot be read) and marks the share F (default one third) held\n"
         "out, spread evenly (F as 0.25 or 1/3). The suite goes to the project's tests/<skill>.json "
         "(tests/<skill>-2.json\n"
         "and so on if that exists), or to FILE; an existing file is never replaced. The task defaults\n"
-        "to the one in the skill's skill_meta.json.\n\n"
+        "to the one in the skill's skill_meta.json. A second reply that still cannot be read whole keeps\n"
+        "the cases and verifiers it can read and lists what it left out.\n\n"
+        "  --max-tokens N     the longest reply the model may write (default 12000)\n"
+        "  --reply-format F   json holds the reply to a JSON Schema (for small models), files asks for it\n"
+        "                     in words; auto (default): json for the local and ollama providers\n\n"
         "Exit codes: 0 the suite was written, 1 the model failed or its reply could not be read,\n"
         "2 bad usage.\n");
     command.run = runTestsGenerate;

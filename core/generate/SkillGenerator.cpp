@@ -153,7 +153,7 @@ void SkillGenerator::start(const SkillGenerationRequest &request)
     for (const TraceExcerpt &trace : request.traces) {
         traceTexts << QStringLiteral("### %1\n\n%2").arg(trace.label, trace.text.trimmed());
     }
-    const QHash<QString, QString> values{
+    QHash<QString, QString> values{
         {QStringLiteral("task"), request.task.trimmed()},
         {QStringLiteral("traces"), traceTexts.join(QStringLiteral("\n\n"))},
         {QStringLiteral("existing_skill"),
@@ -163,11 +163,20 @@ void SkillGenerator::start(const SkillGenerationRequest &request)
         {QStringLiteral("profile_rules"), profileRulesForPrompt(request.profile)},
         {QStringLiteral("max_body_lines"), QString::number(kMaxBodyLines)},
     };
+    m_result.replyFormat = resolveReplyFormat(request.replyFormat, request.teacherModel);
+    const bool json = m_result.replyFormat == ReplyFormat::Json;
+    const auto replyFormat =
+        PromptTemplate::load(json ? QStringLiteral("skill-reply-json") : QStringLiteral("skill-reply-files"));
     const auto system = PromptTemplate::load(QStringLiteral("generate-skill.system"));
     const auto user = PromptTemplate::load(QStringLiteral("generate-skill.user"));
-    if (!system || !user) {
-        return fail(system ? user.error : system.error);
+    if (!system || !user || !replyFormat) {
+        return fail(!replyFormat ? replyFormat.error : system ? user.error : system.error);
     }
+    const Result<QString> replyFormatText = replyFormat.value->render({});
+    if (!replyFormatText) {
+        return fail(replyFormatText.error);
+    }
+    values.insert(QStringLiteral("reply_format"), replyFormatText.value->trimmed());
     const Result<QString> systemText = system.value->render(values);
     const Result<QString> userText = user.value->render(values);
     if (!systemText || !userText) {
@@ -179,6 +188,9 @@ void SkillGenerator::start(const SkillGenerationRequest &request)
     m_chat.maxTokens = request.maxTokens;
     m_chat.temperature = request.temperature;
     m_chat.stream = request.stream;
+    if (json) {
+        m_chat.replySchema = skillReplySchema(request.maxTokens);
+    }
     ask();
 }
 
@@ -211,7 +223,8 @@ void SkillGenerator::onReply(const ChatResponse &response)
     m_result.usage += response.usage;
     m_result.latencyMs += response.latencyMs;
 
-    const SkillDraft draft = SkillDraft::parse(response.text);
+    const SkillDraft draft = m_result.replyFormat == ReplyFormat::Json ? skillDraftFromJson(response.text)
+                                                                        : SkillDraft::parse(response.text);
     m_result.draftNotes.append(draft.problems);
     QMap<QString, QByteArray> files;
     if (draft.isUsable()) {
@@ -312,11 +325,17 @@ void SkillGenerator::install(const QMap<QString, QByteArray> &files)
         messages.append(
             QJsonObject{{QStringLiteral("role"), message.role}, {QStringLiteral("content"), message.content}});
     }
-    const QJsonObject prompt{{QStringLiteral("model"), model},
+    QJsonObject prompt{{QStringLiteral("model"), model},
                              {QStringLiteral("profile"), profileName(m_request.profile)},
                              {QStringLiteral("max_tokens"), m_chat.maxTokens},
+                             {QStringLiteral("reply_format"), m_result.replyFormat == ReplyFormat::Json
+                                                                  ? QStringLiteral("json")
+                                                                  : QStringLiteral("files")},
                              {QStringLiteral("system"), m_chat.system},
                              {QStringLiteral("messages"), messages}};
+    if (m_chat.replySchema) {
+        prompt.insert(QStringLiteral("reply_schema"), QJsonDocument::fromJson(m_chat.replySchema->schema).object());
+    }
     const QString promptPath =
         QDir(target).filePath(QStringLiteral(".versions/%1/prompt.json").arg(m_result.versionId));
     if (const QString error = writeFileAtomically(promptPath, QJsonDocument(prompt).toJson(QJsonDocument::Indented));

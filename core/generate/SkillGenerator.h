@@ -1,5 +1,6 @@
 #pragma once
 
+#include "StructuredReply.h"
 #include "llm/ChatTypes.h"
 #include "skill/SkillValidator.h"
 
@@ -38,6 +39,7 @@ struct SkillGenerationRequest
     int maxTokens = 16000;
     std::optional<double> temperature;
     bool stream = false; ///< deliver the teacher's reply as it is written (replyDelta)
+    ReplyFormat replyFormat = ReplyFormat::Auto;
 };
 
 /** What came of it: where the skill is, what the validator still finds, and what it cost. */
@@ -49,6 +51,7 @@ struct SkillGenerationResult
     QList<SkillProblem> problems; ///< remaining after the repair round (warnings, or errors it could not fix)
     QStringList draftNotes;       ///< what was wrong with the teacher's reply format
     bool repaired = false;        ///< a second round was asked for
+    ReplyFormat replyFormat = ReplyFormat::Files; ///< the format the teacher replied in (Auto resolved)
     int teacherCalls = 0;
     TokenUsage usage; ///< summed over all calls
     qint64 latencyMs = 0;

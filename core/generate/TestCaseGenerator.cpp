@@ -8,7 +8,11 @@
 #include "skill/SkillVersionStore.h"
 
 #include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QRegularExpression>
+#include <QSet>
 #include <cmath>
 
 namespace sf {
@@ -89,6 +93,9 @@ void TestCaseGenerator::start(const TestGenerationRequest &request)
     m_chat.system = *systemText.value;
     m_chat.messages.append({QStringLiteral("user"), *userText.value});
     m_chat.maxTokens = request.maxTokens;
+    if (resolveReplyFormat(request.replyFormat, request.model) == ReplyFormat::Json) {
+        m_chat.replySchema = testSuiteReplySchema(request.count, request.kernelTasks, request.maxTokens);
+    }
     ask();
 }
 
@@ -124,10 +131,15 @@ void TestCaseGenerator::onReply(const ChatResponse &response)
     } else if (std::get<TestSuite>(parsed).cases.isEmpty()) {
         problem = QStringLiteral("the suite has no cases");
     }
-    if (!problem.isEmpty()) {
-        if (m_result.repaired) {
+    if (!problem.isEmpty() && m_result.repaired) {
+        std::optional<TestSuite> kept = salvage(jsonOf(response.text), &m_result.dropped);
+        if (!kept) {
             return fail(QStringLiteral("the reply is still not a readable test suite: %1").arg(problem));
         }
+        parsed = std::move(*kept);
+        problem.clear();
+    }
+    if (!problem.isEmpty()) {
         m_result.repaired = true;
         const auto repair = PromptTemplate::load(QStringLiteral("repair-tests.user"));
         const auto repairText = repair ? repair.value->render({{QStringLiteral("problem"), problem}})
@@ -155,6 +167,55 @@ void TestCaseGenerator::onReply(const ChatResponse &response)
     m_result.suite = suite;
     m_running = false;
     Q_EMIT finished(m_result);
+}
+
+std::optional<TestSuite> TestCaseGenerator::salvage(const QByteArray &json, QStringList *dropped)
+{
+    const QJsonDocument document = QJsonDocument::fromJson(json);
+    const QJsonArray cases = document.isArray() ? document.array()
+                                                : document.object().value(QStringLiteral("cases")).toArray();
+    auto readable = [](const QJsonObject &testCase) {
+        return std::holds_alternative<TestSuite>(parseTestSuite(
+            QJsonDocument(QJsonObject{{QStringLiteral("cases"), QJsonArray{testCase}}}).toJson(), QStringLiteral("reply")));
+    };
+    QJsonArray kept;
+    QSet<QString> ids;
+    for (qsizetype i = 0; i < cases.size(); ++i) {
+        QJsonObject testCase = cases[i].toObject();
+        const QString label = QStringLiteral("case %1 (%2)")
+                                  .arg(i + 1)
+                                  .arg(testCase.value(QStringLiteral("id")).toString(QStringLiteral("no id")));
+        QJsonArray verifiers;
+        for (const QJsonValue &verifier : testCase.value(QStringLiteral("verifiers")).toArray()) {
+            QJsonObject alone = testCase;
+            alone.insert(QStringLiteral("verifiers"), QJsonArray{verifier});
+            if (readable(alone)) {
+                verifiers.append(verifier);
+            } else {
+                dropped->append(QStringLiteral("%1: an unreadable %2 verifier")
+                                    .arg(label, verifier.toObject().value(QStringLiteral("type")).toString()));
+            }
+        }
+        testCase.insert(QStringLiteral("verifiers"), verifiers);
+        if (verifiers.isEmpty() || !readable(testCase)) {
+            dropped->append(label + QStringLiteral(": left out, it could not be read"));
+            continue;
+        }
+        if (const QString id = testCase.value(QStringLiteral("id")).toString(); !id.isEmpty()) {
+            if (ids.contains(id)) {
+                dropped->append(label + QStringLiteral(": left out, its id is taken by an earlier case"));
+                continue;
+            }
+            ids.insert(id);
+        }
+        kept.append(testCase);
+    }
+    auto suite = parseTestSuite(QJsonDocument(QJsonObject{{QStringLiteral("cases"), kept}}).toJson(),
+                                QStringLiteral("reply"));
+    if (kept.isEmpty() || !std::holds_alternative<TestSuite>(suite)) {
+        return std::nullopt;
+    }
+    return std::get<TestSuite>(std::move(suite));
 }
 
 void TestCaseGenerator::fail(const QString &message)

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "StructuredReply.h"
 #include "eval/TestSuite.h"
 #include "llm/ChatTypes.h"
 
@@ -24,6 +25,7 @@ struct TestGenerationRequest
     QString outputPath;                 ///< the suite file to create; must not exist yet
     QStringList kernelTasks;            ///< task ids a cuda_kernel verifier may name
     int maxTokens = 12000;
+    ReplyFormat replyFormat = ReplyFormat::Auto;
 };
 
 /** The suite written, with what it took. */
@@ -32,6 +34,7 @@ struct TestGenerationResult
     QString path;
     TestSuite suite;
     bool repaired = false;
+    QStringList dropped; ///< verifiers and cases left out of a reply that could not be read whole, and why
     int modelCalls = 0;
     TokenUsage usage;
     qint64 latencyMs = 0;
@@ -40,7 +43,8 @@ struct TestGenerationResult
 /**
  * Asks a model for test cases for a skill, reads them with the suite reader (so anything the
  * evaluation would refuse is refused here, with its line), asks once more with the problem when the
- * reply cannot be read, marks a share of the cases held out — chosen here, not by the model, and
+ * reply cannot be read, keeps the readable cases and verifiers of a second unreadable reply (saying what it
+ * left out) rather than losing them all, marks a share of the cases held out — chosen here, not by the model, and
  * spread evenly — and writes the suite without ever replacing an existing file. Exactly one of
  * finished() or failed() follows start().
  */
@@ -59,6 +63,11 @@ public:
     static void assignSplits(QList<TestCase> &cases, double heldOutFraction);
     /** The JSON in a reply: the reply itself, or the inside of its code fence. */
     static QByteArray jsonOf(const QString &reply);
+    /**
+     * The cases of @p json (a suite the reader refuses) that it can read, each with only its readable
+     * verifiers; a case left with none is dropped. What was left out, and why, goes to @p dropped.
+     */
+    static std::optional<TestSuite> salvage(const QByteArray &json, QStringList *dropped);
 
 Q_SIGNALS:
     void stage(const QString &what);

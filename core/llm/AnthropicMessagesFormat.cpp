@@ -159,8 +159,16 @@ QByteArray requestBody(const ChatRequest &request)
     if (request.topP) {
         body.insert("top_p"_L1, *request.topP);
     }
-    if (!request.tools.isEmpty()) {
-        body.insert("tools"_L1, toolsArray(request.tools));
+    QList<ToolDefinition> tools = request.tools;
+    if (request.replySchema) {
+        // The Messages API's way to a reply of a given shape: one tool whose input is the reply, and a
+        // tool_choice that makes the model call it. ChatCall turns that call back into text.
+        tools.append({request.replySchema->name, u"Give your whole reply as this tool's input."_s,
+                      request.replySchema->schema});
+        body.insert("tool_choice"_L1, QJsonObject{{"type"_L1, "tool"_L1}, {"name"_L1, request.replySchema->name}});
+    }
+    if (!tools.isEmpty()) {
+        body.insert("tools"_L1, toolsArray(tools));
     }
     // The Messages API has no seed parameter; sending one would be rejected.
     return QJsonDocument(body).toJson(QJsonDocument::Compact);

@@ -126,6 +126,11 @@ void ChatCall::onData(const QByteArray &chunk)
             Q_EMIT thinkingDelta(delta.text);
             break;
         case ChatDelta::Kind::ToolCall:
+            if (m_request.replySchema && m_request.tools.isEmpty()) {
+                // The reply tool's input is the reply (see ReplySchema): it streams as text.
+                Q_EMIT textDelta(QString::fromUtf8(delta.argumentsFragment));
+                break;
+            }
             Q_EMIT toolCallDelta(delta.toolIndex, delta.toolId, delta.toolName, delta.argumentsFragment);
             break;
         }
@@ -218,6 +223,15 @@ void ChatCall::succeed(ChatResponse response)
     m_done = true;
     release();
     response.attempts = m_attempts;
+    if (m_request.replySchema) {
+        // Anthropic answers a ReplySchema with a call of the reply tool; its input is the reply.
+        for (qsizetype i = 0; i < response.toolCalls.size(); ++i) {
+            if (response.toolCalls[i].name == m_request.replySchema->name) {
+                response.text = QString::fromUtf8(response.toolCalls.takeAt(i).arguments);
+                break;
+            }
+        }
+    }
     response.costUsd = Pricing::shared().costFor(m_modelText, response.usage);
     qCDebug(lcChat).noquote() << "chat" << m_modelText << "finished in" << response.latencyMs << "ms,"
                               << response.usage.totalInput() << "in /" << response.usage.output << "out";

@@ -15,6 +15,17 @@ struct ToolDefinition
     QByteArray inputSchema;
 };
 
+/**
+ * A JSON Schema the whole reply must match, for models too small to follow a written format. OpenAI-compatible
+ * servers (llama.cpp, Ollama, vLLM, OpenAI) take it as `response_format`; for Anthropic it becomes a tool the
+ * model is made to call. Either way the reply's `text` is the JSON. `schema` is compact JSON text.
+ */
+struct ReplySchema
+{
+    QString name; ///< letters, digits, '_' and '-': providers use it as an identifier
+    QByteArray schema;
+};
+
 /** One tool call the model made; `arguments` is the JSON object text, complete once the reply is. */
 struct ToolCall
 {
@@ -62,6 +73,7 @@ struct ChatRequest
     std::optional<qint64> seed;
     QList<ToolDefinition> tools; // offered to the model; empty means none
     bool stream = false;         // deltas arrive as ChatCall signals while the reply is written
+    std::optional<ReplySchema> replySchema{}; // the reply is JSON matching this schema
 };
 
 /** One try at a request, kept so the user can see what happened when a provider misbehaved. */

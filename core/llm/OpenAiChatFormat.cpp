@@ -151,6 +151,15 @@ QByteArray requestBody(const ChatRequest &request, TokenLimitField limitField)
     if (!request.tools.isEmpty()) {
         body.insert("tools"_L1, toolsArray(request.tools));
     }
+    if (request.replySchema) {
+        // llama.cpp turns the schema into a grammar, so even a small base model's reply parses.
+        body.insert("response_format"_L1,
+                    QJsonObject{{"type"_L1, "json_schema"_L1},
+                                {"json_schema"_L1, QJsonObject{{"name"_L1, request.replySchema->name},
+                                                               {"strict"_L1, true},
+                                                               {"schema"_L1, detail::schemaObject(
+                                                                                 request.replySchema->schema)}}}});
+    }
     return QJsonDocument(body).toJson(QJsonDocument::Compact);
 }
 

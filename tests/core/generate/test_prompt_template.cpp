@@ -53,8 +53,10 @@ private Q_SLOTS:
         const QHash<QString, QString> values{{u"task"_s, u"t"_s},           {u"traces"_s, u"x"_s},
                                              {u"existing_skill"_s, u"s"_s}, {u"instructions"_s, u"i"_s},
                                              {u"profile_rules"_s, u"r"_s},  {u"max_body_lines"_s, u"500"_s},
-                                             {u"problems"_s, u"p"_s},       {u"feedback"_s, u"f"_s}};
-        for (const QString &name : {u"generate-skill.system"_s, u"generate-skill.user"_s, u"repair-skill.user"_s}) {
+                                             {u"problems"_s, u"p"_s},       {u"feedback"_s, u"f"_s},
+                                             {u"reply_format"_s, u"r"_s}};
+        for (const QString &name : {u"generate-skill.system"_s, u"generate-skill.user"_s, u"repair-skill.user"_s,
+                                    u"skill-reply-files"_s, u"skill-reply-json"_s}) {
             const auto prompt = PromptTemplate::load(name);
             QVERIFY2(prompt.ok(), qPrintable(prompt.error));
             QCOMPARE(prompt.value->origin(), u":/prompts/"_s + name + u".md"_s);

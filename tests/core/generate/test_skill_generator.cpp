@@ -172,6 +172,57 @@ private Q_SLOTS:
         QVERIFY(!prompt.contains("sk-test-teacher"));
     }
 
+    void generate_jsonReplyFormat_sendsTheSchema_andBuildsTheSkillFromTheJson()
+    {
+        // What a grammar-held small model sends back: name, description (with YAML-hostile characters) and body.
+        const QJsonObject reply{
+            {u"name"_s, u"rmsnorm-kernels"_s},
+            {u"description"_s, u"Writes RMSNorm kernels: \"fast\" ones. Use when asked for one."_s},
+            {u"body"_s, u"# RMSNorm\n\nOne block per row; see [notes](references/notes.md)."_s},
+            {u"files"_s, QJsonArray{QJsonObject{{u"path"_s, u"references/notes.md"_s}, {u"content"_s, u"16-byte loads"_s}},
+                                   QJsonObject{{u"path"_s, u"../escape.md"_s}, {u"content"_s, u"no"_s}}}}};
+        m_server->route("POST", "/v1/chat/completions",
+                        ScriptedResponse::json(200, openAiReply(QString::fromUtf8(QJsonDocument(reply).toJson()))));
+        SkillGenerationRequest req = request();
+        req.replyFormat = ReplyFormat::Json;
+        QString failure;
+        const SkillGenerationResult result = generate(req, &failure);
+        QVERIFY2(failure.isEmpty(), qPrintable(failure));
+        QCOMPARE(result.replyFormat, ReplyFormat::Json);
+        QCOMPARE(result.name, u"rmsnorm-kernels"_s);
+        QVERIFY2(!hasErrors(result.problems), qPrintable(result.problems.value(0).toString()));
+        QVERIFY(result.draftNotes.join(u' ').contains(u"../escape.md"_s));
+        QVERIFY(!QFile::exists(QDir(skillsFolder()).filePath(u"escape.md"_s)));
+        QCOMPARE(readAll(result.skillDir + u"/references/notes.md"_s), QByteArray("16-byte loads"));
+
+        // The request held the teacher to the schema and told it the JSON layout instead of the file lines.
+        const QJsonObject sent = sentBody(0);
+        const QJsonObject format = sent.value(u"response_format"_s).toObject();
+        QCOMPARE(format.value(u"type"_s).toString(), u"json_schema"_s);
+        const QJsonObject schema = format.value(u"json_schema"_s).toObject().value(u"schema"_s).toObject();
+        QVERIFY(schema.value(u"required"_s).toArray().contains(u"description"_s));
+        const QString system = sent.value(u"messages"_s).toArray().at(0).toObject().value(u"content"_s).toString();
+        QVERIFY(system.contains(u"\"description\""_s));
+        QVERIFY(!system.contains(u"=== FILE: PATH ==="_s));
+        const QJsonObject stored = QJsonDocument::fromJson(readAll(result.skillDir + u"/.versions/"_s +
+                                                                   result.versionId + u"/prompt.json"_s))
+                                       .object();
+        QCOMPARE(stored.value(u"reply_format"_s).toString(), u"json"_s);
+        QCOMPARE(stored.value(u"reply_schema"_s).toObject(), schema);
+    }
+
+    void generate_autoReplyFormat_isJsonOnlyForGrammarServers()
+    {
+        QCOMPARE(resolveReplyFormat(ReplyFormat::Auto, u"local:gemma3-270m"_s), ReplyFormat::Json);
+        QCOMPARE(resolveReplyFormat(ReplyFormat::Auto, u"ollama:qwen3:4b"_s), ReplyFormat::Json);
+        QCOMPARE(resolveReplyFormat(ReplyFormat::Auto, u"anthropic:claude-sonnet-4-5"_s), ReplyFormat::Files);
+        QCOMPARE(resolveReplyFormat(ReplyFormat::Files, u"local:gemma3-270m"_s), ReplyFormat::Files);
+        // The default request of the other tests goes to openai: the written format, no schema sent.
+        m_server->route("POST", "/v1/chat/completions", ScriptedResponse::json(200, openAiReply(kValidSkill)));
+        generate(request());
+        QVERIFY(!sentBody(0).contains(u"response_format"_s));
+    }
+
     void generate_invalidFirstDraft_isRepairedWithTheProblemsListed()
     {
         m_server->routeSequence("POST", "/v1/chat/completions",

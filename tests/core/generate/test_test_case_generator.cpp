@@ -168,6 +168,80 @@ private Q_SLOTS:
                     .contains(u"unknown verifier type \"telepathy\""_s));
     }
 
+    void generate_secondReplyPartlyUnreadable_keepsWhatReads_andSaysWhatItLeftOut()
+    {
+        // Built as objects: moc misreads raw strings with unbalanced brackets.
+        auto testCase = [](const QString &id, const QString &input, const QJsonArray &verifiers) {
+            return QJsonObject{{u"id"_s, id}, {u"input"_s, input}, {u"verifiers"_s, verifiers}};
+        };
+        auto regex = [](const QString &pattern) { return QJsonObject{{u"type"_s, u"regex"_s}, {u"pattern"_s, pattern}}; };
+        const QJsonArray cases{
+            testCase(u"good"_s, u"Write the kernel."_s, {regex(u"__global__"_s), regex(u"(unclosed"_s)}),
+            testCase(u"hopeless"_s, u"Explain."_s, {QJsonObject{{u"type"_s, u"telepathy"_s}}}),
+            testCase(u"good"_s, u"Again, with the same id."_s, {QJsonObject{{u"type"_s, u"json_valid"_s}}}),
+            testCase(u"judged"_s, u"Explain warp shuffles."_s,
+                     {QJsonObject{{u"type"_s, u"llm_judge"_s}, {u"rubric"_s, u"Mentions __shfl_down_sync"_s},
+                                  {u"threshold"_s, 4}}})};
+        const QString partly = QString::fromUtf8(QJsonDocument(QJsonObject{{u"cases"_s, cases}}).toJson());
+        m_server->route("POST", "/v1/chat/completions", ScriptedResponse::json(200, openAiReply(partly)));
+        QString failure;
+        const TestGenerationResult result = generate(request(), &failure);
+        QVERIFY2(failure.isEmpty(), qPrintable(failure));
+        QCOMPARE(result.modelCalls, 2);
+        QCOMPARE(result.suite.cases.size(), 2);
+        QCOMPARE(result.suite.cases.at(0).id, u"good"_s);
+        QCOMPARE(result.suite.cases.at(0).verifiers.size(), 1);
+        QCOMPARE(result.suite.cases.at(1).id, u"judged"_s);
+        const QString dropped = result.dropped.join(u'\n');
+        QVERIFY(dropped.contains(u"case 1 (good): an unreadable regex verifier"_s));
+        QVERIFY(dropped.contains(u"case 2 (hopeless)"_s));
+        QVERIFY(dropped.contains(u"case 3 (good): left out, its id is taken"_s));
+        QVERIFY(std::holds_alternative<TestSuite>(readTestSuite(result.path)));
+    }
+
+    void generate_jsonReplyFormat_sendsASchemaForExactlyTheCount()
+    {
+        m_server->route("POST", "/v1/chat/completions", ScriptedResponse::json(200, openAiReply(sixCases())));
+        TestGenerationRequest req = request();
+        req.replyFormat = ReplyFormat::Json;
+        QString failure;
+        generate(req, &failure);
+        QVERIFY2(failure.isEmpty(), qPrintable(failure));
+        const QJsonObject schema = QJsonDocument::fromJson(m_server->requests().first().body)
+                                       .object()
+                                       .value(u"response_format"_s)
+                                       .toObject()
+                                       .value(u"json_schema"_s)
+                                       .toObject()
+                                       .value(u"schema"_s)
+                                       .toObject();
+        const QJsonObject cases = schema.value(u"properties"_s).toObject().value(u"cases"_s).toObject();
+        QCOMPARE(cases.value(u"minItems"_s).toInt(), 6);
+        QCOMPARE(cases.value(u"maxItems"_s).toInt(), 6);
+        // Every verifier kind the reader knows is offered, cuda_kernel limited to the known tasks.
+        const QJsonArray kinds = cases.value(u"items"_s)
+                                     .toObject()
+                                     .value(u"properties"_s)
+                                     .toObject()
+                                     .value(u"verifiers"_s)
+                                     .toObject()
+                                     .value(u"items"_s)
+                                     .toObject()
+                                     .value(u"anyOf"_s)
+                                     .toArray();
+        QStringList offered;
+        QJsonArray kernelTasks;
+        for (const QJsonValue &kind : kinds) {
+            const QJsonObject properties = kind.toObject().value(u"properties"_s).toObject();
+            offered << properties.value(u"type"_s).toObject().value(u"enum"_s).toArray().first().toString();
+            if (offered.last() == u"cuda_kernel"_s) {
+                kernelTasks = properties.value(u"task"_s).toObject().value(u"enum"_s).toArray();
+            }
+        }
+        QCOMPARE(offered, VerifierSpec::knownTypes());
+        QCOMPARE(kernelTasks, QJsonArray({u"rmsnorm"_s, u"softmax"_s}));
+    }
+
     void generate_stillUnreadable_failsAndWritesNothing()
     {
         m_server->route("POST", "/v1/chat/completions", ScriptedResponse::json(200, openAiReply(u"no JSON here"_s)));

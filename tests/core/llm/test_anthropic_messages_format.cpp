@@ -125,6 +125,19 @@ private Q_SLOTS:
         QVERIFY(!tools.at(1).toObject().contains("description"_L1));
     }
 
+    void requestBody_replySchema_isAToolTheModelMustCall()
+    {
+        ChatRequest request;
+        request.model = u"m"_s;
+        request.messages = {{u"user"_s, u"Write the skill."_s}};
+        request.replySchema = ReplySchema{u"skill"_s, R"({"type":"object","required":["name"]})"};
+        const QJsonObject body = QJsonDocument::fromJson(AnthropicMessagesFormat::requestBody(request)).object();
+        const QJsonObject tool = body.value("tools"_L1).toArray().first().toObject();
+        QCOMPARE(tool.value("name"_L1).toString(), u"skill"_s);
+        QCOMPARE(tool.value("input_schema"_L1).toObject().value("required"_L1).toArray().first().toString(), u"name"_s);
+        QCOMPARE(body.value("tool_choice"_L1).toObject(), QJsonObject({{"type"_L1, "tool"_L1}, {"name"_L1, "skill"_L1}}));
+    }
+
     void requestBody_noTools_sendsNoToolsKey()
     {
         ChatRequest request;

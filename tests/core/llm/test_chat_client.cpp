@@ -275,6 +275,21 @@ private Q_SLOTS:
         QCOMPARE(messages.at(3).toObject().value("tool_call_id"_L1).toString(), u"call_6"_s);
     }
 
+    void anthropic_replySchema_theForcedToolCallComesBackAsTheText()
+    {
+        m_server->route("POST", "/v1/messages", ScriptedResponse::json(200, R"({"type":"message","role":"assistant",
+          "model":"claude-sonnet-4-5","content":[{"type":"tool_use","id":"toolu_1","name":"skill",
+          "input":{"name":"rmsnorm"}}],"stop_reason":"tool_use","usage":{"input_tokens":5,"output_tokens":3}})"));
+        ChatRequest request = question();
+        request.replySchema = ReplySchema{u"skill"_s, R"({"type":"object"})"};
+        std::unique_ptr<ChatCall> call(m_client->chat(u"anthropic:claude-sonnet-4-5"_s, request));
+        QSignalSpy finished(call.get(), &ChatCall::finished);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 5000);
+        const auto response = finished.first().first().value<ChatResponse>();
+        QVERIFY(response.toolCalls.isEmpty());
+        QCOMPARE(jsonOf(response.text.toUtf8()).value("name"_L1).toString(), u"rmsnorm"_s);
+    }
+
     void anthropic_toolRound_sendsToolsAndResults_parsesCalls()
     {
         m_server->route("POST", "/v1/messages", ScriptedResponse::json(200, R"({"type":"message","role":"assistant",

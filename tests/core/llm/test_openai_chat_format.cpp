@@ -130,6 +130,22 @@ private Q_SLOTS:
 
     void parseResponse_noChoices_isAnError() { QVERIFY(!OpenAiChatFormat::parseResponse(R"({"choices": []})").ok()); }
 
+    void requestBody_replySchema_isAStrictJsonSchemaResponseFormat()
+    {
+        ChatRequest request;
+        request.model = u"m"_s;
+        request.messages = {{u"user"_s, u"Write the skill."_s}};
+        QVERIFY(!QJsonDocument::fromJson(OpenAiChatFormat::requestBody(request)).object().contains("response_format"_L1));
+        request.replySchema = ReplySchema{u"skill"_s, R"({"type":"object","required":["name"]})"};
+        const QJsonObject format =
+            QJsonDocument::fromJson(OpenAiChatFormat::requestBody(request)).object().value("response_format"_L1).toObject();
+        QCOMPARE(format.value("type"_L1).toString(), u"json_schema"_s);
+        const QJsonObject schema = format.value("json_schema"_L1).toObject();
+        QCOMPARE(schema.value("name"_L1).toString(), u"skill"_s);
+        QCOMPARE(schema.value("strict"_L1).toBool(), true);
+        QCOMPARE(schema.value("schema"_L1).toObject().value("required"_L1).toArray().first().toString(), u"name"_s);
+    }
+
     void requestBody_tools_areFunctionsWithParameters()
     {
         ChatRequest request;

@@ -1,0 +1,205 @@
+#include "StructuredReply.h"
+
+#include "llm/ModelName.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QRegularExpression>
+#include <algorithm>
+
+namespace sf {
+
+namespace {
+
+// Kept in step with SkillDraft's rule that files stay inside the skill, and narrow enough for a grammar.
+const QString kFilePathPattern = QStringLiteral("^(references|scripts)/[a-z0-9][a-z0-9_-]*\\.(md|py|sh|txt|json)$");
+const QString kNamePattern = QStringLiteral("^[a-z0-9]+(-[a-z0-9]+)*$");
+
+QJsonObject text(int minLength, int maxLength)
+{
+    return {{QStringLiteral("type"), QStringLiteral("string")},
+            {QStringLiteral("minLength"), minLength},
+            {QStringLiteral("maxLength"), maxLength}};
+}
+
+QJsonObject object(const QJsonObject &properties, const QStringList &required)
+{
+    return {{QStringLiteral("type"), QStringLiteral("object")},
+            {QStringLiteral("properties"), properties},
+            {QStringLiteral("required"), QJsonArray::fromStringList(required)},
+            {QStringLiteral("additionalProperties"), false}};
+}
+
+QJsonObject constant(const QString &value)
+{
+    return {{QStringLiteral("type"), QStringLiteral("string")}, {QStringLiteral("enum"), QJsonArray{value}}};
+}
+
+// A JSON string is a valid YAML double-quoted scalar: front matter that holds whatever the model wrote.
+QString yamlQuoted(const QString &value)
+{
+    const QByteArray json = QJsonDocument(QJsonArray{value}).toJson(QJsonDocument::Compact);
+    return QString::fromUtf8(json.mid(1, json.size() - 2));
+}
+
+ReplySchema schemaNamed(const QString &name, const QJsonObject &schema)
+{
+    return {name, QJsonDocument(schema).toJson(QJsonDocument::Compact)};
+}
+
+} // namespace
+
+std::optional<ReplyFormat> replyFormatFromName(const QString &name)
+{
+    if (name == QLatin1String("auto"))
+        return ReplyFormat::Auto;
+    if (name == QLatin1String("files"))
+        return ReplyFormat::Files;
+    if (name == QLatin1String("json"))
+        return ReplyFormat::Json;
+    return std::nullopt;
+}
+
+ReplyFormat resolveReplyFormat(ReplyFormat format, const QString &model)
+{
+    if (format != ReplyFormat::Auto)
+        return format;
+    const Result<ModelName> name = ModelName::parse(model);
+    const bool grammarServer =
+        name && (name.value->provider == QLatin1String("local") || name.value->provider == QLatin1String("ollama"));
+    return grammarServer ? ReplyFormat::Json : ReplyFormat::Files;
+}
+
+ReplySchema skillReplySchema(int maxTokens)
+{
+    // A token is three to four characters: strings that fill their limits (about 2 characters per token of the
+    // budget in all) still leave room to close the JSON.
+    const int budget = std::max(maxTokens, 256);
+    const int bodyChars = std::clamp(budget * 3 / 2, 200, 48000);
+    QJsonObject properties{
+        {QStringLiteral("name"), QJsonObject{{QStringLiteral("type"), QStringLiteral("string")},
+                                             {QStringLiteral("pattern"), kNamePattern},
+                                             {QStringLiteral("maxLength"), 64}}},
+        {QStringLiteral("description"), text(20, std::min(1024, budget / 2))},
+        {QStringLiteral("body"), text(40, bodyChars)}};
+    QStringList required{QStringLiteral("name"), QStringLiteral("description"), QStringLiteral("body")};
+    if (budget >= 4000) {
+        // Only a budget that can hold them offers extra files; a small one spends everything on SKILL.md.
+        properties.insert(QStringLiteral("files"),
+                          QJsonObject{{QStringLiteral("type"), QStringLiteral("array")},
+                                      {QStringLiteral("maxItems"), 4},
+                                      {QStringLiteral("items"),
+                                       object({{QStringLiteral("path"),
+                                                QJsonObject{{QStringLiteral("type"), QStringLiteral("string")},
+                                                            {QStringLiteral("pattern"), kFilePathPattern}}},
+                                               {QStringLiteral("content"), text(1, budget / 2)}},
+                                              {QStringLiteral("path"), QStringLiteral("content")})}});
+    }
+    return schemaNamed(QStringLiteral("skill"), object(properties, required));
+}
+
+SkillDraft skillDraftFromJson(const QString &reply)
+{
+    SkillDraft draft;
+    QJsonParseError error;
+    const QJsonDocument document = QJsonDocument::fromJson(reply.trimmed().toUtf8(), &error);
+    if (!document.isObject()) {
+        draft.problems << QStringLiteral("the reply is not the JSON object asked for (%1 at offset %2)")
+                              .arg(error.errorString())
+                              .arg(error.offset);
+        return draft;
+    }
+    const QJsonObject skill = document.object();
+    const QString name = skill.value(QStringLiteral("name")).toString().trimmed();
+    const QString description = skill.value(QStringLiteral("description")).toString().trimmed();
+    const QString body = skill.value(QStringLiteral("body")).toString().trimmed();
+    if (name.isEmpty() || description.isEmpty() || body.isEmpty()) {
+        draft.problems << QStringLiteral("the reply lacks a name, a description or a body");
+        return draft;
+    }
+    draft.files.insert(QStringLiteral("SKILL.md"),
+                       QStringLiteral("---\nname: %1\ndescription: %2\n---\n\n%3\n")
+                           .arg(yamlQuoted(name), yamlQuoted(description), body)
+                           .toUtf8());
+    static const QRegularExpression allowedPath(kFilePathPattern);
+    for (const QJsonValue &value : skill.value(QStringLiteral("files")).toArray()) {
+        const QString path = value.toObject().value(QStringLiteral("path")).toString();
+        if (!allowedPath.match(path).hasMatch()) {
+            draft.problems << QStringLiteral("the file \"%1\" is not under references/ or scripts/; it was left out")
+                                  .arg(path);
+            continue;
+        }
+        draft.files.insert(path, value.toObject().value(QStringLiteral("content")).toString().toUtf8());
+    }
+    return draft;
+}
+
+ReplySchema testSuiteReplySchema(int count, const QStringList &kernelTasks, int maxTokens)
+{
+    // Each case gets an equal share of about 2 characters per token of the budget: its input half of it, each of
+    // its (at most six) verifier strings a sixteenth, so a case that fills every limit still fits.
+    const int perCase = std::max(120, std::max(maxTokens, 256) * 2 / std::max(count, 1));
+    const int inputChars = std::clamp(perCase / 2, 40, 4000);
+    const int argChars = std::clamp(perCase / 16, 16, 400);
+    const QJsonObject values{{QStringLiteral("type"), QStringLiteral("array")},
+                             {QStringLiteral("minItems"), 1},
+                             {QStringLiteral("maxItems"), 2},
+                             {QStringLiteral("items"), text(1, argChars)}};
+    const QString type = QStringLiteral("type");
+    QJsonArray kinds{
+        object({{type, constant(QStringLiteral("contains"))}, {QStringLiteral("values"), values}},
+               {type, QStringLiteral("values")}),
+        object({{type, constant(QStringLiteral("not_contains"))}, {QStringLiteral("values"), values}},
+               {type, QStringLiteral("values")}),
+        object({{type, constant(QStringLiteral("regex"))}, {QStringLiteral("pattern"), text(1, argChars)}},
+               {type, QStringLiteral("pattern")}),
+        object({{type, constant(QStringLiteral("file_exists"))}, {QStringLiteral("path"), text(1, 120)}},
+               {type, QStringLiteral("path")}),
+        object({{type, constant(QStringLiteral("file_contains"))},
+                {QStringLiteral("path"), text(1, 120)},
+                {QStringLiteral("text"), text(1, argChars)}},
+               {type, QStringLiteral("path"), QStringLiteral("text")}),
+        object({{type, constant(QStringLiteral("json_valid"))}}, {type}),
+        object({{type, constant(QStringLiteral("command"))},
+                {QStringLiteral("command"), text(1, argChars)},
+                {QStringLiteral("timeout_seconds"), QJsonObject{{QStringLiteral("type"), QStringLiteral("integer")},
+                                                                {QStringLiteral("minimum"), 1},
+                                                                {QStringLiteral("maximum"), 600}}}},
+               {type, QStringLiteral("command")}),
+        object({{type, constant(QStringLiteral("llm_judge"))},
+                {QStringLiteral("rubric"), text(10, argChars * 2)},
+                {QStringLiteral("threshold"), QJsonObject{{QStringLiteral("enum"), QJsonArray{1, 2, 3, 4, 5}}}}},
+               {type, QStringLiteral("rubric"), QStringLiteral("threshold")})};
+    if (!kernelTasks.isEmpty()) {
+        kinds.append(object({{type, constant(QStringLiteral("cuda_kernel"))},
+                             {QStringLiteral("task"), QJsonObject{{QStringLiteral("type"), QStringLiteral("string")},
+                                                                  {QStringLiteral("enum"),
+                                                                   QJsonArray::fromStringList(kernelTasks)}}},
+                             {QStringLiteral("dtype"),
+                              QJsonObject{{QStringLiteral("enum"), QJsonArray{QStringLiteral("fp32"),
+                                                                              QStringLiteral("fp16"),
+                                                                              QStringLiteral("bf16")}}}},
+                             {QStringLiteral("path"), text(1, 120)}},
+                            {type, QStringLiteral("task"), QStringLiteral("path")}));
+    }
+    const QJsonObject testCase = object(
+        {{QStringLiteral("id"), QJsonObject{{QStringLiteral("type"), QStringLiteral("string")},
+                                            {QStringLiteral("pattern"), kNamePattern},
+                                            {QStringLiteral("maxLength"), 48}}},
+         {QStringLiteral("input"), text(10, inputChars)},
+         {QStringLiteral("verifiers"), QJsonObject{{QStringLiteral("type"), QStringLiteral("array")},
+                                                   {QStringLiteral("minItems"), 1},
+                                                   {QStringLiteral("maxItems"), 3},
+                                                   {QStringLiteral("items"), QJsonObject{{QStringLiteral("anyOf"),
+                                                                                          kinds}}}}}},
+        {QStringLiteral("id"), QStringLiteral("input"), QStringLiteral("verifiers")});
+    return schemaNamed(QStringLiteral("test_suite"),
+                       object({{QStringLiteral("cases"), QJsonObject{{QStringLiteral("type"), QStringLiteral("array")},
+                                                                     {QStringLiteral("minItems"), count},
+                                                                     {QStringLiteral("maxItems"), count},
+                                                                     {QStringLiteral("items"), testCase}}}},
+                              {QStringLiteral("cases")}));
+}
+
+} // namespace sf
