@@ -7,6 +7,7 @@
 #include "common/ViewPage.h"
 #include "eval/SandboxCommand.h"
 #include "generate/GenerateSkillDialog.h"
+#include "generate/SkillGenerator.h"
 #include "generate/RefineDialog.h"
 #include "jobs/JobListModel.h"
 #include "models/LocalModelStatus.h"
@@ -19,6 +20,7 @@
 #include "project/AppSettings.h"
 #include "project/SampleProject.h"
 #include "runs/RunsView.h"
+#include "skill/SkillView.h"
 
 #include <QApplication>
 #include <QDeadlineTimer>
@@ -77,12 +79,18 @@ void wireModels(MainWindow &window, LlmServices &llm, JobListModel &jobs)
         if (!window.project()) {
             return;
         }
-        GenerateSkillDialog dialog(llm.chat(), jobs, *window.project(), &window);
-        QObject::connect(&dialog, &GenerateSkillDialog::skillGenerated, &window, [&window](const QString &skillDir) {
-            window.page(MainWindow::View::Skill)->openPath(skillDir);
-            window.showView(MainWindow::View::Skill);
-        });
-        dialog.exec();
+        // Not modal: once the teacher is asked, the dialog steps aside and the reply streams into the skill
+        // editor, which opens the skill when it is written (a failure brings the dialog back).
+        auto *dialog = new GenerateSkillDialog(llm.chat(), jobs, *window.project(), &window);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        QObject::connect(dialog, &GenerateSkillDialog::generationStarted, &window,
+                         [&window, dialog](SkillGenerator *generator, const QString &teacher) {
+                             auto *view = static_cast<SkillView *>(window.page(MainWindow::View::Skill));
+                             view->showLiveDraft(generator, teacher);
+                             window.showView(MainWindow::View::Skill);
+                             dialog->hide();
+                         });
+        dialog->show();
     });
     QAction *refine = tools->addAction(QObject::tr("&Refine Skill…"));
     QObject::connect(refine, &QAction::triggered, &window, [&window, &llm, &jobs] {

@@ -2,12 +2,16 @@
 #include "ChatReplies.h"
 #include "ScriptedHttpServer.h"
 #include "generate/GenerateSkillDialog.h"
+#include "generate/SkillGenerator.h"
 #include "jobs/Job.h"
 #include "jobs/JobListModel.h"
 #include "llm/ChatClient.h"
 #include "llm/HttpEngine.h"
 #include "llm/ProviderRegistry.h"
 #include "project/Project.h"
+#include "skill/LiveDraftPage.h"
+#include "skill/SkillEditor.h"
+#include "skill/SkillView.h"
 
 #include <QApplication>
 #include <QComboBox>
@@ -104,6 +108,65 @@ private Q_SLOTS:
         Job *job = m_jobs.jobAt(0); // the newest job is listed first
         QCOMPARE(job->state(), Job::State::Finished);
         QVERIFY(job->detail().contains(u"softmax-kernels"_s));
+    }
+
+    void generate_streamsIntoTheSkillEditor_thenOpensTheSkill()
+    {
+        // As the window wires it: the dialog steps aside and the Skill view shows the reply as it is written.
+        m_server->route("POST", "/v1/chat/completions", openAiStreamedReply(kSkill, 12, 150));
+        SkillView view;
+        view.setProject(&*m_project);
+        view.show();
+        GenerateSkillDialog dialog(*m_client, m_jobs, *m_project);
+        connect(&dialog, &GenerateSkillDialog::generationStarted, &view,
+                [&](SkillGenerator *generator, const QString &teacher) {
+                    view.showLiveDraft(generator, teacher);
+                    dialog.hide();
+                });
+        QSignalSpy generated(&dialog, &GenerateSkillDialog::skillGenerated);
+        dialog.show();
+        dialog.setTask(u"Write a fused softmax kernel"_s);
+        dialog.setTeacher(u"openai:teacher"_s);
+        dialog.generate();
+        QVERIFY(!dialog.isVisible());
+        LiveDraftPage *live = view.liveDraftPage();
+        QVERIFY(live->isVisible());
+        // Part of the reply is on screen before the whole of it has arrived.
+        QTRY_VERIFY_WITH_TIMEOUT(!live->draftText().isEmpty(), 10000);
+        QVERIFY(generated.isEmpty());
+        QVERIFY(kSkill.startsWith(live->draftText()));
+        QTRY_COMPARE_WITH_TIMEOUT(generated.count(), 1, 20000);
+        QCOMPARE(live->draftText(), kSkill);
+        // Done: the editor holds the skill as written to disk.
+        QTRY_VERIFY_WITH_TIMEOUT(view.editor()->isVisible(), 5000);
+        QCOMPARE(view.currentFile(), generated.first().first().toString() + u"/SKILL.md"_s);
+        QVERIFY(view.editor()->toPlainText().contains(u"Subtract the row max"_s));
+    }
+
+    void generate_failingWhileHidden_bringsTheDialogBackWithTheReason()
+    {
+        m_server->route("POST", "/v1/chat/completions",
+                        ScriptedResponse::json(400, "{\"error\":{\"message\":\"model not found: teacher\"}}"));
+        SkillView view;
+        view.setProject(&*m_project);
+        view.show();
+        GenerateSkillDialog dialog(*m_client, m_jobs, *m_project);
+        connect(&dialog, &GenerateSkillDialog::generationStarted, &view,
+                [&](SkillGenerator *generator, const QString &teacher) {
+                    view.showLiveDraft(generator, teacher);
+                    dialog.hide();
+                });
+        dialog.show();
+        dialog.setTask(u"t"_s);
+        dialog.setTeacher(u"openai:teacher"_s);
+        dialog.generate();
+        QTRY_VERIFY_WITH_TIMEOUT(dialog.isVisible(), 10000);
+        QVERIFY(dialog.statusText().contains(u"model not found: teacher"_s));
+        LiveDraftPage *live = view.liveDraftPage();
+        QVERIFY(live->stageText().contains(u"model not found: teacher"_s));
+        // The page stays until the user closes it, then the view goes back to what it showed.
+        QTest::mouseClick(live->findChild<QPushButton *>(u"liveDraftCancel"_s), Qt::LeftButton);
+        QVERIFY(!live->isVisible());
     }
 
     void generate_withATraceTicked_sendsTheCondensedSession()

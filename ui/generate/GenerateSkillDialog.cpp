@@ -247,6 +247,7 @@ void GenerateSkillDialog::startGenerator(const SkillGenerationRequest &request)
     connect(m_generator, &SkillGenerator::finished, this, &GenerateSkillDialog::onFinished);
     connect(m_generator, &SkillGenerator::failed, this, &GenerateSkillDialog::onFailed);
     m_generator->start(request);
+    Q_EMIT generationStarted(m_generator, request.teacherModel);
 }
 
 void GenerateSkillDialog::reject()
@@ -283,6 +284,9 @@ void GenerateSkillDialog::onFailed(const QString &message)
     m_status->setText(cancelled ? tr("Cancelled.") : message);
     if (m_job) {
         cancelled ? m_job->markCancelled() : m_job->fail(message);
+    }
+    if (!isVisible()) {
+        show(); // the form as the user left it, with the reason, to change and try again
     }
 }
 

@@ -10,6 +10,9 @@ class QSpinBox;
 class QPlainTextEdit;
 class QPushButton;
 
+// The generationStarted() signal passes a SkillGenerator; moc needs the whole type.
+Q_MOC_INCLUDE("generate/SkillGenerator.h")
+
 namespace sf {
 
 class ChatClient;
@@ -23,8 +26,9 @@ struct SkillGenerationResult;
 /**
  * "Generate Skill…": the user describes the task (or picks a skill of the project to improve), adds
  * instructions, picks the teacher and the validation profile, and the teacher writes the skill. The
- * work shows as a job in the Jobs panel (cancellable there or here); when it is done,
- * skillGenerated() names the folder so the window can open it in the editor.
+ * work shows as a job in the Jobs panel (cancellable there or here); generationStarted() hands the
+ * streaming generator to the window, which shows the reply in the skill editor as it is written; when it
+ * is done, skillGenerated() names the folder. A failure brings a hidden dialog back with the reason.
  */
 class GenerateSkillDialog final : public QDialog
 {
@@ -47,6 +51,8 @@ public:
     QString replyText() const; ///< the teacher's reply as streamed so far
 
 Q_SIGNALS:
+    /// The teacher was asked; @p generator streams its reply (the window shows it in the Skill view).
+    void generationStarted(sf::SkillGenerator *generator, const QString &teacher);
     void skillGenerated(const QString &skillDir);
 
 protected:

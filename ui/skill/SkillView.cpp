@@ -7,6 +7,7 @@
 #include "skill/DebouncedTask.h"
 #include "skill/FileGuard.h"
 #include "skill/FrontMatterForm.h"
+#include "skill/LiveDraftPage.h"
 #include "skill/MarkdownHighlighter.h"
 #include "skill/MarkdownOutline.h"
 #include "skill/MarkdownPreview.h"
@@ -66,6 +67,7 @@ SkillView::SkillView(QWidget *parent)
     })
     , m_stack(new QStackedWidget(this))
     , m_empty(new EmptyState(this))
+    , m_live(new LiveDraftPage(this))
     , m_title(new QLabel(this))
     , m_tokens(new QLabel(this))
     , m_formToggle(makeToggle(this, tr("Front Matter"), tr("Show the front-matter form above the source")))
@@ -267,6 +269,11 @@ void SkillView::buildLayout()
     pageLayout->addWidget(vertical, 1);
     m_stack->addWidget(m_empty);
     m_stack->addWidget(page);
+    m_stack->addWidget(m_live);
+    connect(m_live, &LiveDraftPage::written, this, [this](const QString &skillDir) { openPath(skillDir); });
+    connect(m_live, &LiveDraftPage::closeRequested, this, [this] {
+        m_stack->setCurrentWidget(m_pageBeforeDraft ? m_pageBeforeDraft : m_empty);
+    });
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_stack);
@@ -312,6 +319,14 @@ void SkillView::setProject(const Project *project)
     m_folder.clear();
     m_files->setFolder({});
     m_stack->setCurrentWidget(m_empty);
+}
+
+void SkillView::showLiveDraft(SkillGenerator *generator, const QString &teacher)
+{
+    if (m_stack->currentWidget() != m_live)
+        m_pageBeforeDraft = m_stack->currentWidget();
+    m_live->follow(generator, teacher);
+    m_stack->setCurrentWidget(m_live);
 }
 
 void SkillView::closeFile()

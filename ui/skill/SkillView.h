@@ -23,6 +23,7 @@ class EmptyState;
 class FileGuard;
 class FindBar;
 class FrontMatterForm;
+class LiveDraftPage;
 class MarkdownHighlighter;
 class MarkdownPreview;
 class NoticeBar;
@@ -30,6 +31,7 @@ class OutlinePanel;
 class ProblemsPanel;
 class SkillEditor;
 class SkillFilesPanel;
+class SkillGenerator;
 class VersionsDialog;
 
 /**
@@ -73,6 +75,11 @@ public:
 
     ValidationProfile profile() const;
     void setProfile(ValidationProfile profile);
+
+    /// Shows @p generator's reply streaming into a read-only editor page until the skill is written, then opens
+    /// it; after a failure the page keeps the reason and the partial reply until the user closes it.
+    void showLiveDraft(SkillGenerator *generator, const QString &teacher);
+    LiveDraftPage *liveDraftPage() const { return m_live; }
 
     /// Opens the versions dialog (non-modal) and returns it.
     VersionsDialog *showVersions();
@@ -148,6 +155,8 @@ private:
 
     QStackedWidget *m_stack;
     EmptyState *m_empty;
+    LiveDraftPage *m_live;
+    QWidget *m_pageBeforeDraft = nullptr; ///< what to go back to when a failed draft is closed
     QLabel *m_title;
     QLabel *m_tokens;
     QToolButton *m_formToggle;
