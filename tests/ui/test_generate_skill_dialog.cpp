@@ -58,6 +58,16 @@ private:
     std::optional<Project> m_project;
     JobListModel m_jobs;
 
+    // As the window wires them: once the teacher is asked, the dialog steps aside and the Skill view streams.
+    static void handOverToTheEditor(GenerateSkillDialog &dialog, SkillView &view)
+    {
+        connect(&dialog, &GenerateSkillDialog::generationStarted, &view,
+                [&](SkillGenerator *generator, const QString &teacher) {
+                    view.showLiveDraft(generator, teacher);
+                    dialog.hide();
+                });
+    }
+
 private Q_SLOTS:
     void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
 
@@ -112,17 +122,12 @@ private Q_SLOTS:
 
     void generate_streamsIntoTheSkillEditor_thenOpensTheSkill()
     {
-        // As the window wires it: the dialog steps aside and the Skill view shows the reply as it is written.
         m_server->route("POST", "/v1/chat/completions", openAiStreamedReply(kSkill, 12, 150));
         SkillView view;
         view.setProject(&*m_project);
         view.show();
         GenerateSkillDialog dialog(*m_client, m_jobs, *m_project);
-        connect(&dialog, &GenerateSkillDialog::generationStarted, &view,
-                [&](SkillGenerator *generator, const QString &teacher) {
-                    view.showLiveDraft(generator, teacher);
-                    dialog.hide();
-                });
+        handOverToTheEditor(dialog, view);
         QSignalSpy generated(&dialog, &GenerateSkillDialog::skillGenerated);
         dialog.show();
         dialog.setTask(u"Write a fused softmax kernel"_s);
@@ -151,11 +156,7 @@ private Q_SLOTS:
         view.setProject(&*m_project);
         view.show();
         GenerateSkillDialog dialog(*m_client, m_jobs, *m_project);
-        connect(&dialog, &GenerateSkillDialog::generationStarted, &view,
-                [&](SkillGenerator *generator, const QString &teacher) {
-                    view.showLiveDraft(generator, teacher);
-                    dialog.hide();
-                });
+        handOverToTheEditor(dialog, view);
         dialog.show();
         dialog.setTask(u"t"_s);
         dialog.setTeacher(u"openai:teacher"_s);
