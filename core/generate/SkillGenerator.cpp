@@ -223,8 +223,11 @@ void SkillGenerator::onReply(const ChatResponse &response)
     m_result.usage += response.usage;
     m_result.latencyMs += response.latencyMs;
 
-    const SkillDraft draft = m_result.replyFormat == ReplyFormat::Json ? skillDraftFromJson(response.text)
-                                                                        : SkillDraft::parse(response.text);
+    SkillDraft draft = m_result.replyFormat == ReplyFormat::Json ? skillDraftFromJson(response.text)
+                                                                  : SkillDraft::parse(response.text);
+    if (!draft.isUsable() && replyWasCutOff(response)) {
+        draft.problems << QStringLiteral("the reply was cut off at the token limit (%1 tokens)").arg(m_chat.maxTokens);
+    }
     m_result.draftNotes.append(draft.problems);
     QMap<QString, QByteArray> files;
     if (draft.isUsable()) {

@@ -50,6 +50,11 @@ ReplySchema schemaNamed(const QString &name, const QJsonObject &schema)
 
 } // namespace
 
+bool replyWasCutOff(const ChatResponse &response)
+{
+    return response.finishReason == QLatin1String("length") || response.finishReason == QLatin1String("max_tokens");
+}
+
 std::optional<ReplyFormat> replyFormatFromName(const QString &name)
 {
     if (name == QLatin1String("auto"))
@@ -73,27 +78,27 @@ ReplyFormat resolveReplyFormat(ReplyFormat format, const QString &model)
 
 ReplySchema skillReplySchema(int maxTokens)
 {
-    // A token is three to four characters: strings that fill their limits (about 2 characters per token of the
-    // budget in all) still leave room to close the JSON.
+    // Under a grammar a small model may spend a token on each character, so the strings together stay under
+    // the budget in characters: a reply that fills every one of them still closes its JSON.
     const int budget = std::max(maxTokens, 256);
-    const int bodyChars = std::clamp(budget * 3 / 2, 200, 48000);
+    const int bodyChars = std::clamp(budget * 9 / 20, 100, 48000);
     QJsonObject properties{
         {QStringLiteral("name"), QJsonObject{{QStringLiteral("type"), QStringLiteral("string")},
                                              {QStringLiteral("pattern"), kNamePattern},
                                              {QStringLiteral("maxLength"), 64}}},
-        {QStringLiteral("description"), text(20, std::min(1024, budget / 2))},
+        {QStringLiteral("description"), text(20, std::clamp(budget / 10, 40, 1024))},
         {QStringLiteral("body"), text(40, bodyChars)}};
     QStringList required{QStringLiteral("name"), QStringLiteral("description"), QStringLiteral("body")};
     if (budget >= 4000) {
         // Only a budget that can hold them offers extra files; a small one spends everything on SKILL.md.
         properties.insert(QStringLiteral("files"),
                           QJsonObject{{QStringLiteral("type"), QStringLiteral("array")},
-                                      {QStringLiteral("maxItems"), 4},
+                                      {QStringLiteral("maxItems"), 3},
                                       {QStringLiteral("items"),
                                        object({{QStringLiteral("path"),
                                                 QJsonObject{{QStringLiteral("type"), QStringLiteral("string")},
                                                             {QStringLiteral("pattern"), kFilePathPattern}}},
-                                               {QStringLiteral("content"), text(1, budget / 2)}},
+                                               {QStringLiteral("content"), text(1, budget / 8)}},
                                               {QStringLiteral("path"), QStringLiteral("content")})}});
     }
     return schemaNamed(QStringLiteral("skill"), object(properties, required));
@@ -137,11 +142,13 @@ SkillDraft skillDraftFromJson(const QString &reply)
 
 ReplySchema testSuiteReplySchema(int count, const QStringList &kernelTasks, int maxTokens)
 {
-    // Each case gets an equal share of about 2 characters per token of the budget: its input half of it, each of
-    // its (at most six) verifier strings a sixteenth, so a case that fills every limit still fits.
-    const int perCase = std::max(120, std::max(maxTokens, 256) * 2 / std::max(count, 1));
-    const int inputChars = std::clamp(perCase / 2, 40, 4000);
-    const int argChars = std::clamp(perCase / 16, 16, 400);
+    // As for skills, a character may cost a token: each case gets an equal share of the budget in characters,
+    // its input 40% of it, each of its verifier strings 6%, and fewer verifiers when the share is small, so that
+    // a case that fills every limit, with the JSON around it, still fits.
+    const int perCase = std::max(160, std::max(maxTokens, 256) * 7 / 10 / std::max(count, 1));
+    const int inputChars = std::clamp(perCase * 2 / 5, 20, 4000);
+    const int argChars = std::clamp(perCase * 6 / 100, 8, 400);
+    const int maxVerifiers = std::clamp(perCase / 200, 1, 3);
     const QJsonObject values{{QStringLiteral("type"), QStringLiteral("array")},
                              {QStringLiteral("minItems"), 1},
                              {QStringLiteral("maxItems"), 2},
@@ -168,7 +175,7 @@ ReplySchema testSuiteReplySchema(int count, const QStringList &kernelTasks, int 
                                                                 {QStringLiteral("maximum"), 600}}}},
                {type, QStringLiteral("command")}),
         object({{type, constant(QStringLiteral("llm_judge"))},
-                {QStringLiteral("rubric"), text(10, argChars * 2)},
+                {QStringLiteral("rubric"), text(8, argChars * 2)},
                 {QStringLiteral("threshold"), QJsonObject{{QStringLiteral("enum"), QJsonArray{1, 2, 3, 4, 5}}}}},
                {type, QStringLiteral("rubric"), QStringLiteral("threshold")})};
     if (!kernelTasks.isEmpty()) {
@@ -186,11 +193,11 @@ ReplySchema testSuiteReplySchema(int count, const QStringList &kernelTasks, int 
     const QJsonObject testCase = object(
         {{QStringLiteral("id"), QJsonObject{{QStringLiteral("type"), QStringLiteral("string")},
                                             {QStringLiteral("pattern"), kNamePattern},
-                                            {QStringLiteral("maxLength"), 48}}},
+                                            {QStringLiteral("maxLength"), 32}}},
          {QStringLiteral("input"), text(10, inputChars)},
          {QStringLiteral("verifiers"), QJsonObject{{QStringLiteral("type"), QStringLiteral("array")},
                                                    {QStringLiteral("minItems"), 1},
-                                                   {QStringLiteral("maxItems"), 3},
+                                                   {QStringLiteral("maxItems"), maxVerifiers},
                                                    {QStringLiteral("items"), QJsonObject{{QStringLiteral("anyOf"),
                                                                                           kinds}}}}}},
         {QStringLiteral("id"), QStringLiteral("input"), QStringLiteral("verifiers")});

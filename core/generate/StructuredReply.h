@@ -21,21 +21,25 @@ enum class ReplyFormat
     Json
 };
 
+/** The provider stopped the reply at the token limit ("length" for OpenAI, "max_tokens" for Anthropic). */
+bool replyWasCutOff(const ChatResponse &response);
+
 std::optional<ReplyFormat> replyFormatFromName(const QString &name); ///< "auto", "files" or "json"
 /** What Auto means for @p model (PROVIDER:MODEL); Files and Json stay as they are. */
 ReplyFormat resolveReplyFormat(ReplyFormat format, const QString &model);
 
 /**
  * The shape of a skill as JSON: name and description (front matter the schema keeps well-formed), the body,
- * and optional files under references/ or scripts/. String lengths are bounded from @p maxTokens so that a
- * model which fills every string to its limit still closes the JSON before the token limit.
+ * and optional files under references/ or scripts/. String lengths are bounded from @p maxTokens (counting a
+ * token per character, as a small model under a grammar may spend) so that a model which fills every string
+ * to its limit still closes the JSON before the token limit.
  */
 ReplySchema skillReplySchema(int maxTokens);
 /** The files of a skill from a reply matching skillReplySchema(); problems name what did not parse. */
 SkillDraft skillDraftFromJson(const QString &reply);
 
 /**
- * The shape of a test suite as JSON: exactly @p count cases, each with an id, an input and one to three
+ * The shape of a test suite as JSON: exactly @p count cases, each with an id, an input and one to three (fewer on a small budget)
  * verifiers of the kinds the suite reader knows; `cuda_kernel` verifiers may name only @p kernelTasks.
  */
 ReplySchema testSuiteReplySchema(int count, const QStringList &kernelTasks, int maxTokens);

@@ -131,6 +131,9 @@ void TestCaseGenerator::onReply(const ChatResponse &response)
     } else if (std::get<TestSuite>(parsed).cases.isEmpty()) {
         problem = QStringLiteral("the suite has no cases");
     }
+    if (!problem.isEmpty() && replyWasCutOff(response)) {
+        problem += QStringLiteral(" (the reply was cut off at the token limit of %1 tokens)").arg(m_chat.maxTokens);
+    }
     if (!problem.isEmpty() && m_result.repaired) {
         std::optional<TestSuite> kept = salvage(jsonOf(response.text), &m_result.dropped);
         if (!kept) {

@@ -55,7 +55,7 @@ private Q_SLOTS:
             {QStringLiteral("generate"), QStringLiteral("--task"),
              QStringLiteral("Write a CUDA kernel that adds two float vectors, and check it against the CPU."),
              QStringLiteral("--teacher"), QStringLiteral("local:gemma3-270m"), QStringLiteral("--out"), skills,
-             QStringLiteral("--max-tokens"), QStringLiteral("700"), QStringLiteral("--json")});
+             QStringLiteral("--max-tokens"), QStringLiteral("900"), QStringLiteral("--json")});
         // 0: valid; 1: written with the errors listed. Anything else is a failure of the flow itself.
         QVERIFY2(run.exitCode == 0 || run.exitCode == 1, qPrintable(run.err));
         const QJsonObject result = QJsonDocument::fromJson(run.out).object();
@@ -90,7 +90,7 @@ private Q_SLOTS:
         const Outcome run = skillforge({QStringLiteral("tests"), QStringLiteral("generate"), m_skillDir,
                                         QStringLiteral("--model"), QStringLiteral("local:gemma3-270m"),
                                         QStringLiteral("--count"), QStringLiteral("2"), QStringLiteral("--max-tokens"),
-                                        QStringLiteral("700"), QStringLiteral("--out"), suitePath});
+                                        QStringLiteral("1200"), QStringLiteral("--out"), suitePath});
         QVERIFY2(run.exitCode == 0, qPrintable(run.err));
         const auto suite = sf::readTestSuite(suitePath);
         QVERIFY2(std::holds_alternative<sf::TestSuite>(suite), qPrintable(run.err));
