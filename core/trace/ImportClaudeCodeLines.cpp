@@ -9,7 +9,9 @@
 #include <QRegularExpression>
 #include <simdjson.h>
 
+#include <algorithm>
 #include <array>
+#include <cstdint>
 
 namespace sf::trace_import {
 
@@ -107,6 +109,115 @@ bool qtValue(const element &value, QJsonValue *out)
     return true;
 }
 
+void writeQtString(std::string_view text, std::string *out)
+{
+    static constexpr char hex[] = "0123456789abcdef";
+    out->push_back('"');
+    for (const char c : text) {
+        const auto u = static_cast<unsigned char>(c);
+        if (u >= 0x20 && c != '"' && c != '\\') {
+            out->push_back(c); // UTF-8 (simdjson validated it) and DEL stay as they are
+            continue;
+        }
+        out->push_back('\\');
+        switch (c) {
+        case '"': out->push_back('"'); break;
+        case '\\': out->push_back('\\'); break;
+        case '\b': out->push_back('b'); break;
+        case '\f': out->push_back('f'); break;
+        case '\n': out->push_back('n'); break;
+        case '\r': out->push_back('r'); break;
+        case '\t': out->push_back('t'); break;
+        default:
+            out->append("u00");
+            out->push_back(hex[u >> 4]);
+            out->push_back(hex[u & 0xf]);
+        }
+    }
+    out->push_back('"');
+}
+
+/// Writes @p value as QJsonDocument::Compact writes what Qt parsed from it: object keys sorted, the last of
+/// a repeated key kept, strings escaped as Qt escapes them. False for what only Qt renders exactly
+/// (numbers that are not integers Qt holds as such, non-ASCII keys): those take the Qt way.
+bool writeQtCompact(const element &value, std::string *out)
+{
+    switch (value.type()) {
+    case element_type::OBJECT: {
+        object o;
+        if (value.get_object().get(o) != simdjson::SUCCESS)
+            return false;
+        std::vector<std::pair<std::string_view, element>> members;
+        for (const simdjson::dom::key_value_pair field : o) {
+            for (const char c : field.key)
+                if (static_cast<unsigned char>(c) >= 0x80)
+                    return false; // Qt orders such keys by UTF-16, not by bytes
+            members.emplace_back(field.key, field.value);
+        }
+        std::stable_sort(members.begin(), members.end(),
+                         [](const auto &a, const auto &b) { return a.first < b.first; });
+        out->push_back('{');
+        bool first = true;
+        for (std::size_t i = 0; i < members.size(); ++i) {
+            if (i + 1 < members.size() && members[i + 1].first == members[i].first)
+                continue;
+            if (!first)
+                out->push_back(',');
+            first = false;
+            writeQtString(members[i].first, out);
+            out->push_back(':');
+            if (!writeQtCompact(members[i].second, out))
+                return false;
+        }
+        out->push_back('}');
+        return true;
+    }
+    case element_type::ARRAY: {
+        simdjson::dom::array a;
+        if (value.get_array().get(a) != simdjson::SUCCESS)
+            return false;
+        out->push_back('[');
+        bool first = true;
+        for (const element item : a) {
+            if (!first)
+                out->push_back(',');
+            first = false;
+            if (!writeQtCompact(item, out))
+                return false;
+        }
+        out->push_back(']');
+        return true;
+    }
+    case element_type::STRING: {
+        std::string_view text;
+        if (value.get_string().get(text) != simdjson::SUCCESS)
+            return false;
+        writeQtString(text, out);
+        return true;
+    }
+    case element_type::INT64: {
+        std::int64_t number = 0;
+        constexpr std::int64_t Exact = std::int64_t(1) << 53;
+        if (value.get_int64().get(number) != simdjson::SUCCESS || number <= -Exact || number >= Exact)
+            return false;
+        out->append(std::to_string(number));
+        return true;
+    }
+    case element_type::BOOL: {
+        bool flag = false;
+        if (value.get_bool().get(flag) != simdjson::SUCCESS)
+            return false;
+        out->append(flag ? "true" : "false");
+        return true;
+    }
+    case element_type::NULL_VALUE:
+        out->append("null");
+        return true;
+    default:
+        return false;
+    }
+}
+
 /// compactJson() of a field; false when Qt would not read it.
 bool compactOf(const Field &value, QString *out)
 {
@@ -117,6 +228,13 @@ bool compactOf(const Field &value, QString *out)
     if (std::string_view text; value->get_string().get(text) == simdjson::SUCCESS) {
         *out = toQString(text);
         return true;
+    }
+    if (value->is_object() || value->is_array()) {
+        std::string json;
+        if (writeQtCompact(*value, &json)) {
+            *out = toQString(json);
+            return true;
+        }
     }
     QJsonValue qt;
     if (!qtValue(*value, &qt))
