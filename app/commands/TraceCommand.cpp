@@ -37,7 +37,7 @@ std::optional<Trace> importFromArguments(QCommandLineParser &parser, const QStri
     return std::move(result.value);
 }
 
-QString statsText(const Trace &trace, const TraceStats &stats)
+QString statsText(const Trace &trace, const TraceStats &stats, const TraceCost &cost)
 {
     const QLocale c = QLocale::c();
     auto n = [&c](qint64 value) { return c.toString(value); };
@@ -65,9 +65,18 @@ QString statsText(const Trace &trace, const TraceStats &stats)
         text += QStringLiteral("models:   %1\n").arg(stats.models.join(u", "_s));
     if (!stats.skills.isEmpty())
         text += QStringLiteral("skills:   %1\n").arg(stats.skills.join(u", "_s));
+    // By the pricing table; turns of a model it has no price for are named, never counted as $0.
+    if (cost.hasCost())
+        text += QStringLiteral("cost:     %1 by the pricing table (%2 turns priced)\n")
+                    .arg(formatUsd(cost.totalUsd), n(cost.pricedTurns));
+    else
+        text += QStringLiteral("cost:     unknown (no price in the pricing table for the models of this trace)\n");
+    if (cost.unpricedTurns > 0)
+        text += QStringLiteral("  not priced: %1 turns (no price for %2)\n")
+                    .arg(n(cost.unpricedTurns), cost.unpricedModels.join(u", "_s));
     text += trace.reportedCostUsd
-                ? QStringLiteral("cost:     $%1 (logged by the source)\n").arg(*trace.reportedCostUsd, 0, 'f', 4)
-                : QStringLiteral("cost:     not logged in the trace\n");
+                ? QStringLiteral("logged:   $%1 (cost logged by the source)\n").arg(*trace.reportedCostUsd, 0, 'f', 4)
+                : QStringLiteral("logged:   no cost logged in the trace\n");
     text += QStringLiteral("skipped:  %1\n").arg(n(trace.skippedCount));
     for (const SkippedRecord &record : trace.skipped)
         text += record.line > 0 ? QStringLiteral("  line %1: %2\n").arg(record.line).arg(record.reason)
@@ -85,9 +94,10 @@ int runStats(const QStringList &arguments)
         return exitCode;
     const TraceStats stats = TraceStats::of(*trace);
     if (parser.isSet(u"json"_s))
-        out(QString::fromUtf8(QJsonDocument(traceStatsJson(*trace, stats)).toJson(QJsonDocument::Indented)));
+        out(QString::fromUtf8(
+            QJsonDocument(traceStatsJson(*trace, stats, TraceCost::of(*trace))).toJson(QJsonDocument::Indented)));
     else
-        out(statsText(*trace, stats));
+        out(statsText(*trace, stats, TraceCost::of(*trace)));
     return Success;
 }
 
@@ -133,7 +143,8 @@ Command traceStatsCommand()
     command.help = u"Usage: skillforge trace stats FILE [--format F] [--json]\n\n"
                    "Imports an agent trace and prints its format, threads, turns, steps by kind, tool calls by\n"
                    "name, tokens by bucket (uncached input, cache read, cache write 5m/1h, output, reasoning\n"
-                   "inside output), the cost when the trace logged one, and the lines that were skipped.\n"
+                   "inside output), the cost by the pricing table (turns of a model without a price are\n"
+                   "named, not counted) and the cost the trace logged, and the lines that were skipped.\n"
                    "Usage is counted once per response: Claude Code's repeated lines of one message are not\n"
                    "added twice.\n\n"_s +
                    formatsHelp() +

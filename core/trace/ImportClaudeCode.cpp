@@ -1,6 +1,6 @@
 // Claude Code session JSONL (with subagents/ files) and headless stream-json (reference/traces.md 2.1).
 
-#include "trace/TraceImport_p.h"
+#include "trace/ClaudeCodeRecords_p.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -12,25 +12,6 @@ namespace sf::trace_import {
 namespace {
 
 using namespace Qt::StringLiterals;
-
-struct PendingStep
-{
-    StepKind kind = StepKind::System;
-    bool isError = false;
-    QString text, toolId, toolName, input;
-};
-
-/// One user/assistant/system record, converted but not yet placed: placement waits for parentUuid order.
-struct Record
-{
-    qint64 line = 0;
-    QString uuid, parentUuid, role, model, messageId, requestId, timestamp, skill;
-    QString threadKey;      ///< "" main thread; otherwise the sidechain or parent_tool_use_id
-    QString spawnedAgentId; ///< a tool result that names the subagent it ran
-    bool newTurn = false;   ///< a user prompt always starts its own turn
-    std::optional<TokenUsage> usage;
-    std::vector<PendingStep> steps;
-};
 
 TokenUsage anthropicUsage(const QJsonObject &usage)
 {
@@ -47,12 +28,6 @@ TokenUsage anthropicUsage(const QJsonObject &usage)
     }
     u.reasoning = intField(usage.value("output_tokens_details"_L1).toObject(), "thinking_tokens"_L1);
     return u;
-}
-
-const QRegularExpression &agentIdPattern()
-{
-    static const QRegularExpression pattern(u"agentId: ([A-Za-z0-9_-]+)"_s);
-    return pattern;
 }
 
 void convertContent(const QJsonValue &content, bool fromUser, bool isMeta, Record *record)
@@ -104,11 +79,8 @@ void convertContent(const QJsonValue &content, bool fromUser, bool isMeta, Recor
                                      block.value("tool_use_id"_L1).toString(),
                                      {},
                                      {}});
-            if (record->spawnedAgentId.isEmpty()) {
-                const auto match = agentIdPattern().match(text);
-                if (match.hasMatch())
-                    record->spawnedAgentId = match.captured(1);
-            }
+            if (record->spawnedAgentId.isEmpty())
+                record->spawnedAgentId = agentIdIn(text);
         } else if (type == "image"_L1 || type == "document"_L1) {
             const QJsonObject source = block.value("source"_L1).toObject();
             record->steps.push_back({StepKind::Image, false, source.value("media_type"_L1).toString(type), {}, {}, {}});
@@ -306,6 +278,12 @@ std::vector<int> parentOrder(const std::vector<Record> &records)
     return order;
 }
 
+/// As QByteArray::trimmed().isEmpty(), without the copy.
+bool isBlank(std::string_view line)
+{
+    return std::all_of(line.cbegin(), line.cend(), [](char c) { return c == ' ' || (c >= '\t' && c <= '\r'); });
+}
+
 struct FileResult
 {
     std::vector<Record> records;
@@ -323,14 +301,15 @@ bool readRecords(const QString &path, const QString &skipPrefix, bool streamJson
         return false;
     }
     LineReader reader(&file);
-    QByteArray bytes;
+    ClaudeLineReader fast;
+    std::string_view view;
     qint64 lineNumber = 0;
     const bool isMainFile = skipPrefix.isEmpty();
     auto skip = [&](const QString &reason) {
         trace->skip(lineNumber, isMainFile ? reason : skipPrefix + u": "_s + reason);
     };
     for (;;) {
-        const auto status = reader.next(&bytes, &lineNumber);
+        const auto status = reader.nextView(&view, &lineNumber);
         if (status == LineReader::Status::End)
             break;
         if (progress && !progress->update(reader.position()))
@@ -339,8 +318,18 @@ bool readRecords(const QString &path, const QString &skipPrefix, bool streamJson
             skip(QStringLiteral("line longer than %1 MiB").arg(LineReader::MaxLineBytes >> 20));
             continue;
         }
-        if (bytes.trimmed().isEmpty())
+        if (isBlank(view))
             continue;
+        {
+            Record record;
+            record.line = lineNumber;
+            const auto outcome = fast.read(view, streamJson, isMainFile, &record);
+            if (outcome == ClaudeLineReader::Outcome::Record)
+                out->records.push_back(std::move(record));
+            if (outcome != ClaudeLineReader::Outcome::Slow)
+                continue;
+        }
+        const QByteArray bytes(view.data(), qsizetype(view.size()));
         QJsonParseError parseError{};
         const QJsonDocument doc = QJsonDocument::fromJson(bytes, &parseError);
         if (parseError.error != QJsonParseError::NoError || !doc.isObject()) {
@@ -474,6 +463,13 @@ bool importClaudeCode(const QString &path, Progress &progress, Trace *trace, QSt
         return false;
     trace->title = main.title;
     addThread(trace, QFileInfo(path).completeBaseName(), QStringLiteral("Main session"));
+    // The main thread's steps are all known now: its vector is sized once instead of doubling, which on a
+    // large session spares copies and tens of megabytes of spare capacity.
+    size_t mainSteps = 0;
+    for (const Record &record : main.records)
+        if (record.threadKey.isEmpty())
+            mainSteps += record.steps.size();
+    trace->threads[0].steps.reserve(mainSteps);
     Placer placer(trace);
     for (int index : parentOrder(main.records)) {
         Record &record = main.records[size_t(index)];

@@ -158,7 +158,7 @@ QJsonArray traceToOpenAiMessages(const Trace &trace)
     return messages;
 }
 
-QJsonObject traceStatsJson(const Trace &trace, const TraceStats &stats)
+QJsonObject traceStatsJson(const Trace &trace, const TraceStats &stats, const TraceCost &cost)
 {
     QJsonObject kinds;
     for (int k = 0; k < StepKindCount; ++k)
@@ -185,8 +185,13 @@ QJsonObject traceStatsJson(const Trace &trace, const TraceStats &stats)
                      {u"skills"_s, QJsonArray::fromStringList(stats.skills)},
                      {u"skipped_count"_s, trace.skippedCount},
                      {u"skipped"_s, skipped}};
-    // Cost: only what the source itself logged; prices from a pricing table are not applied here.
+    // cost_usd: what the source itself logged. priced_cost_usd: by the pricing table, null when no turn's
+    // model has a price (never 0 for "unknown").
     json.insert(u"cost_usd"_s, trace.reportedCostUsd ? QJsonValue(*trace.reportedCostUsd) : QJsonValue());
+    json.insert(u"priced_cost_usd"_s, cost.hasCost() ? QJsonValue(cost.totalUsd) : QJsonValue());
+    json.insert(u"priced_turns"_s, cost.pricedTurns);
+    json.insert(u"unpriced_turns"_s, cost.unpricedTurns);
+    json.insert(u"unpriced_models"_s, QJsonArray::fromStringList(cost.unpricedModels));
     return json;
 }
 

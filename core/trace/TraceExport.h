@@ -1,6 +1,7 @@
 #pragma once
 
 #include "trace/Trace.h"
+#include "trace/TraceCost.h"
 
 #include <QJsonObject>
 
@@ -16,8 +17,8 @@ QString traceToMarkdown(const Trace &trace, const StepSelection &selection = {})
 /// The main thread as OpenAI chat messages (tool calls with JSON-string arguments, tool messages).
 QJsonArray traceToOpenAiMessages(const Trace &trace);
 
-/// The figures `skillforge trace stats --json` prints.
-QJsonObject traceStatsJson(const Trace &trace, const TraceStats &stats);
+/// The figures `skillforge trace stats --json` prints, with the cost by the pricing table.
+QJsonObject traceStatsJson(const Trace &trace, const TraceStats &stats, const TraceCost &cost);
 
 /// Token usage as {uncached_input, cache_read, cache_write_5m, cache_write_1h, output, reasoning}.
 QJsonObject usageJson(const TokenUsage &usage);

@@ -3,12 +3,14 @@
 
 #include <QJsonDocument>
 
+#include <cstring>
+
 Q_LOGGING_CATEGORY(lcTrace, "skillforge.trace")
 
 namespace sf::trace_import {
 
 namespace {
-constexpr qint64 ChunkBytes = 1024 * 1024;
+constexpr qint64 ChunkBytes = 4 * 1024 * 1024;
 constexpr qint64 MaxDocumentBytes = 1024LL * 1024 * 1024;
 } // namespace
 
@@ -17,58 +19,80 @@ bool LineReader::fill()
     if (m_eof)
         return false;
     if (m_start > 0) {
-        m_buffer.remove(0, m_start);
+        std::memmove(m_buffer.get(), m_buffer.get() + m_start, size_t(m_size - m_start));
+        m_size -= m_start;
         m_start = 0;
     }
-    const qsizetype old = m_buffer.size();
-    m_buffer.resize(old + ChunkBytes);
-    const qint64 got = m_file->read(m_buffer.data() + old, ChunkBytes);
-    m_buffer.resize(old + std::max<qint64>(got, 0));
+    if (m_capacity < m_size + ChunkBytes + Padding) {
+        // Grows only for a line longer than what is held: by doubling, so a long line costs few copies.
+        const qsizetype capacity = std::max<qsizetype>(m_size + ChunkBytes + Padding, 2 * m_capacity);
+        auto grown = std::make_unique_for_overwrite<char[]>(size_t(capacity));
+        if (m_size > 0)
+            std::memcpy(grown.get(), m_buffer.get(), size_t(m_size));
+        m_buffer = std::move(grown);
+        m_capacity = capacity;
+    }
+    const qint64 got = m_file->read(m_buffer.get() + m_size, ChunkBytes);
+    m_size += std::max<qint64>(got, 0);
+    std::memset(m_buffer.get() + m_size, 0, Padding);
     if (got <= 0)
         m_eof = true;
     return got > 0;
 }
 
-LineReader::Status LineReader::next(QByteArray *line, qint64 *lineNumber)
+LineReader::Status LineReader::nextView(std::string_view *line, qint64 *lineNumber)
 {
     qsizetype searchFrom = m_start;
     bool tooLong = false;
     for (;;) {
-        const qsizetype newline = m_buffer.indexOf('\n', searchFrom);
-        if (newline >= 0) {
+        const char *data = m_buffer.get();
+        const auto *newline =
+            data ? static_cast<const char *>(std::memchr(data + searchFrom, '\n', size_t(m_size - searchFrom)))
+                 : nullptr;
+        if (newline) {
+            const qsizetype at = newline - data;
             *lineNumber = ++m_line;
-            m_consumed += newline + 1 - m_start;
+            m_consumed += at + 1 - m_start;
             if (tooLong) {
-                m_start = newline + 1;
-                line->clear();
+                m_start = at + 1;
+                *line = {};
                 return Status::TooLong;
             }
-            qsizetype end = newline;
-            if (end > m_start && m_buffer.at(end - 1) == '\r')
+            qsizetype end = at;
+            if (end > m_start && data[end - 1] == '\r')
                 --end;
-            *line = m_buffer.mid(m_start, end - m_start);
-            m_start = newline + 1;
+            *line = std::string_view(data + m_start, size_t(end - m_start));
+            m_start = at + 1;
             return Status::Line;
         }
-        if (m_buffer.size() - m_start > MaxLineBytes) {
+        if (m_size - m_start > MaxLineBytes) {
             // Drop what was buffered of the overlong line and keep looking for its end.
             tooLong = true;
-            m_consumed += m_buffer.size() - m_start;
-            m_buffer.clear();
+            m_consumed += m_size - m_start;
+            m_size = 0;
             m_start = 0;
         }
-        searchFrom = m_buffer.size();
+        // fill() moves the unfinished line to the buffer's start: the search goes on after what was searched.
+        const qsizetype searched = m_size - m_start;
         if (!fill()) {
-            if (m_buffer.size() == m_start && !tooLong)
+            if (m_size == m_start && !tooLong)
                 return Status::End;
             *lineNumber = ++m_line;
-            m_consumed += m_buffer.size() - m_start;
-            *line = tooLong ? QByteArray() : m_buffer.mid(m_start);
-            m_buffer.clear();
-            m_start = 0;
+            m_consumed += m_size - m_start;
+            *line = tooLong ? std::string_view() : std::string_view(m_buffer.get() + m_start, size_t(m_size - m_start));
+            m_start = m_size;
             return tooLong ? Status::TooLong : Status::Line;
         }
+        searchFrom = m_start + searched;
     }
+}
+
+LineReader::Status LineReader::next(QByteArray *line, qint64 *lineNumber)
+{
+    std::string_view view;
+    const Status status = nextView(&view, lineNumber);
+    *line = QByteArray(view.data(), qsizetype(view.size()));
+    return status;
 }
 
 TraceTurn &ThreadBuilder::beginTurn(const QString &role, qint64 line)

@@ -11,6 +11,9 @@
 #include <QJsonValue>
 #include <QLoggingCategory>
 
+#include <memory>
+#include <string_view>
+
 Q_DECLARE_LOGGING_CATEGORY(lcTrace)
 
 namespace sf::trace_import {
@@ -45,8 +48,8 @@ private:
     bool m_cancelled = false;
 };
 
-/// Reads a file line by line through a fixed buffer; a line longer than the limit is reported as such
-/// and passed over without ever being held in memory whole.
+/// Reads a file line by line through one growing buffer; a line longer than the limit is reported as
+/// such and passed over without ever being held in memory whole.
 class LineReader
 {
 public:
@@ -57,21 +60,28 @@ public:
         End
     };
     static constexpr qint64 MaxLineBytes = 256 * 1024 * 1024;
+    /// Readable bytes that follow every line view: simdjson parses a line in place when they are there.
+    static constexpr qsizetype Padding = 64;
 
     explicit LineReader(QFile *file)
         : m_file(file)
     {
     }
-    /// The next line without its end-of-line; *lineNumber is 1-based.
+    /// The next line without its end-of-line, copied; *lineNumber is 1-based.
     Status next(QByteArray *line, qint64 *lineNumber);
+    /// The next line as a view into the reader's buffer, valid until the next call, with Padding readable
+    /// bytes after it; *lineNumber is 1-based.
+    Status nextView(std::string_view *line, qint64 *lineNumber);
     qint64 position() const { return m_consumed; }
 
 private:
     bool fill();
 
     QFile *m_file;
-    QByteArray m_buffer;
-    qsizetype m_start = 0;
+    std::unique_ptr<char[]> m_buffer;
+    qsizetype m_capacity = 0; ///< bytes allocated, Padding included
+    qsizetype m_size = 0;     ///< bytes of the file held, from the buffer's start
+    qsizetype m_start = 0;    ///< where the next line starts
     qint64 m_consumed = 0;
     qint64 m_line = 0;
     bool m_eof = false;

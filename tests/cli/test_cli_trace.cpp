@@ -63,7 +63,11 @@ private Q_SLOTS:
         QCOMPARE(tokens.value(QStringLiteral("cache_write_5m")).toInteger(), 23257);
         QCOMPARE(tokens.value(QStringLiteral("cache_write_1h")).toInteger(), 16914);
         QCOMPARE(tokens.value(QStringLiteral("output")).toInteger(), 16679);
-        QVERIFY(json.value(QStringLiteral("cost_usd")).isNull());
+        QVERIFY(json.value(QStringLiteral("cost_usd")).isNull()); // the session logged none
+        // By the pricing table: 25 responses of claude-opus-4-5 at $5 / $25 / $0.5 / $6.25 / $10 per million.
+        QVERIFY(qAbs(json.value(QStringLiteral("priced_cost_usd")).toDouble() - 1.09112075) < 1e-9);
+        QCOMPARE(json.value(QStringLiteral("priced_turns")).toInt(), 25);
+        QCOMPARE(json.value(QStringLiteral("unpriced_turns")).toInt(), 0);
         QCOMPARE(json.value(QStringLiteral("skipped_count")).toInt(), 0);
     }
 
@@ -76,6 +80,8 @@ private Q_SLOTS:
         QVERIFY(r.out.contains(QStringLiteral("line 17: not a JSON object")));
         QVERIFY(r.out.contains(QStringLiteral("threads:  2")));
         QVERIFY(r.out.contains(QStringLiteral("skills:   cuda-kernels")));
+        QVERIFY2(r.out.contains(QStringLiteral("cost:     $0.00")), qPrintable(r.out));
+        QVERIFY(r.out.contains(QStringLiteral("logged:   no cost logged in the trace")));
     }
 
     void statsJson_streamJson_reportsLoggedCost()

@@ -3,6 +3,7 @@
 #include "trace/TraceTimelineModel.h"
 
 #include <QAbstractItemModelTester>
+#include <QStandardPaths>
 #include <QTest>
 
 using namespace sf;
@@ -26,6 +27,8 @@ class TestTraceTimelineModel : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); } // the shipped pricing table only
+
     void subagentSteps_nestedUnderTheSpawningCall()
     {
         TraceTimelineModel model;
@@ -54,6 +57,49 @@ private Q_SLOTS:
         QCOMPARE(model.index(1, TraceTimelineModel::ModelColumn).data().toString(), u"claude-opus-4-5"_s);
         QVERIFY(model.index(2, TraceTimelineModel::TokensColumn).data().toString().isEmpty());
         QCOMPARE(model.runningTotal(0, 3), 190 + 20 + 200 + 40 + 12);
+    }
+
+    void costAndCostSoFar_byThePricingTable_onTheFirstStepOfAPricedTurn()
+    {
+        TraceTimelineModel model;
+        model.setTrace(load(u"claude-code/nasty-session.jsonl"_s));
+        // claude-opus-4-5 at $5 / $25 / cache read $0.5 / write 5m $6.25 / 1h $10 per million tokens:
+        // msg_1 (10 uncached, 100 read, 50 written 5m, 30 out) = $0.0011625; msg_2 adds $0.0009.
+        QCOMPARE(model.index(1, TraceTimelineModel::CostColumn).data().toString(), u"$0.0012"_s);
+        QCOMPARE(model.index(1, TraceTimelineModel::TotalCostColumn).data().toString(), u"$0.0012"_s);
+        QVERIFY(model.index(2, TraceTimelineModel::CostColumn).data().toString().isEmpty());
+        QCOMPARE(*model.cost().turn(0, 3), 0.0009);
+        QCOMPARE(*model.cost().runningTotal(0, 3), 0.0011625 + 0.0009);
+        QCOMPARE(model.headerData(TraceTimelineModel::CostColumn, Qt::Horizontal).toString(), u"Cost"_s);
+    }
+
+    void cost_modelWithoutAPrice_showsNothingAndSaysWhy()
+    {
+        auto trace = std::make_shared<Trace>();
+        trace->format = u"claude-code"_s;
+        TraceThread thread;
+        TraceTurn turn;
+        turn.role = u"assistant"_s;
+        turn.model = u"in-house-model-7"_s;
+        turn.usage = TokenUsage{100, 0, 0, 0, 50, 0};
+        turn.stepCount = 1;
+        thread.turns.push_back(turn);
+        TraceStep step;
+        step.kind = StepKind::AssistantText;
+        step.turn = 0;
+        step.text = u"Hello"_s;
+        thread.steps.push_back(step);
+        trace->threads.push_back(std::move(thread));
+        TraceTimelineModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setTrace(trace);
+        QVERIFY(model.index(0, TraceTimelineModel::TokensColumn).data().toString().startsWith(u"in 100"_s));
+        QVERIFY(model.index(0, TraceTimelineModel::CostColumn).data().toString().isEmpty());
+        QVERIFY(model.index(0, TraceTimelineModel::TotalCostColumn).data().toString().isEmpty());
+        QVERIFY(model.index(0, TraceTimelineModel::CostColumn).data(Qt::ToolTipRole).toString().contains(
+            u"No price for model \"in-house-model-7\""_s));
+        QVERIFY(!model.cost().hasCost());
+        QCOMPARE(model.cost().unpricedTurns, 1);
     }
 
     void thinking_foldedUntilExpanded()

@@ -43,7 +43,9 @@ void TraceTimelineModel::setTrace(std::shared_ptr<const Trace> trace)
     m_rootThreads.clear();
     m_running.clear();
     m_order.clear();
+    m_cost = {};
     if (m_trace) {
+        m_cost = TraceCost::of(*m_trace);
         for (int t = 0; t < int(m_trace->threads.size()); ++t) {
             const TraceThread &thread = m_trace->threads[size_t(t)];
             if (thread.parentStep < 0 || thread.parentThread < 0)
@@ -251,6 +253,10 @@ QVariant TraceTimelineModel::data(const QModelIndex &index, int role) const
                 .arg(locale.toString(u.uncachedInput), locale.toString(u.cacheRead), locale.toString(u.cacheWrite5m),
                      locale.toString(u.cacheWrite1h), locale.toString(u.output), locale.toString(u.reasoning));
         }
+        if ((index.column() == CostColumn || index.column() == TotalCostColumn) && firstOfTurn && turn->usage &&
+            !m_cost.turn(ref.thread, step.turn))
+            return tr("No price for model \"%1\" in the pricing table: this turn's cost is not known and not counted")
+                .arg(turn->model);
         if (index.column() == StepColumn && step.line > 0)
             return tr("Source line %1").arg(step.line);
         return {};
@@ -265,6 +271,16 @@ QVariant TraceTimelineModel::data(const QModelIndex &index, int role) const
         case TotalColumn:
             if (firstOfTurn && turn->usage)
                 return shortCount(runningTotal(ref.thread, step.turn));
+            return {};
+        case CostColumn:
+            if (firstOfTurn && turn->usage)
+                if (const std::optional<double> usd = m_cost.turn(ref.thread, step.turn))
+                    return formatUsd(*usd);
+            return {};
+        case TotalCostColumn:
+            if (firstOfTurn && turn->usage)
+                if (const std::optional<double> usd = m_cost.runningTotal(ref.thread, step.turn))
+                    return formatUsd(*usd);
             return {};
         case ModelColumn:
             return firstOfTurn ? turn->model : QString();
@@ -286,6 +302,10 @@ QVariant TraceTimelineModel::headerData(int section, Qt::Orientation orientation
         return tr("Tokens");
     case TotalColumn:
         return tr("Running total");
+    case CostColumn:
+        return tr("Cost");
+    case TotalCostColumn:
+        return tr("Cost so far");
     case ModelColumn:
         return tr("Model");
     }

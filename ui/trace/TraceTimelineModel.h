@@ -1,6 +1,7 @@
 #pragma once
 
 #include "trace/Trace.h"
+#include "trace/TraceCost.h"
 
 #include <QAbstractItemModel>
 #include <memory>
@@ -23,6 +24,8 @@ public:
         StepColumn,
         TokensColumn,
         TotalColumn,
+        CostColumn,      ///< the turn's cost by the pricing table; empty when its model has no price
+        TotalCostColumn, ///< the priced turns' cost so far in the thread
         ModelColumn,
         ColumnCount
     };
@@ -53,6 +56,8 @@ public:
     const std::vector<std::pair<int, int>> &displayOrder() const { return m_order; }
     /// The running total of tokens in the thread up to and including @p turn.
     qint64 runningTotal(int thread, int turn) const;
+    /// The trace's cost by the pricing table, per turn and in total.
+    const TraceCost &cost() const { return m_cost; }
 
     QModelIndex index(int row, int column, const QModelIndex &parent = {}) const override;
     QModelIndex parent(const QModelIndex &child) const override;
@@ -79,6 +84,7 @@ private:
     bool m_headers = false;
     bool m_thinkingExpanded = false;
     std::vector<std::vector<qint64>> m_running; ///< per thread, per turn
+    TraceCost m_cost;
     std::vector<std::pair<int, int>> m_order;
 };
 

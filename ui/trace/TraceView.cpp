@@ -75,10 +75,13 @@ TraceView::TraceView(QWidget *parent)
     m_tree->header()->setStretchLastSection(false);
     m_tree->header()->setSectionResizeMode(TraceTimelineModel::StepColumn, QHeaderView::Stretch);
     for (int column :
-         {TraceTimelineModel::TokensColumn, TraceTimelineModel::TotalColumn, TraceTimelineModel::ModelColumn})
+         {TraceTimelineModel::TokensColumn, TraceTimelineModel::TotalColumn, TraceTimelineModel::CostColumn,
+          TraceTimelineModel::TotalCostColumn, TraceTimelineModel::ModelColumn})
         m_tree->header()->setSectionResizeMode(column, QHeaderView::Interactive);
     m_tree->header()->resizeSection(TraceTimelineModel::TokensColumn, 130);
     m_tree->header()->resizeSection(TraceTimelineModel::TotalColumn, 100);
+    m_tree->header()->resizeSection(TraceTimelineModel::CostColumn, 80);
+    m_tree->header()->resizeSection(TraceTimelineModel::TotalCostColumn, 90);
     m_tree->header()->resizeSection(TraceTimelineModel::ModelColumn, 150);
     connect(m_tree->selectionModel(), &QItemSelectionModel::currentChanged, this, &TraceView::showCurrentStep);
     connect(m_tree->selectionModel(), &QItemSelectionModel::selectionChanged, this, &TraceView::updateActions);
@@ -301,6 +304,12 @@ void TraceView::showTrace(std::shared_ptr<const Trace> trace)
                   .arg(locale.toString(u.totalInput()), locale.toString(u.uncachedInput), locale.toString(u.cacheRead),
                        locale.toString(u.cacheWrite5m + u.cacheWrite1h), locale.toString(u.output),
                        locale.toString(u.reasoning));
+    const TraceCost &cost = m_model->cost();
+    if (cost.hasCost())
+        header += tr(" · cost %1 by the pricing table").arg(formatUsd(cost.totalUsd));
+    if (cost.unpricedTurns > 0)
+        header += tr(" (%n turn(s) not priced: no price for %1)", nullptr, int(cost.unpricedTurns))
+                      .arg(cost.unpricedModels.join(u", "_s).toHtmlEscaped());
     if (trace->reportedCostUsd)
         header += tr(" · cost $%1 (logged by the source)").arg(*trace->reportedCostUsd, 0, 'f', 4);
     if (trace->skippedCount > 0) {

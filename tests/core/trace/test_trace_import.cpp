@@ -366,6 +366,59 @@ private Q_SLOTS:
         QCOMPARE(result.value->threads[0].steps[0].text.size(), 300 * 1024);
     }
 
+    void claudeCode_sessionSeveralReadBuffersLong_everyLineImported()
+    {
+        // 12 MB: lines of varied length cross the reader's buffer ends, half of them end in CRLF.
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u"several-buffers.jsonl"_s);
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        const int lines = 60000;
+        for (int i = 0; i < lines; ++i)
+            file.write(QStringLiteral("{\"type\":\"user\",\"uuid\":\"u%1\",\"parentUuid\":%2,\"message\":{\"role\":"
+                                      "\"user\",\"content\":\"prompt %1 %3\"}}%4")
+                           .arg(i)
+                           .arg(i == 0 ? u"null"_s : QStringLiteral("\"u%1\"").arg(i - 1))
+                           .arg(QString(i % 397, u'x'))
+                           .arg(i % 2 ? u"\r\n"_s : u"\n"_s)
+                           .toUtf8());
+        file.close();
+        QVERIFY(file.size() > 3 * 4 * 1024 * 1024);
+        const Result<Trace> result = importTrace(path);
+        QVERIFY2(result, qPrintable(result.error));
+        QCOMPARE(result.value->skippedCount, 0);
+        const TraceThread &main = result.value->threads[0];
+        QCOMPARE(main.steps.size(), size_t(lines));
+        for (int i : {0, 1, 20001, 40002, lines - 1}) {
+            QCOMPARE(main.steps[size_t(i)].line, i + 1);
+            QCOMPARE(main.steps[size_t(i)].text, QStringLiteral("prompt %1 %2").arg(i).arg(QString(i % 397, u'x')));
+        }
+    }
+
+    void claudeCode_lineOfSeveralMegabytes_readWholeWithItsToolCall()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u"long-result.jsonl"_s);
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("{\"type\":\"assistant\",\"uuid\":\"a1\",\"message\":{\"id\":\"m1\",\"model\":\"claude-opus-4-5\","
+                   "\"content\":[{\"type\":\"tool_use\",\"id\":\"t1\",\"name\":\"Read\",\"input\":{\"path\":\"a\"}}],"
+                   "\"usage\":{\"input_tokens\":3,\"output_tokens\":5}}}\n");
+        file.write("{\"type\":\"user\",\"uuid\":\"u1\",\"parentUuid\":\"a1\",\"message\":{\"role\":\"user\",\"content\":"
+                   "[{\"type\":\"tool_result\",\"tool_use_id\":\"t1\",\"content\":\"");
+        file.write(QByteArray(5 * 1024 * 1024, 'y'));
+        file.write("\"}]}}\n");
+        file.close();
+        const Result<Trace> result = importTrace(path);
+        QVERIFY2(result, qPrintable(result.error));
+        const TraceThread &main = result.value->threads[0];
+        QCOMPARE(main.steps.size(), size_t(2));
+        QCOMPARE(main.steps[1].text.size(), 5 * 1024 * 1024);
+        QCOMPARE(main.steps[1].paired, 0);
+        QCOMPARE(main.steps[0].input, u"{\"path\":\"a\"}"_s);
+        QCOMPARE(result.value->totalUsage().output, 5);
+    }
+
     void progressCallback_canCancel()
     {
         QTemporaryDir dir;
