@@ -10,6 +10,8 @@
 #include "runs/RunsView.h"
 #include "settings/PreferencesDialog.h"
 #include "skill/SkillView.h"
+#include "suite/SuiteEditor.h"
+#include "suite/SuiteEditorDialog.h"
 #include "trace/TraceView.h"
 
 #include <QActionGroup>
@@ -156,6 +158,7 @@ void MainWindow::createActions()
     }
     m_viewMenu->addSeparator();
     m_toolsMenu = menuBar()->addMenu(tr("&Tools"));
+    m_toolsMenu->addAction(tr("Edit Test &Suite…"), this, [this] { editSuite({}); });
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     QAction *about = help->addAction(tr("&About Skillforge"), this, &MainWindow::showAbout);
@@ -246,6 +249,10 @@ void MainWindow::addStatusWidget(QWidget *widget)
 
 void MainWindow::openItem(ProjectItem::Kind kind, const QString &path)
 {
+    if (kind == ProjectItem::Kind::TestSuite) {
+        editSuite(path);
+        return;
+    }
     View view = View::Skill;
     switch (kind) {
     case ProjectItem::Kind::Trace:
@@ -264,6 +271,20 @@ void MainWindow::openItem(ProjectItem::Kind kind, const QString &path)
     }
     page(view)->openPath(path);
     showView(view);
+}
+
+void MainWindow::editSuite(const QString &path)
+{
+    SuiteEditorDialog dialog(m_project ? m_project->testsPath() : QString(), this);
+    if (path.isEmpty())
+        dialog.editor()->newSuite();
+    else
+        dialog.editor()->openFile(path); // a file that does not read shows its file:line error in the editor
+    connect(dialog.editor(), &SuiteEditor::saved, this, [this] {
+        if (m_project)
+            m_treeModel->setProject(m_project); // a suite saved under a new name appears in the sidebar
+    });
+    dialog.exec();
 }
 
 void MainWindow::updateRecentMenu()
