@@ -1,4 +1,10 @@
+#include "MainWindow.h"
+#include "common/ProjectSidebar.h"
 #include "eval/TestSuite.h"
+#include "jobs/JobListModel.h"
+#include "project/Project.h"
+#include "project/SampleProject.h"
+#include "runs/EvalLaunchDialog.h"
 #include "suite/CaseEditor.h"
 #include "suite/SuiteCasesModel.h"
 #include "suite/SuiteDocument.h"
@@ -15,11 +21,15 @@
 #include <QJsonObject>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QMenu>
 #include <QPlainTextEdit>
+#include <QPushButton>
 #include <QStandardPaths>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
+#include <functional>
 
 using namespace sf;
 
@@ -52,6 +62,21 @@ TestSuite reread(const QString &path)
     if (auto *error = std::get_if<LoadError>(&read))
         qWarning("%s", qPrintable(error->toString()));
     return std::holds_alternative<TestSuite>(read) ? std::get<TestSuite>(read) : TestSuite{};
+}
+
+// Runs @p inspect on the suite editor dialog that @p open shows modally, then closes it.
+bool withModalSuiteEditor(const std::function<void()> &open, const std::function<void(SuiteEditorDialog *)> &inspect)
+{
+    bool seen = false;
+    QTimer::singleShot(0, [&] {
+        if (auto *dialog = qobject_cast<SuiteEditorDialog *>(QApplication::activeModalWidget())) {
+            seen = true;
+            inspect(dialog);
+            dialog->reject();
+        }
+    });
+    open();
+    return seen;
 }
 
 } // namespace
@@ -233,6 +258,67 @@ private Q_SLOTS:
         const TestSuite saved = reread(target);
         QCOMPARE(saved.format, TestSuite::Format::Upskill);
         QCOMPARE(saved.cases[0].verifiers[0].type, QStringLiteral("llm_judge"));
+    }
+
+    void aSuiteInTheSidebar_andToolsEditTestSuite_openTheEditor()
+    {
+        const QString project = m_dir.filePath(QStringLiteral("sample"));
+        QCOMPARE(SampleProject::ensureInstalled(project), QString());
+        JobListModel jobs;
+        MainWindow window(&jobs);
+        QCOMPARE(window.openProject(project, true), QString());
+        const QString suite = QDir(project).filePath(QStringLiteral("tests/rmsnorm-kernels.json"));
+        const int cases = int(reread(suite).cases.size());
+        QVERIFY(cases > 0);
+        int rows = -1;
+        QString notice;
+        QVERIFY(withModalSuiteEditor([&] { QVERIFY(window.sidebar()->selectPath(suite)); },
+                                     [&](SuiteEditorDialog *dialog) {
+                                         rows = dialog->editor()->model()->rowCount();
+                                         notice = dialog->editor()->noticeText();
+                                     }));
+        QCOMPARE(rows, cases);
+        QVERIFY2(notice.isEmpty(), qPrintable(notice));
+
+        QAction *edit = nullptr;
+        for (QAction *action : window.toolsMenu()->actions()) {
+            if (action->text().remove(u'&') == QStringLiteral("Edit Test Suite…"))
+                edit = action;
+        }
+        QVERIFY(edit);
+        QString path = QStringLiteral("unset");
+        QVERIFY(withModalSuiteEditor([&] { edit->trigger(); },
+                                     [&](SuiteEditorDialog *dialog) {
+                                         path = dialog->editor()->document()->path();
+                                         rows = dialog->editor()->model()->rowCount();
+                                     }));
+        QVERIFY(path.isEmpty()); // a new suite
+        QCOMPARE(rows, 1);
+    }
+
+    void editSuiteInTheLaunchDialog_aSuiteSavedInTestsIsListedAndChosen()
+    {
+        const QString folder = m_dir.filePath(QStringLiteral("launch-project"));
+        QVERIFY(std::holds_alternative<Project>(Project::create(folder, QStringLiteral("p"))));
+        const Project project = std::get<Project>(Project::open(folder));
+        EvalLaunchDialog launch(project);
+        auto *suites = launch.findChild<QComboBox *>(QStringLiteral("suiteChoice"));
+        QVERIFY(suites);
+        QCOMPARE(suites->count(), 1); // only "the skill's own tests"
+        const QString saved = QDir(project.testsPath()).filePath(QStringLiteral("written-here.json"));
+        QVERIFY(withModalSuiteEditor([&] { launch.findChild<QPushButton *>(QStringLiteral("editSuite"))->click(); },
+                                     [&](SuiteEditorDialog *dialog) {
+                                         SuiteEditor *editor = dialog->editor();
+                                         editor->document()->changeCase(0, QStringLiteral("fill"), [](TestCase &c) {
+                                             c.input = QStringLiteral("Say hello");
+                                             c.expectedContains = {QStringLiteral("hello")};
+                                         });
+                                         QVERIFY(QDir().mkpath(project.testsPath()));
+                                         QVERIFY(editor->saveAs(saved));
+                                     }));
+        QCOMPARE(suites->count(), 2);
+        QCOMPARE(suites->currentData().toString(), QFileInfo(saved).absoluteFilePath());
+        QCOMPARE(launch.plan().suitePath, QFileInfo(saved).absoluteFilePath());
     }
 
     void verifierForm_showsTheFieldsOfItsKind_andDropsFieldsOfOtherKinds()

@@ -33,6 +33,7 @@ EvalLaunchDialog::EvalLaunchDialog(const Project &project, QWidget *parent)
     setWindowTitle(tr("New Evaluation"));
     for (const ProjectItem &skill : project.items(ProjectItem::Kind::Skill))
         m_skill->addItem(skill.name, skill.path);
+    m_suite->setObjectName(QStringLiteral("suiteChoice"));
     listSuites({});
     QStringList students = project.defaults().students;
     if (students.isEmpty())

@@ -160,8 +160,12 @@ void SuiteEditor::updateTitle()
 void SuiteEditor::newSuite()
 {
     m_notice->hide();
-    m_document->reset(TestSuite{});
-    addCase();
+    // One empty case to start typing in, as the document's starting point: closing it untouched asks nothing.
+    TestSuite suite;
+    suite.cases.append(TestCase{});
+    suite.cases.first().id = QStringLiteral("case-1");
+    m_document->reset(suite);
+    selectRow(0);
 }
 
 bool SuiteEditor::openFile(const QString &path)

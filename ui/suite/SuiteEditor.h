@@ -33,7 +33,7 @@ public:
     /// Where file dialogs start (the project's tests/ folder).
     void setDefaultFolder(const QString &folder) { m_defaultFolder = folder; }
 
-    /// Starts a new, unsaved suite with one empty case.
+    /// Starts a new suite, not yet saved anywhere, with one empty case.
     void newSuite();
     /// Opens @p path; false (with the error shown) when it does not read.
     bool openFile(const QString &path);

@@ -191,7 +191,9 @@ QString VerifierForm::summary(const VerifierSpec &spec)
         detail = QStringLiteral("≥ %1").arg(spec.threshold);
     else if (t == QLatin1String("cuda_kernel"))
         detail = spec.dtype.isEmpty() ? spec.task : QStringLiteral("%1 %2").arg(spec.task, spec.dtype);
-    if (!spec.path.isEmpty())
+    if (t == QLatin1String("file_exists"))
+        detail = spec.path;
+    else if (!spec.path.isEmpty())
         detail += (detail.isEmpty() ? QString() : QStringLiteral(" ")) + QStringLiteral("in %1").arg(spec.path);
     QString line = spec.name.isEmpty() ? t : QStringLiteral("%1 (%2)").arg(spec.name, t);
     if (!detail.isEmpty())
