@@ -245,7 +245,7 @@ private Q_SLOTS:
     {
         m_server.routeHandler("POST", "/v1/chat/completions", [](const RecordedRequest &r) {
             if (r.body.contains("Normalize z"))
-                return ScriptedResponse::json(503, R"({"error":{"message":"overloaded"}})");
+                return ScriptedResponse::json(400, R"({"error":{"message":"context length exceeded"}})");
             return skillFollower(r);
         });
         const QString runs = m_dir.filePath(QStringLiteral("runs-errors"));
