@@ -22,6 +22,7 @@
 #include <QLineEdit>
 #include <QListWidget>
 #include <QMenu>
+#include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QStandardPaths>
@@ -334,6 +335,31 @@ private Q_SLOTS:
         QCOMPARE(changed.type, QStringLiteral("command"));
         QVERIFY(changed.pattern.isEmpty());
         QCOMPARE(VerifierForm::summary(spec), QStringLiteral("regex: /x+/"));
+    }
+
+    void closingWithUnsavedEdits_asks_cancelKeepsThem_discardCloses()
+    {
+        const QString path = copyFixture(m_dir, "extended.json");
+        const QByteArray before = contents(path);
+        SuiteEditorDialog dialog(m_dir.path());
+        QVERIFY(dialog.editor()->openFile(path));
+        dialog.show();
+        dialog.editor()->removeCase();
+        const auto answer = [](QMessageBox::StandardButton button) {
+            QTimer::singleShot(0, [button] {
+                if (auto *box = qobject_cast<QMessageBox *>(QApplication::activeModalWidget()))
+                    box->button(button)->click();
+            });
+        };
+        answer(QMessageBox::Cancel);
+        dialog.reject();
+        QVERIFY(dialog.isVisible());
+        QCOMPARE(dialog.editor()->model()->rowCount(), 1);
+        QVERIFY(dialog.editor()->document()->isModified());
+        answer(QMessageBox::Discard);
+        dialog.reject();
+        QVERIFY(!dialog.isVisible());
+        QCOMPARE(contents(path), before);
     }
 
     void closingTheDialogWithoutChanges_closesIt()
