@@ -217,6 +217,20 @@ private Q_SLOTS:
         QCOMPARE(resultLines(r.out.trimmed()).size(), 4);
     }
 
+    void runsImport_upskillV2Batch_oneItemPerTestAndArm()
+    {
+        const Result r = run({QStringLiteral("runs"), QStringLiteral("import"),
+                              QStringLiteral(SKILLFORGE_SOURCE_DIR "/tests/fixtures/runs/upskill-v2-batch"),
+                              QStringLiteral("--out"), m_dir.filePath(QStringLiteral("imported-v2"))});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        const QList<QByteArray> lines = resultLines(r.out.trimmed());
+        QCOMPARE(lines.size(), 8);
+        QSet<QString> cases;
+        for (const QByteArray &line : lines)
+            cases.insert(QJsonDocument::fromJson(line).object().value(QStringLiteral("case")).toString());
+        QCOMPARE(cases, (QSet<QString>{QStringLiteral("test_1"), QStringLiteral("test_2")}));
+    }
+
     void indifferentModel_failsTheLiftGate_withExitOne()
     {
         m_server.routeHandler("POST", "/v1/chat/completions",
