@@ -27,6 +27,7 @@
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QToolBar>
+#include <QTreeView>
 
 namespace sf {
 
@@ -58,6 +59,13 @@ MainWindow::MainWindow(JobListModel *jobs, QWidget *parent)
             static_cast<KernelsView *>(page(View::Kernels))->detectToolchain();
     });
     connect(m_sidebar, &ProjectSidebar::itemActivated, this, &MainWindow::openItem);
+    // Selecting a suite shows its text; activating it (double-click, Enter) opens the suite editor, a window
+    // that arrowing through the sidebar must not pop up.
+    connect(m_sidebar->treeView(), &QAbstractItemView::activated, this, [this](const QModelIndex &index) {
+        if (!index.data(ProjectTreeModel::IsCategoryRole).toBool() &&
+            ProjectItem::Kind(index.data(ProjectTreeModel::KindRole).toInt()) == ProjectItem::Kind::TestSuite)
+            editSuite(index.data(ProjectTreeModel::PathRole).toString());
+    });
 
     createActions();
     createDocks();
@@ -249,10 +257,6 @@ void MainWindow::addStatusWidget(QWidget *widget)
 
 void MainWindow::openItem(ProjectItem::Kind kind, const QString &path)
 {
-    if (kind == ProjectItem::Kind::TestSuite) {
-        editSuite(path);
-        return;
-    }
     View view = View::Skill;
     switch (kind) {
     case ProjectItem::Kind::Trace:

@@ -30,6 +30,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
+#include <QTreeView>
 #include <functional>
 
 using namespace sf;
@@ -261,7 +262,7 @@ private Q_SLOTS:
         QCOMPARE(saved.cases[0].verifiers[0].type, QStringLiteral("llm_judge"));
     }
 
-    void aSuiteInTheSidebar_andToolsEditTestSuite_openTheEditor()
+    void activatingASuiteInTheSidebar_andToolsEditTestSuite_openTheEditor()
     {
         const QString project = m_dir.filePath(QStringLiteral("sample"));
         QCOMPARE(SampleProject::ensureInstalled(project), QString());
@@ -273,7 +274,9 @@ private Q_SLOTS:
         QVERIFY(cases > 0);
         int rows = -1;
         QString notice;
-        QVERIFY(withModalSuiteEditor([&] { QVERIFY(window.sidebar()->selectPath(suite)); },
+        QVERIFY(window.sidebar()->selectPath(suite)); // selecting shows the text; activating opens the editor
+        QTreeView *tree = window.sidebar()->treeView();
+        QVERIFY(withModalSuiteEditor([&] { Q_EMIT tree->activated(tree->currentIndex()); },
                                      [&](SuiteEditorDialog *dialog) {
                                          rows = dialog->editor()->model()->rowCount();
                                          notice = dialog->editor()->noticeText();
