@@ -12,15 +12,22 @@ SuiteCasesModel::SuiteCasesModel(SuiteDocument *document, QObject *parent)
     , m_document(document)
 {
     connect(document, &SuiteDocument::suiteChanged, this, &SuiteCasesModel::onSuiteChanged);
-    onSuiteChanged(true);
+    onSuiteChanged(true, -1);
 }
 
-void SuiteCasesModel::onSuiteChanged(bool structural)
+void SuiteCasesModel::onSuiteChanged(bool structural, int row)
 {
+    const QList<TestCase> &cases = m_document->suite().cases;
+    // Typing in one case re-checks that case only: the reader's check costs a parse per case.
+    if (!structural && row >= 0 && row < m_problems.size()) {
+        m_problems[row] = SuiteDocument::problemOf(cases.at(row));
+        Q_EMIT dataChanged(index(row, 0), index(row, ColumnCount - 1));
+        return;
+    }
     if (structural)
         beginResetModel();
     m_problems.clear();
-    for (const TestCase &c : m_document->suite().cases)
+    for (const TestCase &c : cases)
         m_problems.append(SuiteDocument::problemOf(c));
     if (structural)
         endResetModel();

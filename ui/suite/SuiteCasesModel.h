@@ -41,7 +41,7 @@ public:
     static QString checksSummary(const TestCase &testCase);
 
 private:
-    void onSuiteChanged(bool structural);
+    void onSuiteChanged(bool structural, int row);
     bool isCase(const QModelIndex &index) const;
 
     SuiteDocument *m_document;

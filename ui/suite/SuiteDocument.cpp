@@ -10,17 +10,19 @@ namespace sf {
 class SuiteChangeCommand final : public QUndoCommand
 {
 public:
-    SuiteChangeCommand(SuiteDocument *document, TestSuite before, TestSuite after, const QString &text, int mergeKey)
+    SuiteChangeCommand(SuiteDocument *document, TestSuite before, TestSuite after, const QString &text, int row,
+                       int mergeKey)
         : QUndoCommand(text)
         , m_document(document)
         , m_before(std::move(before))
         , m_after(std::move(after))
+        , m_row(row)
         , m_mergeKey(mergeKey)
     {
     }
 
-    void undo() override { m_document->apply(m_before); }
-    void redo() override { m_document->apply(m_after); }
+    void undo() override { m_document->apply(m_before, m_row); }
+    void redo() override { m_document->apply(m_after, m_row); }
     int id() const override { return m_mergeKey < 0 ? -1 : 1; }
     bool mergeWith(const QUndoCommand *other) override
     {
@@ -35,6 +37,7 @@ private:
     SuiteDocument *m_document;
     TestSuite m_before;
     TestSuite m_after;
+    int m_row; ///< the one case changed, or -1
     int m_mergeKey;
 };
 
@@ -55,7 +58,7 @@ void SuiteDocument::reset(const TestSuite &suite)
     m_undo.clear();
     m_suite = suite;
     m_undo.setClean();
-    Q_EMIT suiteChanged(true);
+    Q_EMIT suiteChanged(true, -1);
     Q_EMIT pathChanged(m_suite.path);
     Q_EMIT modificationChanged(false);
 }
@@ -89,20 +92,25 @@ QString SuiteDocument::saveAs(const QString &path)
 
 void SuiteDocument::change(const QString &text, const std::function<void(TestSuite &)> &edit, int mergeKey)
 {
-    TestSuite after = m_suite;
-    edit(after);
-    m_undo.push(new SuiteChangeCommand(this, m_suite, std::move(after), text, mergeKey));
+    push(text, edit, -1, mergeKey);
 }
 
 void SuiteDocument::changeCase(int row, const QString &text, const std::function<void(TestCase &)> &edit, int mergeKey)
 {
     if (row < 0 || row >= m_suite.cases.size())
         return;
-    change(
-        text, [&](TestSuite &suite) { edit(suite.cases[row]); }, mergeKey);
+    push(
+        text, [&](TestSuite &suite) { edit(suite.cases[row]); }, row, mergeKey);
 }
 
-void SuiteDocument::apply(const TestSuite &suite)
+void SuiteDocument::push(const QString &text, const std::function<void(TestSuite &)> &edit, int row, int mergeKey)
+{
+    TestSuite after = m_suite;
+    edit(after);
+    m_undo.push(new SuiteChangeCommand(this, m_suite, std::move(after), text, row, mergeKey));
+}
+
+void SuiteDocument::apply(const TestSuite &suite, int row)
 {
     // Every step either adds or removes cases or edits them in place, so a change of count is what tells them apart.
     const bool structural = suite.cases.size() != m_suite.cases.size();
@@ -112,7 +120,7 @@ void SuiteDocument::apply(const TestSuite &suite)
     m_suite = suite;
     m_suite.path = path;
     m_suite.format = format;
-    Q_EMIT suiteChanged(structural);
+    Q_EMIT suiteChanged(structural, structural ? -1 : row);
 }
 
 QString SuiteDocument::problemOf(const TestCase &testCase)

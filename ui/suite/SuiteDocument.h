@@ -59,14 +59,16 @@ public:
     static int mergeKey(int row, Field field, int item = 0) { return (row * 64 + int(field)) * 1024 + item; }
 
 Q_SIGNALS:
-    /// The cases changed (any edit, undo, redo, open). @p structural: cases were added, removed or reordered.
-    void suiteChanged(bool structural);
+    /// The cases changed (any edit, undo, redo, open). @p structural: cases were added, removed or reordered;
+    /// otherwise @p row is the one case edited, or -1 when it may be any.
+    void suiteChanged(bool structural, int row);
     void pathChanged(const QString &path);
     void modificationChanged(bool modified);
 
 private:
     friend class SuiteChangeCommand;
-    void apply(const TestSuite &suite);
+    void push(const QString &text, const std::function<void(TestSuite &)> &edit, int row, int mergeKey);
+    void apply(const TestSuite &suite, int row);
 
     TestSuite m_suite;
     QUndoStack m_undo;
