@@ -10,6 +10,8 @@
 #include "runs/RunsView.h"
 #include "settings/PreferencesDialog.h"
 #include "skill/SkillView.h"
+#include "suite/SuiteEditor.h"
+#include "suite/SuiteEditorDialog.h"
 #include "trace/TraceView.h"
 
 #include <QActionGroup>
@@ -25,6 +27,7 @@
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QToolBar>
+#include <QTreeView>
 
 namespace sf {
 
@@ -56,6 +59,13 @@ MainWindow::MainWindow(JobListModel *jobs, QWidget *parent)
             static_cast<KernelsView *>(page(View::Kernels))->detectToolchain();
     });
     connect(m_sidebar, &ProjectSidebar::itemActivated, this, &MainWindow::openItem);
+    // Selecting a suite shows its text; activating it (double-click, Enter) opens the suite editor, a window
+    // that arrowing through the sidebar must not pop up.
+    connect(m_sidebar->treeView(), &QAbstractItemView::activated, this, [this](const QModelIndex &index) {
+        if (!index.data(ProjectTreeModel::IsCategoryRole).toBool() &&
+            ProjectItem::Kind(index.data(ProjectTreeModel::KindRole).toInt()) == ProjectItem::Kind::TestSuite)
+            editSuite(index.data(ProjectTreeModel::PathRole).toString());
+    });
 
     createActions();
     createDocks();
@@ -156,6 +166,7 @@ void MainWindow::createActions()
     }
     m_viewMenu->addSeparator();
     m_toolsMenu = menuBar()->addMenu(tr("&Tools"));
+    m_toolsMenu->addAction(tr("Edit Test &Suite…"), this, [this] { editSuite({}); });
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     QAction *about = help->addAction(tr("&About Skillforge"), this, &MainWindow::showAbout);
@@ -264,6 +275,20 @@ void MainWindow::openItem(ProjectItem::Kind kind, const QString &path)
     }
     page(view)->openPath(path);
     showView(view);
+}
+
+void MainWindow::editSuite(const QString &path)
+{
+    SuiteEditorDialog dialog(m_project ? m_project->testsPath() : QString(), this);
+    if (path.isEmpty())
+        dialog.editor()->newSuite();
+    else
+        dialog.editor()->openFile(path); // a file that does not read shows its file:line error in the editor
+    connect(dialog.editor(), &SuiteEditor::saved, this, [this] {
+        if (m_project)
+            m_treeModel->setProject(m_project); // a suite saved under a new name appears in the sidebar
+    });
+    dialog.exec();
 }
 
 void MainWindow::updateRecentMenu()

@@ -71,6 +71,8 @@ private:
     void chooseProjectToOpen();
     void chooseProjectToCreate();
     void showAbout();
+    /// Opens the suite editor on @p path (a new suite when empty).
+    void editSuite(const QString &path);
 
     AppSettings m_settings;
     JobListModel *m_jobs;

@@ -99,8 +99,10 @@ Command runsImportCommand()
     command.summary = QStringLiteral("read an upskill batch folder into a new run");
     command.help = QStringLiteral(
         "Usage: skillforge runs import UPSKILL_BATCH_DIR [--out RUNS_DIR]\n\n"
-        "Reads run_N/run_result.json files into a new run folder under RUNS_DIR (default ./runs) and prints its path.\n"
-        "Each upskill run (one arm over the whole suite) becomes one item.\n\n"
+        "Reads an upskill batch into a new run folder under RUNS_DIR (default ./runs) and prints its path.\n"
+        "Where upskill kept each test's result (<eval>/<with-skill|baseline>/test_K/test_result.json), each test\n"
+        "of each arm becomes one item (case test_K); otherwise each run_N/run_result.json (one arm over the whole\n"
+        "suite) becomes one item.\n\n"
         "Exit codes: 0 imported, 2 bad usage or not an upskill batch.\n");
     command.run = runImport;
     return command;

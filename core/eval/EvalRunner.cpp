@@ -16,8 +16,12 @@ EvalRunner::EvalRunner(Executor &executor, RunStore &store, TestSuite suite, Eva
     m_matrix = matrix(m_suite, m_config);
     for (const TestCase &c : m_suite.cases)
         m_cases.insert(c.id, c);
-    for (const ItemResult &r : m_store.results())
-        m_done.insert(r.key.toString());
+    // An item that ended in an error (a provider fault, not an answer that failed) was never judged: it runs
+    // again, and its new line supersedes the error.
+    for (const ItemResult &r : m_store.results()) {
+        if (!r.isError())
+            m_done.insert(r.key.toString());
+    }
     connect(&m_executor, &Executor::itemFinished, this, &EvalRunner::onItemFinished);
 }
 

@@ -13,7 +13,8 @@ namespace sf {
  * Runs a run's matrix (models x {baseline, with_skill} x cases x repeats) through an executor, at most
  * `concurrency` items at once, in an order that interleaves the arms so that drift in a provider hits both
  * alike. Each result is appended to the run store as it arrives; items the store already has are skipped,
- * which is how a run resumes.
+ * which is how a run resumes. Items it holds only as errors run again: an error means the item could not be
+ * judged (a provider fault), so resuming finishes the matrix rather than keeping holes in it.
  */
 class EvalRunner final : public QObject
 {

@@ -12,6 +12,7 @@
 #include <QJsonDocument>
 #include <QRegularExpression>
 #include <cmath>
+#include <optional>
 
 namespace sf {
 
@@ -289,81 +290,243 @@ QString exportSkillCreatorBenchmark(const RunStore &store, const QString &model,
     return writeFileAtomically(path, pretty(benchmark));
 }
 
+namespace {
+
+std::optional<QJsonObject> readJsonObject(const QString &path, QString *error)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        *error = QStringLiteral("%1: %2").arg(path, file.errorString());
+        return std::nullopt;
+    }
+    QJsonParseError parseError;
+    const QJsonDocument document = QJsonDocument::fromJson(file.readAll(), &parseError);
+    if (parseError.error != QJsonParseError::NoError || !document.isObject()) {
+        *error = QStringLiteral("%1: not a JSON object: %2").arg(path, parseError.errorString());
+        return std::nullopt;
+    }
+    return document.object();
+}
+
+// upskill's ConversationStats, the same in run_result.json (summed over the run) and test_result.json (one test).
+void readUpskillStats(const QJsonObject &stats, ItemResult *r)
+{
+    r->usage.uncachedInput = stats.value(QStringLiteral("input_tokens")).toInteger();
+    r->usage.output = stats.value(QStringLiteral("output_tokens")).toInteger();
+    r->latencyMs = qint64(stats.value(QStringLiteral("conversation_span_ms")).toDouble());
+    r->llmMs = qint64(stats.value(QStringLiteral("llm_time_ms")).toDouble());
+    r->turns = stats.value(QStringLiteral("turns")).toInt();
+    r->toolCalls = stats.value(QStringLiteral("tool_calls")).toInt();
+    r->toolErrors = stats.value(QStringLiteral("tool_errors")).toInt();
+    const QJsonObject toolMap = stats.value(QStringLiteral("tool_call_map")).toObject();
+    for (auto it = toolMap.begin(); it != toolMap.end(); ++it)
+        r->toolCallCounts.insert(it.key(), it.value().toInt());
+}
+
+// A model name as upskill puts it in a folder name: eval_<model> with anything but [A-Za-z0-9._-] replaced.
+QString folderSafe(const QString &model)
+{
+    static const QRegularExpression unsafe(QStringLiteral("[^A-Za-z0-9._-]"));
+    return QString(model).replace(unsafe, QStringLiteral("_"));
+}
+
+// One run_N/run_result.json: a model's arm over the whole suite.
+std::optional<ItemResult> upskillRunItem(const QString &path, int number, QString *skillName, QString *error)
+{
+    const std::optional<QJsonObject> o = readJsonObject(path, error);
+    if (!o)
+        return std::nullopt;
+    const QJsonObject metadata = o->value(QStringLiteral("metadata")).toObject();
+    ItemResult r;
+    r.key.model = metadata.value(QStringLiteral("model")).toString();
+    if (r.key.model.isEmpty()) {
+        *error = QStringLiteral("%1: metadata.model is missing").arg(path);
+        return std::nullopt;
+    }
+    r.key.arm =
+        o->value(QStringLiteral("run_type")).toString() == QLatin1String("baseline") ? kBaselineArm : kWithSkillArm;
+    r.key.caseId = QStringLiteral("suite");
+    r.passed = o->value(QStringLiteral("passed")).toBool();
+    VerifierOutcome assertions;
+    assertions.type = QStringLiteral("upskill");
+    assertions.name = QStringLiteral("assertions");
+    assertions.passed = r.passed;
+    assertions.evidence = QStringLiteral("%1/%2 assertions passed (upskill run %3)")
+                              .arg(o->value(QStringLiteral("assertions_passed")).toInt())
+                              .arg(o->value(QStringLiteral("assertions_total")).toInt())
+                              .arg(number);
+    r.verifiers.append(assertions);
+    readUpskillStats(o->value(QStringLiteral("stats")).toObject(), &r);
+    r.error = o->value(QStringLiteral("error_message")).toString();
+    r.stopReason = r.error.isEmpty() ? StopReason::Answered : StopReason::Error;
+    r.startedAt = metadata.value(QStringLiteral("timestamp")).toString();
+    *skillName = o->value(QStringLiteral("skill_name")).toString(metadata.value(QStringLiteral("task")).toString());
+    return r;
+}
+
+// One <group>/<arm>/test_K/test_result.json (upskill's TestResult): one test case of one arm.
+std::optional<ItemResult> upskillTestItem(const QString &path, const QString &model, const QString &arm, int test,
+                                          QString *error)
+{
+    const std::optional<QJsonObject> o = readJsonObject(path, error);
+    if (!o)
+        return std::nullopt;
+    ItemResult r;
+    r.key = {model, arm, QStringLiteral("test_%1").arg(test), 1};
+    r.passed = o->value(QStringLiteral("success")).toBool();
+    r.answer = o->value(QStringLiteral("output")).toString();
+    r.error = o->value(QStringLiteral("error")).toString();
+    r.stopReason = r.error.isEmpty() ? StopReason::Answered : StopReason::Error;
+    readUpskillStats(o->value(QStringLiteral("stats")).toObject(), &r);
+    if (r.turns == 0)
+        r.turns = o->value(QStringLiteral("turns")).toInt();
+    VerifierOutcome outcome;
+    outcome.type = QStringLiteral("upskill");
+    const QJsonObject validation = o->value(QStringLiteral("validation_result")).toObject();
+    if (!validation.isEmpty()) {
+        outcome.name = QStringLiteral("assertions");
+        outcome.passed = validation.value(QStringLiteral("passed")).toBool();
+        outcome.evidence = QStringLiteral("%1/%2 assertions passed")
+                               .arg(validation.value(QStringLiteral("assertions_passed")).toInt())
+                               .arg(validation.value(QStringLiteral("assertions_total")).toInt());
+        const QString message = validation.value(QStringLiteral("error_message")).toString();
+        if (!message.isEmpty())
+            outcome.evidence += QStringLiteral(": ") + message;
+    } else {
+        const QJsonValue contains = o->value(QStringLiteral("test_case"))
+                                        .toObject()
+                                        .value(QStringLiteral("expected"))
+                                        .toObject()
+                                        .value(QStringLiteral("contains"));
+        QStringList expected;
+        for (const QJsonValue &v : contains.isArray() ? contains.toArray() : QJsonArray{contains}) {
+            if (v.isString())
+                expected.append(v.toString());
+        }
+        outcome.name = QStringLiteral("expected.contains");
+        outcome.passed = r.passed;
+        outcome.evidence =
+            QStringLiteral("%1 by upskill%2")
+                .arg(r.passed ? QStringLiteral("passed") : QStringLiteral("failed"),
+                     expected.isEmpty()
+                         ? QString()
+                         : QStringLiteral(" (expected: \"%1\")").arg(expected.join(QStringLiteral("\", \""))));
+    }
+    r.verifiers.append(outcome);
+    return r;
+}
+
+} // namespace
+
 std::variant<RunStore, QString> importUpskillBatch(const QString &batchDir, const QString &runsDir)
 {
     static const QRegularExpression runFolder(QStringLiteral("^run_(\\d+)$"));
-    QList<QPair<int, QString>> folders;
-    for (const QString &name : QDir(batchDir).entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+    static const QRegularExpression testFolder(QStringLiteral("^test_(\\d+)$"));
+    const QDir batch(batchDir);
+    QList<QPair<int, QString>> runFolders;
+    QStringList groups; // eval, eval_<model>, attempt_N: upskill v2's per-test artifacts
+    for (const QString &name : batch.entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name)) {
         const QRegularExpressionMatch match = runFolder.match(name);
-        if (match.hasMatch() && QFileInfo::exists(QDir(batchDir).filePath(name + QStringLiteral("/run_result.json"))))
-            folders.append({match.captured(1).toInt(), name});
+        if (match.hasMatch()) {
+            if (QFileInfo::exists(batch.filePath(name + QStringLiteral("/run_result.json"))))
+                runFolders.append({match.captured(1).toInt(), name});
+        } else {
+            groups.append(name);
+        }
     }
-    if (folders.isEmpty())
-        return QStringLiteral("%1: no run_N/run_result.json folders (not an upskill batch)").arg(batchDir);
-    std::sort(folders.begin(), folders.end());
+    std::sort(runFolders.begin(), runFolders.end());
 
     RunManifest manifest;
     manifest.status = QStringLiteral("finished");
-    manifest.parameters = {{QStringLiteral("imported_from"), QFileInfo(batchDir).absoluteFilePath()},
-                           {QStringLiteral("format"), QStringLiteral("upskill")}};
-    QList<ItemResult> results;
+    QString error;
+    QList<ItemResult> runItems;
     QHash<QString, int> repeats;
-    for (const auto &[number, name] : folders) {
-        const QString path = QDir(batchDir).filePath(name + QStringLiteral("/run_result.json"));
-        QFile file(path);
-        if (!file.open(QIODevice::ReadOnly))
-            return QStringLiteral("%1: %2").arg(path, file.errorString());
-        QJsonParseError parseError;
-        const QJsonObject o = QJsonDocument::fromJson(file.readAll(), &parseError).object();
-        if (parseError.error != QJsonParseError::NoError)
-            return QStringLiteral("%1: not valid JSON: %2").arg(path, parseError.errorString());
-        const QJsonObject metadata = o.value(QStringLiteral("metadata")).toObject();
-        const QJsonObject stats = o.value(QStringLiteral("stats")).toObject();
-        ItemResult r;
-        r.key.model = metadata.value(QStringLiteral("model")).toString();
-        r.key.arm =
-            o.value(QStringLiteral("run_type")).toString() == QLatin1String("baseline") ? kBaselineArm : kWithSkillArm;
-        r.key.caseId = QStringLiteral("suite");
-        if (r.key.model.isEmpty())
-            return QStringLiteral("%1: metadata.model is missing").arg(path);
-        r.key.repeat = ++repeats[r.key.model + u'|' + r.key.arm];
-        r.passed = o.value(QStringLiteral("passed")).toBool();
-        VerifierOutcome assertions;
-        assertions.type = QStringLiteral("upskill");
-        assertions.name = QStringLiteral("assertions");
-        assertions.passed = r.passed;
-        assertions.evidence = QStringLiteral("%1/%2 assertions passed (upskill run %3)")
-                                  .arg(o.value(QStringLiteral("assertions_passed")).toInt())
-                                  .arg(o.value(QStringLiteral("assertions_total")).toInt())
-                                  .arg(number);
-        r.verifiers.append(assertions);
-        r.usage.uncachedInput = stats.value(QStringLiteral("input_tokens")).toInteger();
-        r.usage.output = stats.value(QStringLiteral("output_tokens")).toInteger();
-        r.latencyMs = stats.value(QStringLiteral("conversation_span_ms")).toInteger();
-        r.llmMs = stats.value(QStringLiteral("llm_time_ms")).toInteger();
-        r.turns = stats.value(QStringLiteral("turns")).toInt();
-        r.toolCalls = stats.value(QStringLiteral("tool_calls")).toInt();
-        r.toolErrors = stats.value(QStringLiteral("tool_errors")).toInt();
-        r.error = o.value(QStringLiteral("error_message")).toString();
-        r.stopReason = r.error.isEmpty() ? StopReason::Answered : StopReason::Error;
-        r.startedAt = metadata.value(QStringLiteral("timestamp")).toString();
+    for (const auto &[number, name] : runFolders) {
+        QString skillName;
+        std::optional<ItemResult> r =
+            upskillRunItem(batch.filePath(name + QStringLiteral("/run_result.json")), number, &skillName, &error);
+        if (!r)
+            return error;
+        r->key.repeat = ++repeats[r->key.model + u'|' + r->key.arm];
         if (manifest.skillName.isEmpty())
-            manifest.skillName =
-                o.value(QStringLiteral("skill_name")).toString(metadata.value(QStringLiteral("task")).toString());
+            manifest.skillName = skillName;
+        if (manifest.startedAt.isEmpty() || (!r->startedAt.isEmpty() && r->startedAt < manifest.startedAt))
+            manifest.startedAt = r->startedAt;
+        runItems.append(*r);
+    }
+    QStringList runModels;
+    for (const ItemResult &r : runItems) {
+        if (!runModels.contains(r.key.model))
+            runModels.append(r.key.model);
+    }
+
+    // Where upskill kept each test's result, each becomes an item of its own (case test_K, as upskill numbers
+    // them, so the arms pair up case by case); the coarse run_N items are then only a summary of those.
+    QList<ItemResult> testItems;
+    repeats.clear();
+    for (const QString &group : groups) {
+        QString model;
+        if (group.startsWith(QLatin1String("eval_"))) {
+            const QString safe = group.mid(5);
+            model = safe;
+            for (const QString &m : runModels) {
+                if (folderSafe(m) == safe)
+                    model = m;
+            }
+        } else if (runModels.size() == 1) {
+            model = runModels.first();
+        }
+        for (const auto &[armFolder, arm] : {std::pair{QStringLiteral("with-skill"), kWithSkillArm},
+                                             std::pair{QStringLiteral("baseline"), kBaselineArm}}) {
+            const QDir armDir(batch.filePath(group + u'/' + armFolder));
+            QList<QPair<int, QString>> tests;
+            for (const QString &name : armDir.entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+                const QRegularExpressionMatch match = testFolder.match(name);
+                if (match.hasMatch() && QFileInfo::exists(armDir.filePath(name + QStringLiteral("/test_result.json"))))
+                    tests.append({match.captured(1).toInt(), name});
+            }
+            std::sort(tests.begin(), tests.end());
+            for (const auto &[number, name] : tests) {
+                const QString path = armDir.filePath(name + QStringLiteral("/test_result.json"));
+                if (model.isEmpty())
+                    return QStringLiteral("%1: cannot tell which model ran it (the batch names %2 models in its runs "
+                                          "and the folder \"%3\" names none)")
+                        .arg(path)
+                        .arg(runModels.size())
+                        .arg(group);
+                std::optional<ItemResult> r = upskillTestItem(path, model, arm, number, &error);
+                if (!r)
+                    return error;
+                // The same test of the same model and arm again (another attempt or eval folder): a repeat.
+                r->key.repeat = ++repeats[r->key.toString()];
+                r->startedAt = manifest.startedAt;
+                testItems.append(*r);
+            }
+        }
+    }
+    if (runItems.isEmpty() && testItems.isEmpty())
+        return QStringLiteral("%1: no run_N/run_result.json or <eval>/<arm>/test_K/test_result.json (not an upskill "
+                              "batch)")
+            .arg(batchDir);
+
+    const QList<ItemResult> &results = testItems.isEmpty() ? runItems : testItems;
+    manifest.parameters = {
+        {QStringLiteral("imported_from"), QFileInfo(batchDir).absoluteFilePath()},
+        {QStringLiteral("format"), QStringLiteral("upskill")},
+        {QStringLiteral("granularity"), testItems.isEmpty() ? QStringLiteral("run") : QStringLiteral("test")}};
+    for (const ItemResult &r : results) {
         if (std::none_of(manifest.models.cbegin(), manifest.models.cend(),
                          [&](const RunModel &m) { return m.name == r.key.model; }))
             manifest.models.append({r.key.model, QString(), QString()});
-        if (manifest.startedAt.isEmpty() || (!r.startedAt.isEmpty() && r.startedAt < manifest.startedAt))
-            manifest.startedAt = r.startedAt;
-        results.append(r);
     }
+    manifest.plannedItems = int(results.size());
     auto created = RunStore::create(runsDir, manifest);
-    if (const QString *error = std::get_if<QString>(&created))
-        return *error;
+    if (const QString *e = std::get_if<QString>(&created))
+        return *e;
     RunStore store = std::move(std::get<RunStore>(created));
     for (const ItemResult &r : results) {
-        if (const QString error = store.append(r); !error.isEmpty())
-            return error;
+        if (const QString e = store.append(r); !e.isEmpty())
+            return e;
     }
     return store;
 }

@@ -16,9 +16,12 @@ QString exportUpskillBatch(const RunStore &store, const QString &outDir);
 /// per-item results and expectations, mean/stddev/min/max summaries and the deltas). "" or an error.
 QString exportSkillCreatorBenchmark(const RunStore &store, const QString &model, const QString &path);
 
-/// Reads an upskill batch folder (run_*/run_result.json) into a new run under @p runsDir. Each upskill run becomes
-/// one item whose case is the whole suite ("suite"), numbered per model and arm so the arms pair up as upskill's
-/// own `runs` command pairs them. The new store, or an error naming the file.
+/// Reads an upskill batch folder into a new run under @p runsDir, at the finest grain the folder records. Where
+/// upskill v2 kept each test's result (<eval|eval_MODEL|attempt_N>/<with-skill|baseline>/test_K/test_result.json),
+/// each becomes one item of case "test_K", so the arms pair up case by case; the model comes from the folder name,
+/// or from run_N when the batch ran one model. Otherwise each upskill run (run_N/run_result.json) becomes one item
+/// whose case is the whole suite ("suite"), numbered per model and arm so the arms pair up as upskill's own `runs`
+/// command pairs them. The new store, or an error naming the file.
 std::variant<RunStore, QString> importUpskillBatch(const QString &batchDir, const QString &runsDir);
 
 } // namespace sf

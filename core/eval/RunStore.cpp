@@ -175,7 +175,13 @@ QString RunStore::append(const ItemResult &result)
     // an fsync per item on the UI thread costs milliseconds each.
     if (file.write(line) != line.size() || !file.flush())
         return QStringLiteral("%1: %2").arg(file.fileName(), file.errorString());
-    m_results.append(result);
+    // A line for an item already recorded (a retried error) supersedes it, in memory as open() does on reading.
+    const auto it =
+        std::find_if(m_results.begin(), m_results.end(), [&](const ItemResult &r) { return r.key == result.key; });
+    if (it != m_results.end())
+        *it = result;
+    else
+        m_results.append(result);
     syncSoon();
     return {};
 }

@@ -46,6 +46,10 @@ struct RunManifest
 
 /// One run's folder: run.json, results.jsonl (one line per finished item, appended and flushed so a crash
 /// loses only the items in flight), transcripts/ and artifacts/ (each item's workspace).
+///
+/// results.jsonl is only ever appended to. An item run again (a resume retries items that ended in an error)
+/// gets a second line; readers keep the last line per item key (model, arm, case, repeat), so the newest
+/// result supersedes the older one while the file keeps the history.
 class RunStore final
 {
 public:
@@ -68,7 +72,7 @@ public:
     /// Writes run.json atomically; "" or an error.
     QString saveManifest() const;
     /// Appends one line to results.jsonl and flushes it (a killed process keeps it; the sync to the disk follows on
-    /// a worker thread); "" or an error.
+    /// a worker thread); "" or an error. A result for an item already held replaces it in results().
     QString append(const ItemResult &result);
     /// Writes transcripts/<key>.json; returns its path relative to the run folder, or "" on failure.
     QString writeTranscript(const ItemKey &key, const QJsonObject &transcript) const;

@@ -217,6 +217,20 @@ private Q_SLOTS:
         QCOMPARE(resultLines(r.out.trimmed()).size(), 4);
     }
 
+    void runsImport_upskillV2Batch_oneItemPerTestAndArm()
+    {
+        const Result r = run({QStringLiteral("runs"), QStringLiteral("import"),
+                              QStringLiteral(SKILLFORGE_SOURCE_DIR "/tests/fixtures/runs/upskill-v2-batch"),
+                              QStringLiteral("--out"), m_dir.filePath(QStringLiteral("imported-v2"))});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        const QList<QByteArray> lines = resultLines(r.out.trimmed());
+        QCOMPARE(lines.size(), 8);
+        QSet<QString> cases;
+        for (const QByteArray &line : lines)
+            cases.insert(QJsonDocument::fromJson(line).object().value(QStringLiteral("case")).toString());
+        QCOMPARE(cases, (QSet<QString>{QStringLiteral("test_1"), QStringLiteral("test_2")}));
+    }
+
     void indifferentModel_failsTheLiftGate_withExitOne()
     {
         m_server.routeHandler("POST", "/v1/chat/completions",
@@ -239,6 +253,39 @@ private Q_SLOTS:
                               QStringLiteral("--model"), QStringLiteral("generic:student")});
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.contains(broken + QStringLiteral(":3")), qPrintable(r.err));
+    }
+
+    void resume_retriesItemsThatEndedInAnError_newLineSupersedesIt()
+    {
+        m_server.routeHandler("POST", "/v1/chat/completions", [](const RecordedRequest &r) {
+            if (r.body.contains("Normalize z"))
+                return ScriptedResponse::json(400, R"({"error":{"message":"context length exceeded"}})");
+            return skillFollower(r);
+        });
+        const QString runs = m_dir.filePath(QStringLiteral("runs-errors"));
+        Result r = run(evalArguments(runs, {QStringLiteral("--json")}));
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        const QString runDir =
+            QJsonDocument::fromJson(r.out.toUtf8()).object().value(QStringLiteral("run_dir")).toString();
+        QCOMPARE(resultLines(runDir).size(), 12);
+
+        m_server.routeHandler("POST", "/v1/chat/completions",
+                              [](const RecordedRequest &request) { return skillFollower(request); });
+        const qsizetype requestsBefore = m_server.requests().size();
+        r = run({QStringLiteral("eval"), QStringLiteral("--resume"), runDir, QStringLiteral("--json")});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QCOMPARE(m_server.requests().size() - requestsBefore, 4); // case c: 2 arms x 2 repeats
+        QCOMPARE(resultLines(runDir).size(), 16);                 // appended, never rewritten
+        const QJsonObject comparison = QJsonDocument::fromJson(r.out.toUtf8())
+                                           .object()
+                                           .value(QStringLiteral("summary"))
+                                           .toObject()
+                                           .value(QStringLiteral("comparisons"))
+                                           .toArray()
+                                           .first()
+                                           .toObject();
+        QCOMPARE(comparison.value(QStringLiteral("lift")).toDouble(), 1.0);
+        QCOMPARE(comparison.value(QStringLiteral("only_with_skill")).toInt(), 6);
     }
 
     void killedMidRun_thenResume_yieldsTheFullMatrixExactlyOnce()

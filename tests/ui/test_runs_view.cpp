@@ -79,6 +79,7 @@ private:
     std::unique_ptr<ProviderRegistry> m_providers;
     std::unique_ptr<ChatClient> m_chat;
     int m_delayMs = 0;
+    bool m_secondCaseFaults = false; ///< the provider refuses the "second" case (HTTP 400)
 
     EvalPlan plan() const
     {
@@ -108,6 +109,8 @@ private Q_SLOTS:
         m_server = std::make_unique<ScriptedHttpServer>();
         QVERIFY(m_server->listen());
         m_server->routeHandler("POST", "/v1/chat/completions", [this](const RecordedRequest &request) {
+            if (m_secondCaseFaults && request.body.contains("second"))
+                return ScriptedResponse::json(400, R"({"error":{"message":"context length exceeded"}})");
             return reply(request.body.contains("MAGIC-EPS") ? QStringLiteral("MAGIC-EPS") : QStringLiteral("no"),
                          m_delayMs);
         });
@@ -238,6 +241,43 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 2, 20000);
         QCOMPARE(finished.last().first().toBool(), false);
         QCOMPARE(passedOrFailed(), 8);
+        QVERIFY(!resume->isEnabled());
+    }
+
+    void finishedRunWithProviderErrors_resumeRetriesOnlyThose()
+    {
+        JobListModel jobs;
+        RunsView view;
+        view.setProject(&*m_project);
+        view.setEvalServices(m_chat.get(), &jobs);
+        QSignalSpy finished(&view, &RunsView::evaluationFinished);
+        m_delayMs = 0;
+        m_secondCaseFaults = true;
+        QVERIFY(view.startEvaluation(plan()));
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 20000);
+        RunGridModel *grid = view.gridModel();
+        auto count = [grid](RunGridModel::CellState wanted) {
+            int n = 0;
+            for (int row = 0; row < grid->rowCount(); ++row)
+                for (int column = 0; column < grid->columnCount(); ++column)
+                    n += grid->index(row, column).data(RunGridModel::StateRole).value<RunGridModel::CellState>() ==
+                         wanted;
+            return n;
+        };
+        QCOMPARE(count(RunGridModel::CellState::Error), 4); // case b: 2 repeats x 2 arms
+        QPushButton *resume = nullptr;
+        for (QPushButton *button : view.findChildren<QPushButton *>())
+            if (button->text() == QLatin1String("Resume"))
+                resume = button;
+        QVERIFY(resume && resume->isEnabled()); // finished, but with items never judged
+
+        m_secondCaseFaults = false;
+        const qsizetype requestsBefore = m_server->requests().size();
+        resume->click();
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 2, 20000);
+        QCOMPARE(m_server->requests().size() - requestsBefore, 4);
+        QCOMPARE(count(RunGridModel::CellState::Error), 0);
+        QCOMPARE(count(RunGridModel::CellState::Passed), 4);
         QVERIFY(!resume->isEnabled());
     }
 };

@@ -1,11 +1,16 @@
 #include "runs/EvalLaunchDialog.h"
 
 #include "project/Project.h"
+#include "suite/SuiteEditor.h"
+#include "suite/SuiteEditorDialog.h"
 
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
+#include <QDir>
+#include <QFileInfo>
 #include <QFormLayout>
+#include <QHBoxLayout>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSpinBox>
@@ -14,6 +19,7 @@ namespace sf {
 
 EvalLaunchDialog::EvalLaunchDialog(const Project &project, QWidget *parent)
     : QDialog(parent)
+    , m_project(project)
     , m_runsDir(project.runsPath())
     , m_skill(new QComboBox(this))
     , m_suite(new QComboBox(this))
@@ -27,9 +33,8 @@ EvalLaunchDialog::EvalLaunchDialog(const Project &project, QWidget *parent)
     setWindowTitle(tr("New Evaluation"));
     for (const ProjectItem &skill : project.items(ProjectItem::Kind::Skill))
         m_skill->addItem(skill.name, skill.path);
-    m_suite->addItem(tr("The skill's own tests"), QString());
-    for (const ProjectItem &suite : project.items(ProjectItem::Kind::TestSuite))
-        m_suite->addItem(suite.name, suite.path);
+    m_suite->setObjectName(QStringLiteral("suiteChoice"));
+    listSuites({});
     QStringList students = project.defaults().students;
     if (students.isEmpty())
         students = {QStringLiteral("local:gemma3-270m")};
@@ -47,7 +52,13 @@ EvalLaunchDialog::EvalLaunchDialog(const Project &project, QWidget *parent)
 
     auto *form = new QFormLayout(this);
     form->addRow(tr("Skill:"), m_skill);
-    form->addRow(tr("Test suite:"), m_suite);
+    auto *suiteRow = new QHBoxLayout;
+    suiteRow->addWidget(m_suite, 1);
+    auto *editSuite = new QPushButton(tr("Edit Suite…"), this);
+    editSuite->setObjectName(QStringLiteral("editSuite"));
+    suiteRow->addWidget(editSuite);
+    connect(editSuite, &QPushButton::clicked, this, &EvalLaunchDialog::editSuite);
+    form->addRow(tr("Test suite:"), suiteRow);
     form->addRow(tr("Student models:"), m_models);
     form->addRow(tr("Repeats:"), m_repeats);
     form->addRow(tr("Skill delivery:"), m_mode);
@@ -61,6 +72,38 @@ EvalLaunchDialog::EvalLaunchDialog(const Project &project, QWidget *parent)
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     connect(m_models, &QLineEdit::textChanged, this, &EvalLaunchDialog::updateOk);
     updateOk();
+}
+
+void EvalLaunchDialog::listSuites(const QString &select)
+{
+    m_suite->clear();
+    m_suite->addItem(tr("The skill's own tests"), QString());
+    for (const ProjectItem &suite : m_project.items(ProjectItem::Kind::TestSuite))
+        m_suite->addItem(suite.name, suite.path);
+    const int at = m_suite->findData(select);
+    if (at >= 0)
+        m_suite->setCurrentIndex(at);
+}
+
+void EvalLaunchDialog::editSuite()
+{
+    SuiteEditorDialog dialog(m_project.testsPath(), this);
+    QString path = m_suite->currentData().toString();
+    // The skill's own tests are editable when they are skill-creator's evals.json; saving them asks for a new
+    // file in Skillforge's format (skill_meta.json's tests stay the generator's).
+    if (path.isEmpty() && m_skill->count() > 0) {
+        const QString evals = QDir(m_skill->currentData().toString()).filePath(QStringLiteral("evals/evals.json"));
+        if (QFileInfo::exists(evals))
+            path = evals;
+    }
+    if (path.isEmpty())
+        dialog.editor()->newSuite();
+    else
+        dialog.editor()->openFile(path);
+    QString saved = m_suite->currentData().toString();
+    connect(dialog.editor(), &SuiteEditor::saved, this, [&saved](const QString &file) { saved = file; });
+    dialog.exec();
+    listSuites(saved); // a suite saved under a new name in tests/ becomes selectable, and selected
 }
 
 void EvalLaunchDialog::updateOk()

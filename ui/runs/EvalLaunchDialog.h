@@ -27,7 +27,10 @@ public:
 
 private:
     void updateOk();
+    void listSuites(const QString &select);
+    void editSuite();
 
+    const Project &m_project;
     QString m_runsDir;
     QComboBox *m_skill;
     QComboBox *m_suite;

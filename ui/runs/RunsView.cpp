@@ -196,13 +196,17 @@ void RunsView::updateButtons()
     m_newButton->setEnabled(m_project && !running);
     m_cancelButton->setEnabled(running);
     const QString run = selectedRun();
-    bool incomplete = false;
+    bool resumable = false;
     if (!run.isEmpty() && !running) {
         auto store = RunStore::open(run);
-        if (const RunStore *s = std::get_if<RunStore>(&store))
-            incomplete = s->manifest().status != QLatin1String("finished") && s->manifest().plannedItems > 0;
+        if (const RunStore *s = std::get_if<RunStore>(&store)) {
+            // Unfinished, or finished with items that ended in an error: resuming runs those again.
+            resumable = (s->manifest().status != QLatin1String("finished") && s->manifest().plannedItems > 0) ||
+                        std::any_of(s->results().cbegin(), s->results().cend(),
+                                    [](const ItemResult &r) { return r.isError(); });
+        }
     }
-    m_resumeButton->setEnabled(incomplete);
+    m_resumeButton->setEnabled(resumable);
 }
 
 void RunsView::reload()

@@ -263,6 +263,37 @@ private Q_SLOTS:
         QCOMPARE(summary.comparison(QStringLiteral("generic:student"))->table.pairs(), 2);
     }
 
+    void resume_runsErroredItemsAgain_andTheirNewResultSupersedesTheError()
+    {
+        bool providerDown = true;
+        m_server->routeHandler("POST", "/v1/chat/completions", [&providerDown](const RecordedRequest &request) {
+            if (providerDown && request.body.contains("Normalize y"))
+                return ScriptedResponse::json(400, R"({"error":{"message":"upstream overloaded"}})");
+            return skillFollower(request);
+        });
+        RunStore store = newStore();
+        QCOMPARE(runAll(setup(1), threeCases(), store).size(), 6);
+        QCOMPARE(store.manifest().status, QStringLiteral("finished"));
+
+        providerDown = false;
+        RunStore resumed = std::get<RunStore>(RunStore::open(store.dir()));
+        const int requestsBefore = int(m_server->requests().size());
+        const QList<ItemResult> results = runAll(setup(1), threeCases(), resumed);
+        QCOMPARE(int(m_server->requests().size()) - requestsBefore, 2); // only case b, both arms
+        QCOMPARE(results.size(), 6);
+        for (const ItemResult &r : results)
+            QVERIFY2(!r.isError(), qPrintable(r.key.toString()));
+        const RunStore onDisk = std::get<RunStore>(RunStore::open(store.dir()));
+        QCOMPARE(onDisk.results().size(), 6);
+        QCOMPARE(summarizeRun(onDisk.results()).comparison(QStringLiteral("generic:student"))->lift, 1.0);
+
+        // Nothing left to retry: a further resume asks the provider nothing.
+        RunStore third = std::get<RunStore>(RunStore::open(store.dir()));
+        const int requestsAfter = int(m_server->requests().size());
+        QCOMPARE(runAll(setup(1), threeCases(), third).size(), 6);
+        QCOMPARE(int(m_server->requests().size()), requestsAfter);
+    }
+
     void wallTimeLimit_stopsTheItem_andRecordsWhy()
     {
         m_server->route("POST", "/v1/chat/completions", reply(QStringLiteral("late"), 5000));

@@ -1,7 +1,9 @@
 #include "eval/RunExport.h"
+#include "eval/RunSummary.h"
 
 #include <QDir>
 #include <QFile>
+#include <QHash>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QTemporaryDir>
@@ -112,6 +114,76 @@ private Q_SLOTS:
         QCOMPARE(again.results()[1].passed, true);
         QCOMPARE(again.results()[1].usage.output, 40);
         QVERIFY(std::holds_alternative<QString>(importUpskillBatch(m_dir.path(), m_dir.filePath(QStringLiteral("x")))));
+    }
+
+    void upskillV2Batch_eachTestOfEachArmBecomesAnItem_modelsFromTheFolderNames()
+    {
+        const QString batch = QStringLiteral(SKILLFORGE_SOURCE_DIR "/tests/fixtures/runs/upskill-v2-batch");
+        auto imported = importUpskillBatch(batch, m_dir.filePath(QStringLiteral("imported-v2")));
+        if (const QString *error = std::get_if<QString>(&imported))
+            QFAIL(qPrintable(*error));
+        const RunStore &store = std::get<RunStore>(imported);
+        QCOMPARE(store.results().size(), 8); // 2 models x 2 arms x 2 tests
+        QCOMPARE(store.manifest().skillName, QStringLiteral("cuda-build"));
+        QCOMPARE(store.manifest().parameters.value(QStringLiteral("granularity")).toString(), QStringLiteral("test"));
+        QCOMPARE(store.manifest().models.size(), 2);
+        QCOMPARE(store.manifest().models[0].name, QStringLiteral("hf:moonshotai/Kimi-K2"));
+        QCOMPARE(store.manifest().startedAt, QStringLiteral("2026-03-30T10:15:01"));
+
+        QHash<QString, ItemResult> byKey;
+        for (const ItemResult &r : store.results())
+            byKey.insert(r.key.toString(), r);
+        const auto item = [&](const char *model, const QString &arm, const char *test) {
+            return byKey.value(ItemKey{QString::fromLatin1(model), arm, QString::fromLatin1(test), 1}.toString());
+        };
+        const ItemResult kimiBaseline2 = item("hf:moonshotai/Kimi-K2", kBaselineArm, "test_2");
+        QVERIFY(!kimiBaseline2.passed);
+        QCOMPARE(kimiBaseline2.answer, QStringLiteral("stdio.h"));
+        QCOMPARE(kimiBaseline2.usage.uncachedInput, 102);
+        QCOMPARE(kimiBaseline2.latencyMs, 1502);
+        QCOMPARE(kimiBaseline2.toolCallCounts.value(QStringLiteral("execute")), 1);
+        QVERIFY(kimiBaseline2.verifiers.first().evidence.contains(QStringLiteral("cuda_runtime.h")));
+        QVERIFY(item("hf:moonshotai/Kimi-K2", kWithSkillArm, "test_2").passed);
+        const ItemResult sonnetError = item("sonnet", kBaselineArm, "test_2");
+        QCOMPARE(sonnetError.error, QStringLiteral("429 Too Many Requests"));
+        QCOMPARE(sonnetError.stopReason, StopReason::Error);
+
+        // Case by case, the arms pair up: with the skill both tests pass, without it only test_1.
+        const RunSummary summary = summarizeRun(store.results());
+        QCOMPARE(summary.comparison(QStringLiteral("hf:moonshotai/Kimi-K2"))->table.pairs(), 2);
+        QCOMPARE(summary.comparison(QStringLiteral("hf:moonshotai/Kimi-K2"))->lift, 0.5);
+    }
+
+    void upskillV1Batch_withoutPerTestResults_importsOneItemPerRun()
+    {
+        const QString batch = m_dir.filePath(QStringLiteral("v1-batch"));
+        QVERIFY(QDir().mkpath(batch + QStringLiteral("/run_1")));
+        QFile file(batch + QStringLiteral("/run_1/run_result.json"));
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(R"({"metadata": {"model": "kimi", "task": "t", "batch_id": "b", "run_number": 1,
+                       "timestamp": "2026-01-01T00:00:00"}, "passed": true, "assertions_passed": 2,
+                       "assertions_total": 2, "run_type": "with_skill", "skill_name": "s"})");
+        file.close();
+        auto imported = importUpskillBatch(batch, m_dir.filePath(QStringLiteral("imported-v1")));
+        QVERIFY(std::holds_alternative<RunStore>(imported));
+        const RunStore &store = std::get<RunStore>(imported);
+        QCOMPARE(store.results().size(), 1);
+        QCOMPARE(store.results().first().key.caseId, QStringLiteral("suite"));
+        QCOMPARE(store.manifest().parameters.value(QStringLiteral("granularity")).toString(), QStringLiteral("run"));
+    }
+
+    void upskillTestResultThatIsNotJson_isAnErrorNamingTheFile()
+    {
+        const QString batch = m_dir.filePath(QStringLiteral("broken-batch"));
+        QVERIFY(QDir().mkpath(batch + QStringLiteral("/eval_kimi/baseline/test_1")));
+        QFile file(batch + QStringLiteral("/eval_kimi/baseline/test_1/test_result.json"));
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("{\"success\": tru");
+        file.close();
+        auto imported = importUpskillBatch(batch, m_dir.filePath(QStringLiteral("imported-broken")));
+        QVERIFY(std::holds_alternative<QString>(imported));
+        QVERIFY2(std::get<QString>(imported).contains(QStringLiteral("test_1/test_result.json")),
+                 qPrintable(std::get<QString>(imported)));
     }
 
     void skillCreatorBenchmark_hasConfigurationsSummaryAndDeltas()

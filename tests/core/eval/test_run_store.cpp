@@ -94,6 +94,31 @@ private Q_SLOTS:
         QCOMPARE(third.results().last().key.caseId, QStringLiteral("b"));
     }
 
+    void aSecondLineForAnItem_supersedesTheFirst_inMemoryAndOnReading()
+    {
+        QTemporaryDir runs;
+        RunStore store = std::get<RunStore>(RunStore::create(runs.path(), {}));
+        ItemResult failed = result(QStringLiteral("a"), false);
+        failed.stopReason = StopReason::Error;
+        failed.error = QStringLiteral("HTTP 503");
+        QCOMPARE(store.append(failed), QString());
+        QCOMPARE(store.append(result(QStringLiteral("b"), true)), QString());
+        QCOMPARE(store.append(result(QStringLiteral("a"), true)), QString()); // the retry
+        QCOMPARE(store.results().size(), 2);
+        QVERIFY(!store.results().first().isError());
+        QVERIFY(store.results().first().passed);
+
+        // The file keeps the history: three lines, of which readers keep the last per item.
+        QFile file(QDir(store.dir()).filePath(QStringLiteral("results.jsonl")));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QCOMPARE(file.readAll().count('\n'), 3);
+        const RunStore again = std::get<RunStore>(RunStore::open(store.dir()));
+        QCOMPARE(again.results().size(), 2);
+        QCOMPARE(again.results().first().key.caseId, QStringLiteral("a"));
+        QVERIFY(again.results().first().passed);
+        QVERIFY(!again.results().first().isError());
+    }
+
     void open_missingOrBrokenManifest_isALoadError()
     {
         QTemporaryDir dir;
