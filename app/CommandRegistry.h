@@ -28,6 +28,7 @@ struct Command
     QString help;
     std::function<int(const QStringList &arguments)> run;
     bool needsGui = false; ///< true when run() needs a QApplication rather than a QCoreApplication
+    bool rendersOffscreen = false; ///< draws images (fonts need a QGuiApplication) without showing a window
 };
 
 /// All commands, in the order --help lists them. Each command file registers itself in commands().
