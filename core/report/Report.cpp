@@ -159,6 +159,25 @@ QString ReportWriter::write(ReportFormat format, const QString &path) const
     return writeFileAtomically(path, bytes);
 }
 
+std::variant<QStringList, QString> exportReport(const QString &runDir, const QString &compareDir, ReportFormat format,
+                                                const QString &path, ReportOptions options)
+{
+    auto run = analyzeRun(runDir);
+    if (const LoadError *e = std::get_if<LoadError>(&run))
+        return e->toString();
+    std::optional<RunAnalysis> compare;
+    if (!compareDir.isEmpty()) {
+        auto other = analyzeRun(compareDir);
+        if (const LoadError *e = std::get_if<LoadError>(&other))
+            return e->toString();
+        compare = std::get<RunAnalysis>(std::move(other));
+    }
+    const ReportWriter writer(std::get<RunAnalysis>(run), compare ? &*compare : nullptr, options);
+    if (const QString error = writer.write(format, path); !error.isEmpty())
+        return error;
+    return writer.outputFiles(format, path);
+}
+
 namespace report {
 
 QList<const RunAnalysis *> ReportSource::runs() const

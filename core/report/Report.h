@@ -3,6 +3,7 @@
 #include <QString>
 #include <QStringList>
 #include <optional>
+#include <variant>
 
 namespace sf {
 
@@ -62,5 +63,10 @@ private:
     const RunAnalysis *m_compare;
     ReportOptions m_options;
 };
+
+/// Reads the run at @p runDir (and the one at @p compareDir, unless empty) and writes its report to @p path: the
+/// files written, or an error (a broken run folder as "file:line: message"). Blocking; safe on a worker thread.
+std::variant<QStringList, QString> exportReport(const QString &runDir, const QString &compareDir, ReportFormat format,
+                                                const QString &path, ReportOptions options = {});
 
 } // namespace sf
