@@ -33,6 +33,13 @@ QString csvLine(const QStringList &fields)
     return line + QStringLiteral("\r\n");
 }
 
+/// XML 1.0 allows no control characters but tab and line breaks; a command's output (colour codes) may hold some.
+QString xmlSafe(QString text)
+{
+    text.removeIf([](QChar c) { return c.unicode() < 0x20 && c != u'\t' && c != u'\n' && c != u'\r'; });
+    return text;
+}
+
 QString failedEvidence(const ItemResult &r)
 {
     QStringList parts;
@@ -248,16 +255,16 @@ QString junitReport(const ReportSource &source)
                                  QStringLiteral("%1 of %2 judged repeats failed").arg(cell.judged - cell.passed)
                                      .arg(cell.judged));
                 w.writeAttribute(QStringLiteral("type"), QStringLiteral("verifier"));
-                w.writeCharacters(details.join(u'\n'));
+                w.writeCharacters(xmlSafe(details.join(u'\n')));
                 w.writeEndElement();
             } else if (cell.items.isEmpty()) {
                 w.writeEmptyElement(QStringLiteral("skipped"));
                 w.writeAttribute(QStringLiteral("message"), QStringLiteral("not run"));
             } else if (cell.errors > 0) {
                 w.writeStartElement(QStringLiteral("error"));
-                w.writeAttribute(QStringLiteral("message"), firstError);
+                w.writeAttribute(QStringLiteral("message"), xmlSafe(firstError));
                 w.writeAttribute(QStringLiteral("type"), QStringLiteral("run_error"));
-                w.writeCharacters(details.join(u'\n'));
+                w.writeCharacters(xmlSafe(details.join(u'\n')));
                 w.writeEndElement();
             }
             w.writeTextElement(QStringLiteral("system-out"),

@@ -130,15 +130,30 @@ QByteArray pdfReport(const ReportSource &source, QString *error)
         }
     }
     html += QStringLiteral("<h2 style=\"page-break-before: always\">Cases</h2>");
+    // A page holds about eight model and arm columns: wider matrices are printed as several tables of the same
+    // cases, eight columns each.
+    constexpr qsizetype kColumnsPerTable = 8;
     const Table matrix = matrixTable(run);
-    QStringList colours(matrix.rows.size() * matrix.header.size());
     const QList<int> order = matrixOrder(run.matrix);
-    for (qsizetype r = 0; r < matrix.rows.size(); ++r) {
-        const CaseRow &row = run.matrix.rows[order[r]];
-        for (qsizetype c = 0; c < row.cells.size(); ++c)
-            colours[r * matrix.header.size() + 3 + c] = cellColour(row.cells[c]);
+    const qsizetype columns = run.matrix.columns.size();
+    for (qsizetype first = 0; first < columns || first == 0; first += kColumnsPerTable) {
+        const qsizetype count = std::min(kColumnsPerTable, columns - first);
+        Table part = matrix;
+        if (columns > kColumnsPerTable)
+            part.title = QStringLiteral("Case matrix, columns %1–%2 of %3").arg(first + 1).arg(first + count).arg(columns);
+        part.header = matrix.header.mid(0, 3) + matrix.header.mid(3 + first, count);
+        QStringList colours;
+        for (qsizetype r = 0; r < matrix.rows.size(); ++r) {
+            part.rows[r] = matrix.rows[r].mid(0, 3) + matrix.rows[r].mid(3 + first, count);
+            colours << QString() << QString() << QString();
+            const CaseRow &row = run.matrix.rows[order[r]];
+            for (qsizetype c = first; c < first + count; ++c)
+                colours.append(cellColour(row.cells[c]));
+        }
+        appendTable(html, part, colours);
+        if (columns == 0)
+            break;
     }
-    appendTable(html, matrix, colours);
     if (source.compare) {
         const bool mainFirst = run.manifest.startedAt <= source.compare->manifest.startedAt;
         appendTable(html, changesTable(mainFirst ? run : *source.compare, mainFirst ? *source.compare : run));

@@ -519,8 +519,7 @@ QString liftPerModel(const QList<const RunAnalysis *> &runs, const QString &spli
             svg.beginGroup(QStringLiteral("%1, %2: lift %3 over %4 pairs").arg(models[m], series[i].name, text)
                                .arg(c->table.pairs()));
             const QRectF bar(std::min(xOf(0), xOf(lift)), y, std::abs(xOf(lift) - xOf(0)), 14);
-            Series shape = series[i];
-            fillShape(svg, bar, shape);
+            fillShape(svg, bar, series[i]);
             svg.text(QPointF(left + plotWidth + 6, y + 11), text, 10.5);
             svg.endGroup();
         }
