@@ -2,12 +2,16 @@
 #include "../support/TestFiles.h"
 #include "jobs/Job.h"
 #include "jobs/JobListModel.h"
+#include "MainWindow.h"
+#include "project/SampleProject.h"
 #include "report/ExportReportDialog.h"
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
 #include <QDir>
 #include <QFile>
+#include <QMenu>
+#include <QMenuBar>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -120,6 +124,30 @@ private Q_SLOTS:
         dialog.startExport();
         QCOMPARE(jobs.rowCount(), 0);
         QVERIFY(dialog.statusText().contains(QStringLiteral("one run")));
+    }
+
+    void fileMenu_exportReport_opensTheDialogOnTheProjectsRuns()
+    {
+        QTemporaryDir dir;
+        const QString project = dir.filePath(QStringLiteral("sample"));
+        QCOMPARE(SampleProject::ensureInstalled(project), QString());
+        JobListModel jobs;
+        MainWindow window(&jobs);
+        QCOMPARE(window.openProject(project, true), QString());
+        QAction *action = nullptr;
+        for (QAction *menu : window.menuBar()->actions()) {
+            if (menu->menu() && menu->text().remove(u'&') == u"File") {
+                for (QAction *item : menu->menu()->actions()) {
+                    if (item->text().remove(u'&') == QStringLiteral("Export Report…"))
+                        action = item;
+                }
+            }
+        }
+        QVERIFY(action);
+        action->trigger();
+        auto *dialog = window.findChild<ExportReportDialog *>();
+        QVERIFY(dialog && dialog->isVisible());
+        dialog->close();
     }
 
     void exportRun_opensPrefilled_forTheCompareView()
