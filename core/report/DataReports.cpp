@@ -1,6 +1,7 @@
 // The machine-readable reports: CSV (one row per item), JSON (everything) and JUnit XML (for CI systems).
 #include "ReportTables_p.h"
 #include "ReportWriters_p.h"
+#include "llm/ApiKeyStore.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -74,16 +75,30 @@ QJsonObject matrixJson(const CaseMatrix &matrix)
     return {{QStringLiteral("columns"), columns}, {QStringLiteral("rows"), rows}};
 }
 
-QJsonObject runJson(const RunAnalysis &run)
+QByteArray compactJson(const QJsonObject &object)
 {
-    QJsonArray results;
-    for (const ItemResult &r : run.results)
-        results.append(r.toJson());
-    return {{QStringLiteral("label"), run.label()},
-            {QStringLiteral("manifest"), run.manifest.toJson()},
-            {QStringLiteral("summary"), run.summary.toJson()},
-            {QStringLiteral("matrix"), matrixJson(run.matrix)},
-            {QStringLiteral("results"), results}};
+    return QJsonDocument(object).toJson(QJsonDocument::Compact);
+}
+
+/// Scrubbed here, piece by piece, rather than by the writer over the whole text: a large run's JSON is tens of
+/// megabytes, and one pass over all of it as a QString would hold it in memory three times over.
+QByteArray scrubbed(const QByteArray &json)
+{
+    return scrubSecrets(QString::fromUtf8(json)).toUtf8();
+}
+
+/// One run as a JSON object, its results one per line so that a large report stays readable with line tools.
+QByteArray runJson(const RunAnalysis &run)
+{
+    const QJsonObject head{{QStringLiteral("label"), run.label()},
+                           {QStringLiteral("manifest"), run.manifest.toJson()},
+                           {QStringLiteral("summary"), run.summary.toJson()},
+                           {QStringLiteral("matrix"), matrixJson(run.matrix)}};
+    QByteArray out = scrubbed(compactJson(head)).chopped(1); // open: the results follow
+    out += ",\n\"results\": [";
+    for (qsizetype i = 0; i < run.results.size(); ++i)
+        out += (i ? ",\n" : "\n") + scrubbed(compactJson(run.results[i].toJson()));
+    return out + "\n]}";
 }
 
 } // namespace
@@ -135,11 +150,12 @@ QString csvReport(const ReportSource &source)
 
 QByteArray jsonReport(const ReportSource &source)
 {
-    QJsonObject root{{QStringLiteral("format"), QStringLiteral("skillforge-report/1")},
-                     {QStringLiteral("generated_by"), generatedBy()},
-                     {QStringLiteral("run"), runJson(*source.run)}};
+    const QJsonObject head{{QStringLiteral("format"), QStringLiteral("skillforge-report/1")},
+                           {QStringLiteral("generated_by"), generatedBy()}};
+    QByteArray out = compactJson(head).chopped(1); // the object stays open for the runs
+    out += ",\n\"run\": " + runJson(*source.run);
     if (source.compare) {
-        root.insert(QStringLiteral("compare"), runJson(*source.compare));
+        out += ",\n\"compare\": " + runJson(*source.compare);
         const bool mainFirst = source.run->manifest.startedAt <= source.compare->manifest.startedAt;
         const RunAnalysis &before = mainFirst ? *source.run : *source.compare;
         const RunAnalysis &after = mainFirst ? *source.compare : *source.run;
@@ -150,12 +166,11 @@ QByteArray jsonReport(const ReportSource &source)
                                        {QStringLiteral("arm"), c.arm},
                                        {QStringLiteral("before"), c.before ? QJsonValue(*c.before) : QJsonValue()},
                                        {QStringLiteral("after"), c.after ? QJsonValue(*c.after) : QJsonValue()}});
-        root.insert(QStringLiteral("changes"),
-                    QJsonObject{{QStringLiteral("before_run"), before.manifest.runId},
-                                {QStringLiteral("after_run"), after.manifest.runId},
-                                {QStringLiteral("cells"), changes}});
+        out += ",\n\"changes\": " + scrubbed(compactJson({{QStringLiteral("before_run"), before.manifest.runId},
+                                                              {QStringLiteral("after_run"), after.manifest.runId},
+                                                              {QStringLiteral("cells"), changes}}));
     }
-    return QJsonDocument(root).toJson(QJsonDocument::Indented);
+    return out + "\n}\n";
 }
 
 QString junitReport(const ReportSource &source)

@@ -32,6 +32,7 @@ QList<ReportChart> reportCharts(const ReportSource &source, ChartTarget target);
 QString htmlReport(const ReportSource &source);
 QString markdownReport(const ReportSource &source, const QString &chartPrefix);
 QString csvReport(const ReportSource &source);
+/// Already scrubbed of secrets, unlike the other text formats (see DataReports.cpp).
 QByteArray jsonReport(const ReportSource &source);
 QString junitReport(const ReportSource &source);
 /// The PDF's bytes, or an empty array with *error set.
