@@ -106,43 +106,59 @@ QByteArray runJson(const RunAnalysis &run)
 QString csvReport(const ReportSource &source)
 {
     QString csv;
-    csv += csvLine({QStringLiteral("run_id"), QStringLiteral("model"), QStringLiteral("provider"),
-                    QStringLiteral("resolved_model"), QStringLiteral("arm"), QStringLiteral("case"),
-                    QStringLiteral("split"), QStringLiteral("repeat"), QStringLiteral("outcome"),
-                    QStringLiteral("passed"), QStringLiteral("error"), QStringLiteral("stop_reason"),
-                    QStringLiteral("input_tokens"), QStringLiteral("output_tokens"), QStringLiteral("total_tokens"),
-                    QStringLiteral("cost_usd"), QStringLiteral("latency_ms"), QStringLiteral("llm_ms"),
-                    QStringLiteral("turns"), QStringLiteral("tool_calls"), QStringLiteral("tool_errors"),
-                    QStringLiteral("skill_loaded"), QStringLiteral("failed_verifiers"), QStringLiteral("started_at"),
+    csv += csvLine({QStringLiteral("run_id"),
+                    QStringLiteral("model"),
+                    QStringLiteral("provider"),
+                    QStringLiteral("resolved_model"),
+                    QStringLiteral("arm"),
+                    QStringLiteral("case"),
+                    QStringLiteral("split"),
+                    QStringLiteral("repeat"),
+                    QStringLiteral("outcome"),
+                    QStringLiteral("passed"),
+                    QStringLiteral("error"),
+                    QStringLiteral("stop_reason"),
+                    QStringLiteral("input_tokens"),
+                    QStringLiteral("output_tokens"),
+                    QStringLiteral("total_tokens"),
+                    QStringLiteral("cost_usd"),
+                    QStringLiteral("latency_ms"),
+                    QStringLiteral("llm_ms"),
+                    QStringLiteral("turns"),
+                    QStringLiteral("tool_calls"),
+                    QStringLiteral("tool_errors"),
+                    QStringLiteral("skill_loaded"),
+                    QStringLiteral("failed_verifiers"),
+                    QStringLiteral("started_at"),
                     QStringLiteral("transcript")});
     for (const RunAnalysis *run : source.runs()) {
         for (const ItemResult &r : run->results) {
-            csv += csvLine({run->manifest.runId,
-                            r.key.model,
-                            r.provider,
-                            r.resolvedModel,
-                            r.key.arm,
-                            r.key.caseId,
-                            r.split,
-                            QString::number(r.key.repeat),
-                            outcomeOf(r),
-                            r.isError() ? QString() : (r.passed ? QStringLiteral("true") : QStringLiteral("false")),
-                            r.error,
-                            r.stopReason,
-                            QString::number(r.usage.totalInput()),
-                            QString::number(r.usage.output),
-                            QString::number(r.totalTokens()),
-                            r.costUsd ? QString::number(*r.costUsd, 'g', 10) : QString(),
-                            QString::number(r.latencyMs),
-                            QString::number(r.llmMs),
-                            QString::number(r.turns),
-                            QString::number(r.toolCalls),
-                            QString::number(r.toolErrors),
-                            r.skillLoaded ? (*r.skillLoaded ? QStringLiteral("true") : QStringLiteral("false"))
-                                          : QString(),
-                            failedEvidence(r),
-                            r.startedAt,
-                            r.transcript});
+            csv += csvLine(
+                {run->manifest.runId,
+                 r.key.model,
+                 r.provider,
+                 r.resolvedModel,
+                 r.key.arm,
+                 r.key.caseId,
+                 r.split,
+                 QString::number(r.key.repeat),
+                 outcomeOf(r),
+                 r.isError() ? QString() : (r.passed ? QStringLiteral("true") : QStringLiteral("false")),
+                 r.error,
+                 r.stopReason,
+                 QString::number(r.usage.totalInput()),
+                 QString::number(r.usage.output),
+                 QString::number(r.totalTokens()),
+                 r.costUsd ? QString::number(*r.costUsd, 'g', 10) : QString(),
+                 QString::number(r.latencyMs),
+                 QString::number(r.llmMs),
+                 QString::number(r.turns),
+                 QString::number(r.toolCalls),
+                 QString::number(r.toolErrors),
+                 r.skillLoaded ? (*r.skillLoaded ? QStringLiteral("true") : QStringLiteral("false")) : QString(),
+                 failedEvidence(r),
+                 r.startedAt,
+                 r.transcript});
         }
     }
     return csv;
@@ -167,8 +183,8 @@ QByteArray jsonReport(const ReportSource &source)
                                        {QStringLiteral("before"), c.before ? QJsonValue(*c.before) : QJsonValue()},
                                        {QStringLiteral("after"), c.after ? QJsonValue(*c.after) : QJsonValue()}});
         out += ",\n\"changes\": " + scrubbed(compactJson({{QStringLiteral("before_run"), before.manifest.runId},
-                                                              {QStringLiteral("after_run"), after.manifest.runId},
-                                                              {QStringLiteral("cells"), changes}}));
+                                                          {QStringLiteral("after_run"), after.manifest.runId},
+                                                          {QStringLiteral("cells"), changes}}));
     }
     return out + "\n}\n";
 }
@@ -266,9 +282,9 @@ QString junitReport(const ReportSource &source)
             }
             if (cell.judged > cell.passed) {
                 w.writeStartElement(QStringLiteral("failure"));
-                w.writeAttribute(QStringLiteral("message"),
-                                 QStringLiteral("%1 of %2 judged repeats failed").arg(cell.judged - cell.passed)
-                                     .arg(cell.judged));
+                w.writeAttribute(
+                    QStringLiteral("message"),
+                    QStringLiteral("%1 of %2 judged repeats failed").arg(cell.judged - cell.passed).arg(cell.judged));
                 w.writeAttribute(QStringLiteral("type"), QStringLiteral("verifier"));
                 w.writeCharacters(xmlSafe(details.join(u'\n')));
                 w.writeEndElement();

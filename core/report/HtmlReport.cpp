@@ -54,8 +54,8 @@ QString esc(const QString &text)
 
 bool numeric(const QString &cell)
 {
-    return !cell.isEmpty() && (cell[0].isDigit() || cell[0] == u'$' || cell[0] == u'+' || cell[0] == u'-' ||
-                               cell.startsWith(u'<'));
+    return !cell.isEmpty() &&
+           (cell[0].isDigit() || cell[0] == u'$' || cell[0] == u'+' || cell[0] == u'-' || cell.startsWith(u'<'));
 }
 
 void appendTable(QString &html, const Table &table, const QString &cssClass = {})
@@ -117,8 +117,8 @@ void appendCharts(QString &html, const ReportSource &source)
                     .arg(charts[i].id, charts[i].svg, esc(charts[i].caption));
     html += QStringLiteral("</div>\n");
     for (qsizetype i = 4; i < charts.size(); ++i)
-        html += QStringLiteral("<figure>%1<figcaption>%2</figcaption></figure>\n").arg(charts[i].svg,
-                                                                                        esc(charts[i].caption));
+        html += QStringLiteral("<figure>%1<figcaption>%2</figcaption></figure>\n")
+                    .arg(charts[i].svg, esc(charts[i].caption));
 }
 
 /// Orange at 0% to sky blue at 100% (Okabe-Ito), light enough for dark text in both schemes.
@@ -142,10 +142,10 @@ void appendMatrix(QString &html, const RunAnalysis &run)
     html += QStringLiteral("</tr></thead><tbody>\n");
     for (int index : matrixOrder(matrix)) {
         const CaseRow &row = matrix.rows[index];
-        html += QStringLiteral("<tr><td>%1</td><td>%2</td><td class=\"flip\">%3</td>")
-                    .arg(esc(row.caseId), esc(row.split),
-                         row.flipped() ? QStringLiteral("+%1 / −%2").arg(row.flipsToPass).arg(row.flipsToFail)
-                                       : QString());
+        html +=
+            QStringLiteral("<tr><td>%1</td><td>%2</td><td class=\"flip\">%3</td>")
+                .arg(esc(row.caseId), esc(row.split),
+                     row.flipped() ? QStringLiteral("+%1 / −%2").arg(row.flipsToPass).arg(row.flipsToFail) : QString());
         for (const CaseCell &cell : row.cells) {
             const auto rate = cell.passRate();
             if (rate)
@@ -188,17 +188,19 @@ void appendTranscript(QString &html, const QJsonObject &transcript)
             role += QStringLiteral(" · error");
         html += QStringLiteral("<div class=\"msg\"><div class=\"role\">%1</div>").arg(esc(role));
         if (const QString thinking = m.value(QStringLiteral("thinking")).toString(); !thinking.isEmpty())
-            html += QStringLiteral("<details><summary>Thinking</summary><pre>%1</pre></details>").arg(clipped(thinking));
+            html +=
+                QStringLiteral("<details><summary>Thinking</summary><pre>%1</pre></details>").arg(clipped(thinking));
         if (const QString content = m.value(QStringLiteral("content")).toString(); !content.isEmpty())
             html += QStringLiteral("<pre>%1</pre>").arg(clipped(content));
         for (const QJsonValue &call : m.value(QStringLiteral("tool_calls")).toArray()) {
             const QJsonObject c = call.toObject();
             const QJsonValue arguments = c.value(QStringLiteral("arguments"));
-            const QString args = arguments.isString() ? arguments.toString()
-                                                      : QString::fromUtf8(QJsonDocument(arguments.toObject())
-                                                                              .toJson(QJsonDocument::Compact));
-            html += QStringLiteral("<pre>→ %1(%2)</pre>").arg(esc(c.value(QStringLiteral("name")).toString()),
-                                                              clipped(args));
+            const QString args =
+                arguments.isString()
+                    ? arguments.toString()
+                    : QString::fromUtf8(QJsonDocument(arguments.toObject()).toJson(QJsonDocument::Compact));
+            html += QStringLiteral("<pre>→ %1(%2)</pre>")
+                        .arg(esc(c.value(QStringLiteral("name")).toString()), clipped(args));
         }
         html += QStringLiteral("</div>\n");
     }
@@ -279,15 +281,17 @@ QString htmlReport(const ReportSource &source)
     QString html;
     html.reserve(1 << 20);
     QString title = QStringLiteral("Skill report: %1").arg(run.manifest.skillName);
-    html += QStringLiteral("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-                           "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
-                           "<meta name=\"color-scheme\" content=\"light dark\">"
-                           "<meta name=\"generator\" content=\"%1\"><title>%2</title><style>%3</style></head>\n<body>\n")
-                .arg(esc(generatedBy()), esc(title), kStyle);
-    html += QStringLiteral("<header><h1>%1</h1><p class=\"sub\">%2</p></header>\n")
-                .arg(esc(title), esc(source.compare ? QStringLiteral("%1 compared with %2")
-                                                          .arg(run.label(), source.compare->label())
-                                                    : run.label()));
+    html +=
+        QStringLiteral("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+                       "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+                       "<meta name=\"color-scheme\" content=\"light dark\">"
+                       "<meta name=\"generator\" content=\"%1\"><title>%2</title><style>%3</style></head>\n<body>\n")
+            .arg(esc(generatedBy()), esc(title), kStyle);
+    html +=
+        QStringLiteral("<header><h1>%1</h1><p class=\"sub\">%2</p></header>\n")
+            .arg(esc(title),
+                 esc(source.compare ? QStringLiteral("%1 compared with %2").arg(run.label(), source.compare->label())
+                                    : run.label()));
     html += QStringLiteral("<h2 id=\"measured\">What was measured</h2>\n<p class=\"note\">Every model ran every case "
                            "with and without the skill, under the same system prompt apart from the skill.</p>\n");
     appendFacts(html, runs);

@@ -51,16 +51,18 @@ QString cellColour(const CaseCell &cell)
         return cell.errors ? QStringLiteral("#d0d0d0") : QString();
     const int r = qRound(0xE6 + (0x56 - 0xE6) * *rate), g = qRound(0x9F + (0xB4 - 0x9F) * *rate),
               b = qRound(0x00 + (0xE9 - 0x00) * *rate);
-    return QStringLiteral("#%1%2%3").arg(r, 2, 16, QLatin1Char('0')).arg(g, 2, 16, QLatin1Char('0')).arg(b, 2, 16,
-                                                                                                      QLatin1Char('0'));
+    return QStringLiteral("#%1%2%3")
+        .arg(r, 2, 16, QLatin1Char('0'))
+        .arg(g, 2, 16, QLatin1Char('0'))
+        .arg(b, 2, 16, QLatin1Char('0'));
 }
 
 Table problemsTable(const RunAnalysis &run, int limit)
 {
     Table table;
     table.title = QStringLiteral("Failures and errors");
-    table.header = {QStringLiteral("Case"), QStringLiteral("Model"), QStringLiteral("Arm"), QStringLiteral("Repeat"),
-                    QStringLiteral("Outcome"), QStringLiteral("Evidence")};
+    table.header = {QStringLiteral("Case"),   QStringLiteral("Model"),   QStringLiteral("Arm"),
+                    QStringLiteral("Repeat"), QStringLiteral("Outcome"), QStringLiteral("Evidence")};
     int total = 0;
     for (int index : detailItems(run, int(run.results.size()))) {
         const ItemResult &r = run.results[index];
@@ -81,7 +83,8 @@ Table problemsTable(const RunAnalysis &run, int limit)
     }
     table.note = QStringLiteral("%1 items failed or ended in an error; items of flipped cases first.").arg(total);
     if (total > limit)
-        table.note += QStringLiteral(" The first %1 are listed; the HTML, JSON and CSV reports have them all.").arg(limit);
+        table.note +=
+            QStringLiteral(" The first %1 are listed; the HTML, JSON and CSV reports have them all.").arg(limit);
     return table;
 }
 
@@ -92,11 +95,11 @@ QByteArray pdfReport(const ReportSource &source, QString *error)
     const RunAnalysis &run = *source.run;
     const QList<const RunAnalysis *> runs = source.runs();
     QTextDocument document;
-    QString html = QStringLiteral("<html><body><h1>Skill report: %1</h1><p>%2</p><h2>What was measured</h2>")
-                       .arg(esc(run.manifest.skillName),
-                            esc(source.compare ? QStringLiteral("%1 compared with %2")
-                                                     .arg(run.label(), source.compare->label())
-                                               : run.label()));
+    QString html =
+        QStringLiteral("<html><body><h1>Skill report: %1</h1><p>%2</p><h2>What was measured</h2>")
+            .arg(esc(run.manifest.skillName),
+                 esc(source.compare ? QStringLiteral("%1 compared with %2").arg(run.label(), source.compare->label())
+                                    : run.label()));
     for (const RunAnalysis *r : runs) {
         Table facts;
         facts.title = runs.size() > 1 ? r->label() : QString();
@@ -140,7 +143,8 @@ QByteArray pdfReport(const ReportSource &source, QString *error)
         const qsizetype count = std::min(kColumnsPerTable, columns - first);
         Table part = matrix;
         if (columns > kColumnsPerTable)
-            part.title = QStringLiteral("Case matrix, columns %1–%2 of %3").arg(first + 1).arg(first + count).arg(columns);
+            part.title =
+                QStringLiteral("Case matrix, columns %1–%2 of %3").arg(first + 1).arg(first + count).arg(columns);
         part.header = matrix.header.mid(0, 3) + matrix.header.mid(3 + first, count);
         QStringList colours;
         for (qsizetype r = 0; r < matrix.rows.size(); ++r) {

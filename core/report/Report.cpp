@@ -93,8 +93,8 @@ QString ReportWriter::defaultFileName(ReportFormat format) const
 {
     QString base = m_run.manifest.runId.isEmpty() ? QFileInfo(m_run.dir).fileName() : m_run.manifest.runId;
     if (m_compare)
-        base += QStringLiteral("-vs-") +
-                (m_compare->manifest.runId.isEmpty() ? QFileInfo(m_compare->dir).fileName() : m_compare->manifest.runId);
+        base += QStringLiteral("-vs-") + (m_compare->manifest.runId.isEmpty() ? QFileInfo(m_compare->dir).fileName()
+                                                                              : m_compare->manifest.runId);
     return base + u'.' + reportExtension(format);
 }
 

@@ -24,8 +24,20 @@ struct Series
     const RunAnalysis *run;
     QString arm;
     QString colour;
-    enum class Fill { Solid, Hatch, CrossHatch, Outlined } fill;
-    enum class Marker { Circle, Square, Triangle, Diamond } marker;
+    enum class Fill
+    {
+        Solid,
+        Hatch,
+        CrossHatch,
+        Outlined
+    } fill;
+    enum class Marker
+    {
+        Circle,
+        Square,
+        Triangle,
+        Diamond
+    } marker;
     QString name;
 };
 
@@ -128,8 +140,9 @@ void marker(SvgWriter &svg, QPointF p, const Series &s, double size = 6)
         svg.rect(QRectF(p.x() - size, p.y() - size, 2 * size, 2 * size), s.colour, stroke);
         break;
     case Series::Marker::Triangle:
-        svg.polygon({p + QPointF(0, -size * 1.2), p + QPointF(size * 1.1, size * 0.8), p + QPointF(-size * 1.1, size * 0.8)},
-                    s.colour, stroke);
+        svg.polygon(
+            {p + QPointF(0, -size * 1.2), p + QPointF(size * 1.1, size * 0.8), p + QPointF(-size * 1.1, size * 0.8)},
+            s.colour, stroke);
         break;
     case Series::Marker::Diamond:
         svg.polygon({p + QPointF(0, -size * 1.3), p + QPointF(size * 1.1, 0), p + QPointF(0, size * 1.3),
@@ -338,18 +351,16 @@ QString armBars(const QList<const RunAnalysis *> &runs, ChartMetric metric, cons
     const double top_ = metric == ChartMetric::PassRate ? 100 : std::ceil((high > 0 ? high : 1) / step) * step;
     const auto yOf = [&](double v) { return top + plotHeight - plotHeight * std::clamp(v / top_, 0.0, 1.0); };
 
-    SvgWriter svg = startChart(width, height,
-                               QStringLiteral("%1 by model, without and with the skill%2")
-                                   .arg(metricTitle(metric), splitSuffix(split)),
-                               ink);
+    SvgWriter svg = startChart(
+        width, height,
+        QStringLiteral("%1 by model, without and with the skill%2").arg(metricTitle(metric), splitSuffix(split)), ink);
     legend(svg, series, width, 46, false);
     for (double v = 0; v <= top_ + step / 2; v += step) {
         svg.line(QPointF(left, yOf(v)), QPointF(left + plotWidth, yOf(v)), ink.grid, 0.6, v > 0);
         svg.text(QPointF(left - 6, yOf(v) + 4), tickLabel(v, step), 11, SvgWriter::Anchor::End);
     }
     svg.text(QPointF(18, top + plotHeight / 2), axisTitle(metric), 12, SvgWriter::Anchor::Middle, false, -90);
-    svg.text(QPointF(width - right, height - 8), QStringLiteral("Whiskers: 95% intervals"), 10,
-             SvgWriter::Anchor::End);
+    svg.text(QPointF(width - right, height - 8), QStringLiteral("Whiskers: 95% intervals"), 10, SvgWriter::Anchor::End);
 
     const double barWidth = std::min(34.0, (groupWidth - 16) / std::max<qsizetype>(1, series.size()));
     const bool labels = models.size() * series.size() <= 16;
@@ -403,8 +414,8 @@ QString passRateVsTokens(const QList<const RunAnalysis *> &runs, const QString &
     const auto xOf = [&](double v) { return left + plotWidth * std::clamp(v / xMax, 0.0, 1.0); };
     const auto yOf = [&](double v) { return top + plotHeight - plotHeight * std::clamp(v / 100, 0.0, 1.0); };
 
-    SvgWriter svg = startChart(width, height, QStringLiteral("Pass rate against tokens%1").arg(splitSuffix(split)),
-                               ink);
+    SvgWriter svg =
+        startChart(width, height, QStringLiteral("Pass rate against tokens%1").arg(splitSuffix(split)), ink);
     legend(svg, series, width, 46, true);
     for (double v = 0; v <= 100; v += 20) {
         svg.line(QPointF(left, yOf(v)), QPointF(left + plotWidth, yOf(v)), ink.grid, 0.6, v > 0);
@@ -516,7 +527,8 @@ QString liftPerModel(const QList<const RunAnalysis *> &runs, const QString &spli
             const QString text = QStringLiteral("%1%2 pp, p = %3")
                                      .arg(lift > 0 ? QStringLiteral("+") : QString(), QString::number(lift, 'f', 1),
                                           QString::number(c->pValue, 'g', 3));
-            svg.beginGroup(QStringLiteral("%1, %2: lift %3 over %4 pairs").arg(models[m], series[i].name, text)
+            svg.beginGroup(QStringLiteral("%1, %2: lift %3 over %4 pairs")
+                               .arg(models[m], series[i].name, text)
                                .arg(c->table.pairs()));
             const QRectF bar(std::min(xOf(0), xOf(lift)), y, std::abs(xOf(lift) - xOf(0)), 14);
             fillShape(svg, bar, series[i]);

@@ -32,8 +32,7 @@ namespace charts {
 
 QString metricTitle(ChartMetric metric);
 /// Grouped bars per model, baseline and with-skill, with 95% interval whiskers, over @p split.
-QString armBars(const QList<const RunAnalysis *> &runs, ChartMetric metric, const QString &split,
-                ChartTarget target);
+QString armBars(const QList<const RunAnalysis *> &runs, ChartMetric metric, const QString &split, ChartTarget target);
 /// Pass rate against mean tokens, one point per model and arm, an arrow from baseline to with-skill.
 QString passRateVsTokens(const QList<const RunAnalysis *> &runs, const QString &split, ChartTarget target);
 /// The lift (with-skill minus baseline pass rate, over paired repeats) per model, with its McNemar p-value.

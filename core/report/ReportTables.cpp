@@ -70,8 +70,8 @@ QList<QPair<QString, QString>> measuredFacts(const RunAnalysis &run)
     const RunManifest &m = run.manifest;
     QList<QPair<QString, QString>> facts;
     facts.append({QStringLiteral("Skill"), m.skillName});
-    facts.append({QStringLiteral("Skill version"), m.skillVersion.isEmpty() ? QStringLiteral("(not snapshotted)")
-                                                                            : m.skillVersion});
+    facts.append({QStringLiteral("Skill version"),
+                  m.skillVersion.isEmpty() ? QStringLiteral("(not snapshotted)") : m.skillVersion});
     facts.append({QStringLiteral("Skill content hash"), m.skillHash});
     facts.append({QStringLiteral("Test suite"), m.suitePath});
     facts.append({QStringLiteral("Suite hash"), m.suiteHash});
@@ -91,18 +91,17 @@ QList<QPair<QString, QString>> measuredFacts(const RunAnalysis &run)
                                                .arg(run.matrix.rows.size() - heldOut)
                                                .arg(heldOut)});
     const QJsonValue repeats = m.parameters.value(QStringLiteral("runs"));
-    facts.append({QStringLiteral("Repeats per case"), repeats.isDouble() ? QString::number(repeats.toInt())
-                                                                         : QStringLiteral("(not recorded)")});
+    facts.append({QStringLiteral("Repeats per case"),
+                  repeats.isDouble() ? QString::number(repeats.toInt()) : QStringLiteral("(not recorded)")});
     const QString mode = m.parameters.value(QStringLiteral("mode")).toString();
     if (!mode.isEmpty())
         facts.append({QStringLiteral("Skill delivery"), mode});
-    facts.append({QStringLiteral("Items"), QStringLiteral("%1 finished of %2 planned")
-                                               .arg(run.results.size())
-                                               .arg(m.plannedItems)});
+    facts.append({QStringLiteral("Items"),
+                  QStringLiteral("%1 finished of %2 planned").arg(run.results.size()).arg(m.plannedItems)});
     facts.append({QStringLiteral("Run"), QStringLiteral("%1 (%2)").arg(m.runId, m.status)});
     facts.append({QStringLiteral("Started"), m.startedAt});
-    facts.append({QStringLiteral("Finished"), m.finishedAt.isEmpty() ? QStringLiteral("(not finished)")
-                                                                     : m.finishedAt});
+    facts.append(
+        {QStringLiteral("Finished"), m.finishedAt.isEmpty() ? QStringLiteral("(not finished)") : m.finishedAt});
     facts.append({QStringLiteral("Run made with"), QStringLiteral("Skillforge %1 on %2").arg(m.appVersion, m.host)});
     facts.append({QStringLiteral("Report made with"), generatedBy()});
     return facts;
@@ -112,8 +111,9 @@ Table passRateTable(const RunAnalysis &run, const QString &split)
 {
     Table table;
     table.title = QStringLiteral("Pass rate, %1").arg(splitTitle(split));
-    table.header = {QStringLiteral("Model"), QStringLiteral("Arm"), QStringLiteral("Items"), QStringLiteral("Errors"),
-                    QStringLiteral("Passed"), QStringLiteral("Pass rate"), QStringLiteral("95% interval")};
+    table.header = {QStringLiteral("Model"),       QStringLiteral("Arm"),    QStringLiteral("Items"),
+                    QStringLiteral("Errors"),      QStringLiteral("Passed"), QStringLiteral("Pass rate"),
+                    QStringLiteral("95% interval")};
     bool trigger = false;
     for (const ArmSummary &a : run.summary.arms)
         trigger = trigger || (a.split == split && a.triggerRate);
@@ -141,9 +141,9 @@ Table costTable(const RunAnalysis &run, const QString &split)
 {
     Table table;
     table.title = QStringLiteral("Tokens, cost and latency per item, %1").arg(splitTitle(split));
-    table.header = {QStringLiteral("Model"),       QStringLiteral("Arm"),           QStringLiteral("Tokens mean"),
-                    QStringLiteral("Tokens median"), QStringLiteral("Cost mean"),   QStringLiteral("Cost median"),
-                    QStringLiteral("Latency mean"), QStringLiteral("Latency median")};
+    table.header = {QStringLiteral("Model"),         QStringLiteral("Arm"),           QStringLiteral("Tokens mean"),
+                    QStringLiteral("Tokens median"), QStringLiteral("Cost mean"),     QStringLiteral("Cost median"),
+                    QStringLiteral("Latency mean"),  QStringLiteral("Latency median")};
     for (const ArmSummary &a : run.summary.arms) {
         if (a.split != split)
             continue;
@@ -184,8 +184,8 @@ Table liftTable(const RunAnalysis &run, const QString &split)
 {
     Table table;
     table.title = QStringLiteral("Lift from the skill, %1").arg(splitTitle(split));
-    table.header = {QStringLiteral("Model"),          QStringLiteral("Pairs"),          QStringLiteral("Lift"),
-                    QStringLiteral("p (McNemar)"),    QStringLiteral("Both pass"),      QStringLiteral("Both fail"),
+    table.header = {QStringLiteral("Model"),           QStringLiteral("Pairs"),          QStringLiteral("Lift"),
+                    QStringLiteral("p (McNemar)"),     QStringLiteral("Both pass"),      QStringLiteral("Both fail"),
                     QStringLiteral("Flipped to pass"), QStringLiteral("Flipped to fail")};
     for (const ArmComparison &c : run.summary.comparisons) {
         if (c.split != split)
@@ -205,8 +205,8 @@ Table changesTable(const RunAnalysis &before, const RunAnalysis &after, int limi
 {
     Table table;
     table.title = QStringLiteral("What changed per case: %1 → %2").arg(before.label(), after.label());
-    table.header = {QStringLiteral("Case"), QStringLiteral("Model"), QStringLiteral("Arm"), QStringLiteral("Before"),
-                    QStringLiteral("After"), QStringLiteral("Change")};
+    table.header = {QStringLiteral("Case"),   QStringLiteral("Model"), QStringLiteral("Arm"),
+                    QStringLiteral("Before"), QStringLiteral("After"), QStringLiteral("Change")};
     const QList<CaseChange> changes = diffCaseMatrices(before.matrix, after.matrix);
     for (const CaseChange &c : changes) {
         if (table.rows.size() >= limit)

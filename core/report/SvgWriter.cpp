@@ -74,9 +74,9 @@ void SvgWriter::text(QPointF at, const QString &text, double size, Anchor anchor
         extra += QStringLiteral(" font-weight=\"bold\"");
     if (rotate != 0)
         extra += QStringLiteral(" transform=\"rotate(%1 %2 %3)\"").arg(num(rotate), num(at.x()), num(at.y()));
-    m_svg += QStringLiteral("<text x=\"%1\" y=\"%2\" font-size=\"%3\" text-anchor=\"%4\" fill=\"%5\"%6>%7</text>\n")
-                 .arg(num(at.x()), num(at.y()), num(size), anchors[int(anchor)], m_textColour, extra,
-                      text.toHtmlEscaped());
+    m_svg +=
+        QStringLiteral("<text x=\"%1\" y=\"%2\" font-size=\"%3\" text-anchor=\"%4\" fill=\"%5\"%6>%7</text>\n")
+            .arg(num(at.x()), num(at.y()), num(size), anchors[int(anchor)], m_textColour, extra, text.toHtmlEscaped());
 }
 
 void SvgWriter::hatch(const QRectF &r, const QString &stroke, double spacing, bool crossed)

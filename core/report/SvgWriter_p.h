@@ -20,7 +20,12 @@ public:
     void line(QPointF a, QPointF b, const QString &stroke, double width = 1, bool dashed = false);
     void polygon(const QList<QPointF> &points, const QString &fill, const QString &stroke = {});
     void circle(QPointF centre, double radius, const QString &fill, const QString &stroke = {});
-    enum class Anchor { Start, Middle, End };
+    enum class Anchor
+    {
+        Start,
+        Middle,
+        End
+    };
     void text(QPointF at, const QString &text, double size = 12, Anchor anchor = Anchor::Start, bool bold = false,
               double rotate = 0);
     /// Diagonal lines across @p r, cut to its edges: the hatching that tells arms apart in grey-scale.

@@ -54,8 +54,10 @@ bool writeRun(const QString &dir, int models, int cases, int repeats)
     manifest.suiteHash = QStringLiteral("feed01");
     for (int m = 0; m < models; ++m)
         manifest.models.append({QStringLiteral("provider%1:student-model-%2").arg(m % 3).arg(m),
-                                QStringLiteral("provider%1").arg(m % 3), QStringLiteral("student-model-%1-2026").arg(m)});
-    manifest.parameters = QJsonObject{{QStringLiteral("runs"), repeats}, {QStringLiteral("mode"), QStringLiteral("inline")}};
+                                QStringLiteral("provider%1").arg(m % 3),
+                                QStringLiteral("student-model-%1-2026").arg(m)});
+    manifest.parameters =
+        QJsonObject{{QStringLiteral("runs"), repeats}, {QStringLiteral("mode"), QStringLiteral("inline")}};
     manifest.appVersion = QStringLiteral(SKILLFORGE_VERSION);
     manifest.host = QStringLiteral("bench");
     manifest.startedAt = QStringLiteral("2026-11-30T00:00:00Z");
@@ -86,10 +88,14 @@ bool writeRun(const QString &dir, int models, int cases, int repeats)
                     if (error)
                         item.error = QStringLiteral("HTTP 529: overloaded");
                     else
-                        item.verifiers = {{QStringLiteral("contains"), {}, item.passed, true,
+                        item.verifiers = {{QStringLiteral("contains"),
+                                           {},
+                                           item.passed,
+                                           true,
                                            item.passed ? QStringLiteral("found \"EPS\"")
                                                        : QStringLiteral("\"EPS\" not in the answer"),
-                                           std::nullopt, {}}};
+                                           std::nullopt,
+                                           {}}};
                     item.answer = item.passed ? QStringLiteral("Use RMSNorm with EPS = 1e-6 and a fused kernel.")
                                               : QStringLiteral("Use layer norm.");
                     item.resolvedModel = model.resolvedId;
@@ -168,9 +174,8 @@ int main(int argc, char **argv)
     report("open: analyzeRun (read, statistics, matrix)", clock.elapsed());
 
     const auto write = [&](const char *step, ReportFormat format, ReportOptions options = {}) {
-        const QString path = temp.filePath(QStringLiteral("report-%1.%2")
-                                               .arg(options.maxItemDetails)
-                                               .arg(reportExtension(format)));
+        const QString path =
+            temp.filePath(QStringLiteral("report-%1.%2").arg(options.maxItemDetails).arg(reportExtension(format)));
         clock.restart();
         const QString error = ReportWriter(run, nullptr, options).write(format, path);
         if (!error.isEmpty()) {

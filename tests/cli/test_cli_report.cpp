@@ -50,8 +50,8 @@ private Q_SLOTS:
     void html_withoutOutput_isWrittenToTheCurrentFolder_namedAfterTheRun()
     {
         QTemporaryDir cwd;
-        const Result r = run({fixtureRun(QStringLiteral("v1")), QStringLiteral("--format"), QStringLiteral("html")},
-                             cwd.path());
+        const Result r =
+            run({fixtureRun(QStringLiteral("v1")), QStringLiteral("--format"), QStringLiteral("html")}, cwd.path());
         QCOMPARE(r.exitCode, 0);
         const QString expected = cwd.filePath(QStringLiteral("20261121T100001Z-000001.html"));
         QVERIFY(QFile::exists(expected));
@@ -75,8 +75,9 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("r.md"));
-        const Result r = run({fixtureRun(QStringLiteral("v1")), QStringLiteral("--format"), QStringLiteral("md"),
-                              QStringLiteral("-o"), path, QStringLiteral("--compare"), fixtureRun(QStringLiteral("v2"))});
+        const Result r =
+            run({fixtureRun(QStringLiteral("v1")), QStringLiteral("--format"), QStringLiteral("md"),
+                 QStringLiteral("-o"), path, QStringLiteral("--compare"), fixtureRun(QStringLiteral("v2"))});
         QCOMPARE(r.exitCode, 0);
         const QStringList files = r.out.split(u'\n', Qt::SkipEmptyParts);
         QCOMPARE(files.size(), 7);
@@ -90,8 +91,9 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("r.csv"));
-        const Result r = run({fixtureRun(QStringLiteral("v1")), QStringLiteral("--format"), QStringLiteral("csv"),
-                              QStringLiteral("-o"), path, QStringLiteral("--compare"), fixtureRun(QStringLiteral("v2"))});
+        const Result r =
+            run({fixtureRun(QStringLiteral("v1")), QStringLiteral("--format"), QStringLiteral("csv"),
+                 QStringLiteral("-o"), path, QStringLiteral("--compare"), fixtureRun(QStringLiteral("v2"))});
         QCOMPARE(r.exitCode, 0);
         QFile file(path);
         QVERIFY(file.open(QIODevice::ReadOnly));
@@ -124,7 +126,8 @@ private Q_SLOTS:
     void unknownFormat_orJUnitWithCompare_isBadUsage()
     {
         QTemporaryDir dir;
-        Result r = run({fixtureRun(QStringLiteral("v1")), QStringLiteral("--format"), QStringLiteral("docx")}, dir.path());
+        Result r =
+            run({fixtureRun(QStringLiteral("v1")), QStringLiteral("--format"), QStringLiteral("docx")}, dir.path());
         QCOMPARE(r.exitCode, 2);
         QVERIFY(r.err.contains(QStringLiteral("html|pdf|md|csv|json|junit")));
         r = run({fixtureRun(QStringLiteral("v1")), QStringLiteral("--format"), QStringLiteral("junit"),

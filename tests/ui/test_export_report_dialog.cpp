@@ -1,8 +1,8 @@
 // The Export Report dialog as a user drives it: a fixture run exported through a job in the Jobs panel.
 #include "../support/TestFiles.h"
+#include "MainWindow.h"
 #include "jobs/Job.h"
 #include "jobs/JobListModel.h"
-#include "MainWindow.h"
 #include "project/SampleProject.h"
 #include "report/ExportReportDialog.h"
 

@@ -96,8 +96,7 @@ ExportReportDialog::ExportReportDialog(JobListModel *jobs, QWidget *parent)
     m_export->setDefault(true);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     connect(m_export, &QPushButton::clicked, this, &ExportReportDialog::startExport);
-    connect(m_open, &QPushButton::clicked, this,
-            [this] { QDesktopServices::openUrl(QUrl::fromLocalFile(m_written)); });
+    connect(m_open, &QPushButton::clicked, this, [this] { QDesktopServices::openUrl(QUrl::fromLocalFile(m_written)); });
 
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(form);
@@ -188,7 +187,8 @@ void ExportReportDialog::suggestOutput()
         if (!m_compare->text().trimmed().isEmpty())
             name += QStringLiteral("-vs-") + QFileInfo(QDir::cleanPath(m_compare->text().trimmed())).fileName();
         const QDir project(QFileInfo(run.absolutePath()).absolutePath());
-        m_output->setText(project.filePath(QStringLiteral("reports/%1.%2").arg(name, reportExtension(currentFormat()))));
+        m_output->setText(
+            project.filePath(QStringLiteral("reports/%1.%2").arg(name, reportExtension(currentFormat()))));
     }
     updateButtons();
 }
@@ -214,8 +214,8 @@ void ExportReportDialog::startExport()
     m_open->setVisible(false);
     m_status->setText(tr("Writing %1…").arg(QDir::toNativeSeparators(path)));
     if (m_jobs) {
-        m_job = m_jobs->add(new Job(tr("Export %1 report of %2").arg(reportFormatName(format).toUpper(),
-                                                                     QFileInfo(runDir).fileName())));
+        m_job = m_jobs->add(new Job(
+            tr("Export %1 report of %2").arg(reportFormatName(format).toUpper(), QFileInfo(runDir).fileName())));
         m_job->setCancellable(false); // one atomic write: there is nothing half-done to stop
     }
     updateButtons();

@@ -44,7 +44,7 @@ inline bool plantSecrets(const QString &dir)
     QByteArray text = transcript.readAll();
     transcript.close();
     const QByteArray planted = QByteArray(QByteArray("Write the kernel for case rmsnorm-basic. My key is ") +
-                               kPlantedKey.toUtf8() + QByteArray(" <script>alert(1)</script>"));
+                                          kPlantedKey.toUtf8() + QByteArray(" <script>alert(1)</script>"));
     text.replace(QByteArray("Write the kernel for case rmsnorm-basic."), planted);
     QFile::remove(transcriptPath);
     if (!transcript.open(QIODevice::WriteOnly) || transcript.write(text) != text.size())
@@ -60,8 +60,9 @@ inline bool plantSecrets(const QString &dir)
     if (first < 0)
         return false;
     lines.replace(first, answer.size(), QByteArray(QByteArray("export HF_TOKEN=") + kPlantedToken.toUtf8()));
-    lines.replace(QByteArray("no match for __global__"),
-                  QByteArray(QByteArray("Authorization: Bearer ") + kPlantedKey.toUtf8() + QByteArray(" no match for")));
+    lines.replace(
+        QByteArray("no match for __global__"),
+        QByteArray(QByteArray("Authorization: Bearer ") + kPlantedKey.toUtf8() + QByteArray(" no match for")));
     QFile::remove(results.fileName());
     return results.open(QIODevice::WriteOnly) && results.write(lines) == lines.size();
 }

@@ -62,8 +62,8 @@ QList<QStringList> parseCsv(const QString &text)
 
 struct JUnitCounts
 {
-    int tests = 0, failures = 0, errors = 0;                     // from the root's attributes
-    int testcases = 0, failureElements = 0, errorElements = 0;   // counted
+    int tests = 0, failures = 0, errors = 0;                   // from the root's attributes
+    int testcases = 0, failureElements = 0, errorElements = 0; // counted
     bool structureValid = true;
 };
 
@@ -145,7 +145,8 @@ private Q_SLOTS:
         QVERIFY(evidence >= 0 && outcome >= 0);
         // The first item failed with evidence holding quotes, a colon and a backslash: quoted, quotes doubled.
         QCOMPARE(records[1][evidence],
-                 QStringLiteral("contains: \"__global__\" not in the answer; launch bounds: no match for __global__\\s+void"));
+                 QStringLiteral(
+                     "contains: \"__global__\" not in the answer; launch bounds: no match for __global__\\s+void"));
         QVERIFY(text.contains(QStringLiteral("\"contains: \"\"__global__\"\" not in the answer")));
         int errors = 0;
         for (const QStringList &record : records.mid(1))
@@ -156,7 +157,8 @@ private Q_SLOTS:
     void csv_withCompare_listsBothRunsItems()
     {
         QTemporaryDir dir;
-        const RunAnalysis v1 = loadRun(fixtureRun(QStringLiteral("v1"))), v2 = loadRun(fixtureRun(QStringLiteral("v2")));
+        const RunAnalysis v1 = loadRun(fixtureRun(QStringLiteral("v1"))),
+                          v2 = loadRun(fixtureRun(QStringLiteral("v2")));
         const QString path = dir.filePath(QStringLiteral("r.csv"));
         QCOMPARE(write(v2, ReportFormat::Csv, path, &v1), QString());
         QCOMPARE(parseCsv(QString::fromUtf8(readFile(path))).size(), 81);
@@ -195,7 +197,8 @@ private Q_SLOTS:
     void json_withCompare_holdsBothRunsAndTheChangedCells()
     {
         QTemporaryDir dir;
-        const RunAnalysis v1 = loadRun(fixtureRun(QStringLiteral("v1"))), v2 = loadRun(fixtureRun(QStringLiteral("v2")));
+        const RunAnalysis v1 = loadRun(fixtureRun(QStringLiteral("v1"))),
+                          v2 = loadRun(fixtureRun(QStringLiteral("v2")));
         const QString path = dir.filePath(QStringLiteral("r.json"));
         QCOMPARE(write(v2, ReportFormat::Json, path, &v1), QString());
         const QJsonObject root = QJsonDocument::fromJson(readFile(path)).object();
@@ -264,7 +267,8 @@ private Q_SLOTS:
     void junit_refusesASecondRun()
     {
         QTemporaryDir dir;
-        const RunAnalysis v1 = loadRun(fixtureRun(QStringLiteral("v1"))), v2 = loadRun(fixtureRun(QStringLiteral("v2")));
+        const RunAnalysis v1 = loadRun(fixtureRun(QStringLiteral("v1"))),
+                          v2 = loadRun(fixtureRun(QStringLiteral("v2")));
         QVERIFY(!write(v2, ReportFormat::JUnit, dir.filePath(QStringLiteral("r.xml")), &v1).isEmpty());
         QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("r.xml"))));
     }
@@ -297,15 +301,16 @@ private Q_SLOTS:
     void charts_showTheSummaryFigures_neverOwnOnes()
     {
         const RunAnalysis run = loadRun(fixtureRun(QStringLiteral("v1")));
-        const QString svg = charts::armBars({&run}, ChartMetric::PassRate, QStringLiteral("all"),
-                                            ChartTarget::Standalone);
+        const QString svg =
+            charts::armBars({&run}, ChartMetric::PassRate, QStringLiteral("all"), ChartTarget::Standalone);
         for (const ArmSummary &a : run.summary.arms) {
             if (a.split != u"all")
                 continue;
             const QString tooltip =
                 QStringLiteral("%1, %2: %3% (95% interval %4% to %5%)")
                     .arg(a.model, a.arm == kBaselineArm ? QStringLiteral("baseline") : QStringLiteral("with skill"),
-                         QString::number(a.passRate.rate * 100, 'f', 1), QString::number(a.passRate.ci.low * 100, 'f', 1),
+                         QString::number(a.passRate.rate * 100, 'f', 1),
+                         QString::number(a.passRate.ci.low * 100, 'f', 1),
                          QString::number(a.passRate.ci.high * 100, 'f', 1));
             QVERIFY2(svg.contains(tooltip.toHtmlEscaped()), qPrintable(tooltip));
         }
@@ -326,8 +331,8 @@ private Q_SLOTS:
         const QString html = QString::fromUtf8(readFile(path));
         QVERIFY(html.startsWith(QStringLiteral("<!DOCTYPE html>")));
         QVERIFY(!html.contains(QStringLiteral("<script")));
-        QVERIFY(!html.contains(QStringLiteral("http://")) || html.count(QStringLiteral("http://")) ==
-                                                                   html.count(QStringLiteral("http://www.w3.org/2000/svg")));
+        QVERIFY(!html.contains(QStringLiteral("http://")) ||
+                html.count(QStringLiteral("http://")) == html.count(QStringLiteral("http://www.w3.org/2000/svg")));
         QVERIFY(!html.contains(QStringLiteral("https://")));
         QVERIFY(html.contains(QStringLiteral("prefers-color-scheme:dark")));
         QCOMPARE(html.count(QStringLiteral("<svg ")), 6);
@@ -369,7 +374,8 @@ private Q_SLOTS:
     void html_withCompare_drawsBothRunsAndListsChanges()
     {
         QTemporaryDir dir;
-        const RunAnalysis v1 = loadRun(fixtureRun(QStringLiteral("v1"))), v2 = loadRun(fixtureRun(QStringLiteral("v2")));
+        const RunAnalysis v1 = loadRun(fixtureRun(QStringLiteral("v1"))),
+                          v2 = loadRun(fixtureRun(QStringLiteral("v2")));
         const QString path = dir.filePath(QStringLiteral("r.html"));
         QCOMPARE(write(v2, ReportFormat::Html, path, &v1), QString());
         const QString html = QString::fromUtf8(readFile(path));
@@ -387,8 +393,8 @@ private Q_SLOTS:
         QVERIFY(plantSecrets(runDir));
         const RunAnalysis run = loadRun(runDir);
         const ReportWriter writer(run);
-        for (ReportFormat format : {ReportFormat::Html, ReportFormat::Markdown, ReportFormat::Csv, ReportFormat::Json,
-                                    ReportFormat::JUnit}) {
+        for (ReportFormat format :
+             {ReportFormat::Html, ReportFormat::Markdown, ReportFormat::Csv, ReportFormat::Json, ReportFormat::JUnit}) {
             const QString path = dir.filePath(QStringLiteral("report.") + reportExtension(format));
             QCOMPARE(writer.write(format, path), QString());
             const QByteArray bytes = readFile(path);
@@ -412,8 +418,7 @@ private Q_SLOTS:
                  QStringLiteral("use sk-…uvwx now"));
         QCOMPARE(scrubSecrets(QStringLiteral("Authorization: Bearer abcdefghijklmnop1234")),
                  QStringLiteral("Authorization: Bearer …1234"));
-        QCOMPARE(scrubSecrets(QStringLiteral("api_key=\"0123456789abcdefXYZW\"")),
-                 QStringLiteral("api_key=\"…XYZW\""));
+        QCOMPARE(scrubSecrets(QStringLiteral("api_key=\"0123456789abcdefXYZW\"")), QStringLiteral("api_key=\"…XYZW\""));
         QCOMPARE(scrubSecrets(QStringLiteral("AKIAIOSFODNN7EXAMPLE")), QStringLiteral("…MPLE"));
         const QString ordinary = QStringLiteral("mask-image: none; tokens: 1200; the key idea; max_tokens=512; "
                                                 "__global__ void k(); task-specific");

@@ -17,8 +17,8 @@ namespace {
 
 QString chromium()
 {
-    for (const QString &name : {QStringLiteral("chromium"), QStringLiteral("chromium-browser"),
-                                QStringLiteral("google-chrome")}) {
+    for (const QString &name :
+         {QStringLiteral("chromium"), QStringLiteral("chromium-browser"), QStringLiteral("google-chrome")}) {
         const QString path = QStandardPaths::findExecutable(name);
         if (!path.isEmpty())
             return path;
@@ -125,7 +125,8 @@ private Q_SLOTS:
         file.close();
         QTemporaryDir profile;
         QByteArray log;
-        runTool(m_browser, browserArguments(profile) << QStringLiteral("--dump-dom") << QUrl::fromLocalFile(broken).toString(),
+        runTool(m_browser,
+                browserArguments(profile) << QStringLiteral("--dump-dom") << QUrl::fromLocalFile(broken).toString(),
                 &log);
         QVERIFY2(!pageProblems(log).isEmpty(), log.constData());
     }
@@ -135,8 +136,8 @@ private Q_SLOTS:
         QTemporaryDir profile;
         QByteArray log;
         const QByteArray dom = runTool(m_browser,
-                                       browserArguments(profile) << QStringLiteral("--dump-dom")
-                                                                 << QUrl::fromLocalFile(m_single).toString(),
+                                       browserArguments(profile)
+                                           << QStringLiteral("--dump-dom") << QUrl::fromLocalFile(m_single).toString(),
                                        &log);
         QVERIFY(!dom.isEmpty());
         QVERIFY2(pageProblems(log).isEmpty(), qPrintable(pageProblems(log).join(u'\n')));

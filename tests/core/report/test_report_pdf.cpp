@@ -22,7 +22,8 @@ int pageCount(const QString &pdf)
 QString textOf(const QString &pdf)
 {
     // NFKC folds the typographic ligatures ("ﬀ", "ﬁ") the PDF's font draws back into their letters.
-    return QString::fromUtf8(runTool(QStringLiteral("pdftotext"), {QStringLiteral("-layout"), pdf, QStringLiteral("-")}))
+    return QString::fromUtf8(
+               runTool(QStringLiteral("pdftotext"), {QStringLiteral("-layout"), pdf, QStringLiteral("-")}))
         .normalized(QString::NormalizationForm_KC);
 }
 
@@ -58,7 +59,8 @@ private Q_SLOTS:
     void pdf_withCompare_namesBothRuns()
     {
         QTemporaryDir dir;
-        const RunAnalysis v1 = loadRun(fixtureRun(QStringLiteral("v1"))), v2 = loadRun(fixtureRun(QStringLiteral("v2")));
+        const RunAnalysis v1 = loadRun(fixtureRun(QStringLiteral("v1"))),
+                          v2 = loadRun(fixtureRun(QStringLiteral("v2")));
         const QString path = dir.filePath(QStringLiteral("r.pdf"));
         QCOMPARE(ReportWriter(v2, &v1).write(ReportFormat::Pdf, path), QString());
         const QString text = textOf(path);
