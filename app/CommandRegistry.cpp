@@ -12,6 +12,7 @@ Command generateCommand();
 Command guiCommand();
 Command modelsListCommand();
 Command refineCommand();
+Command reportCommand();
 Command runsExportCommand();
 Command runsImportCommand();
 Command skillInstallCommand();
@@ -42,6 +43,7 @@ const std::vector<Command> &commands()
         evalCommand(),
         runsExportCommand(),
         runsImportCommand(),
+        reportCommand(),
         kernelTasksCommand(),
         kernelCheckCommand(),
     };

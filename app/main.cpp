@@ -64,6 +64,7 @@ int main(int argc, char **argv)
         out(command->help);
         return Success;
     }
-    const auto app = makeApplication(argc, argv, command->needsGui, rest.contains(QStringLiteral("--screenshot")));
+    const auto app = makeApplication(argc, argv, command->needsGui || command->rendersOffscreen,
+                                     command->rendersOffscreen || rest.contains(QStringLiteral("--screenshot")));
     return command->run(rest);
 }

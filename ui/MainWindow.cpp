@@ -7,6 +7,7 @@
 #include "jobs/JobListModel.h"
 #include "kernels/KernelsView.h"
 #include "project/ProjectTreeModel.h"
+#include "report/ExportReportDialog.h"
 #include "runs/RunsView.h"
 #include "settings/PreferencesDialog.h"
 #include "skill/SkillView.h"
@@ -116,6 +117,10 @@ void MainWindow::createActions()
     file->addSeparator();
     m_saveAction = file->addAction(tr("&Save"), this, [this] { page(currentView())->save(); });
     m_saveAction->setShortcut(QKeySequence::Save);
+    file->addSeparator();
+    file->addAction(tr("&Export Report…"), this, [this] {
+        ExportReportDialog::exportRun(m_jobs, {}, {}, m_project ? m_project->runsPath() : QString(), this);
+    });
     file->addSeparator();
     QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);

@@ -1,0 +1,320 @@
+#include "ReportTables_p.h"
+
+#include <QCoreApplication>
+#include <QDateTime>
+#include <QJsonValue>
+#include <QSet>
+#include <algorithm>
+
+namespace sf::report {
+
+QString percent(double rate, int decimals)
+{
+    return QString::number(rate * 100, 'f', decimals) + u'%';
+}
+
+QString percentInterval(const stats::Interval &ci)
+{
+    return QStringLiteral("[%1–%2]").arg(QString::number(ci.low * 100, 'f', 1), QString::number(ci.high * 100, 'f', 1));
+}
+
+QString pValue(double p)
+{
+    if (p < 0.001)
+        return QStringLiteral("< 0.001");
+    return QString::number(p, 'f', 3);
+}
+
+QString withInterval(double value, const stats::Interval &ci, QString (*format)(double))
+{
+    return QStringLiteral("%1 [%2–%3]").arg(format(value), format(ci.low), format(ci.high));
+}
+
+QString tokensText(double v)
+{
+    return QString::number(qRound64(v));
+}
+
+QString costText(double v)
+{
+    return u'$' + QString::number(v, 'f', v < 0.01 ? 5 : 3);
+}
+
+QString secondsText(double ms)
+{
+    return QString::number(ms / 1000, 'f', 2) + QStringLiteral(" s");
+}
+
+QStringList splitsOf(const RunAnalysis &run)
+{
+    QStringList splits{QStringLiteral("all")};
+    for (const QString &split : {QStringLiteral("train"), QStringLiteral("heldout")}) {
+        if (std::any_of(run.summary.arms.begin(), run.summary.arms.end(),
+                        [&](const ArmSummary &a) { return a.split == split; }))
+            splits.append(split);
+    }
+    return splits;
+}
+
+QString splitTitle(const QString &split)
+{
+    if (split == u"train")
+        return QStringLiteral("train cases");
+    if (split == u"heldout")
+        return QStringLiteral("held-out cases");
+    return QStringLiteral("all cases");
+}
+
+QList<QPair<QString, QString>> measuredFacts(const RunAnalysis &run)
+{
+    const RunManifest &m = run.manifest;
+    QList<QPair<QString, QString>> facts;
+    facts.append({QStringLiteral("Skill"), m.skillName});
+    facts.append({QStringLiteral("Skill version"),
+                  m.skillVersion.isEmpty() ? QStringLiteral("(not snapshotted)") : m.skillVersion});
+    facts.append({QStringLiteral("Skill content hash"), m.skillHash});
+    facts.append({QStringLiteral("Test suite"), m.suitePath});
+    facts.append({QStringLiteral("Suite hash"), m.suiteHash});
+    QStringList models;
+    for (const RunModel &model : m.models) {
+        QString line = QStringLiteral("%1 (provider %2").arg(model.name, model.provider);
+        if (!model.resolvedId.isEmpty())
+            line += QStringLiteral(", resolved as %1").arg(model.resolvedId);
+        models.append(line + u')');
+    }
+    facts.append({QStringLiteral("Models"), models.join(QStringLiteral("; "))});
+    int heldOut = 0;
+    for (const CaseRow &row : run.matrix.rows)
+        heldOut += row.split == u"heldout" ? 1 : 0;
+    facts.append({QStringLiteral("Cases"), QStringLiteral("%1 (%2 train, %3 held out)")
+                                               .arg(run.matrix.rows.size())
+                                               .arg(run.matrix.rows.size() - heldOut)
+                                               .arg(heldOut)});
+    const QJsonValue repeats = m.parameters.value(QStringLiteral("runs"));
+    facts.append({QStringLiteral("Repeats per case"),
+                  repeats.isDouble() ? QString::number(repeats.toInt()) : QStringLiteral("(not recorded)")});
+    const QString mode = m.parameters.value(QStringLiteral("mode")).toString();
+    if (!mode.isEmpty())
+        facts.append({QStringLiteral("Skill delivery"), mode});
+    facts.append({QStringLiteral("Items"),
+                  QStringLiteral("%1 finished of %2 planned").arg(run.results.size()).arg(m.plannedItems)});
+    facts.append({QStringLiteral("Run"), QStringLiteral("%1 (%2)").arg(m.runId, m.status)});
+    facts.append({QStringLiteral("Started"), m.startedAt});
+    facts.append(
+        {QStringLiteral("Finished"), m.finishedAt.isEmpty() ? QStringLiteral("(not finished)") : m.finishedAt});
+    facts.append({QStringLiteral("Run made with"), QStringLiteral("Skillforge %1 on %2").arg(m.appVersion, m.host)});
+    facts.append({QStringLiteral("Report made with"), generatedBy()});
+    return facts;
+}
+
+Table passRateTable(const RunAnalysis &run, const QString &split)
+{
+    Table table;
+    table.title = QStringLiteral("Pass rate, %1").arg(splitTitle(split));
+    table.header = {QStringLiteral("Model"),       QStringLiteral("Arm"),    QStringLiteral("Items"),
+                    QStringLiteral("Errors"),      QStringLiteral("Passed"), QStringLiteral("Pass rate"),
+                    QStringLiteral("95% interval")};
+    bool trigger = false;
+    for (const ArmSummary &a : run.summary.arms)
+        trigger = trigger || (a.split == split && a.triggerRate);
+    if (trigger)
+        table.header.append(QStringLiteral("Skill loaded"));
+    for (const ArmSummary &a : run.summary.arms) {
+        if (a.split != split)
+            continue;
+        QStringList row{a.model,
+                        a.arm,
+                        QString::number(a.items),
+                        QString::number(a.errors),
+                        QStringLiteral("%1 of %2").arg(a.passRate.successes).arg(a.passRate.trials),
+                        a.passRate.trials ? percent(a.passRate.rate) : QStringLiteral("—"),
+                        a.passRate.trials ? percentInterval(a.passRate.ci) : QStringLiteral("—")};
+        if (trigger)
+            row.append(a.triggerRate ? percent(a.triggerRate->rate) : QString());
+        table.rows.append(row);
+    }
+    table.note = QStringLiteral("Pass rate over the items that ended without an error; Wilson 95% score intervals.");
+    return table;
+}
+
+Table costTable(const RunAnalysis &run, const QString &split)
+{
+    Table table;
+    table.title = QStringLiteral("Tokens, cost and latency per item, %1").arg(splitTitle(split));
+    table.header = {QStringLiteral("Model"),         QStringLiteral("Arm"),           QStringLiteral("Tokens mean"),
+                    QStringLiteral("Tokens median"), QStringLiteral("Cost mean"),     QStringLiteral("Cost median"),
+                    QStringLiteral("Latency mean"),  QStringLiteral("Latency median")};
+    for (const ArmSummary &a : run.summary.arms) {
+        if (a.split != split)
+            continue;
+        QStringList row{a.model, a.arm, withInterval(a.tokens.mean, a.tokens.meanCi, tokensText),
+                        withInterval(a.tokens.median, a.tokens.medianCi, tokensText)};
+        if (a.costUsd) {
+            row << withInterval(a.costUsd->mean, a.costUsd->meanCi, costText)
+                << withInterval(a.costUsd->median, a.costUsd->medianCi, costText);
+        } else {
+            row << QStringLiteral("(price unknown)") << QStringLiteral("(price unknown)");
+        }
+        row << withInterval(a.latencyMs.mean, a.latencyMs.meanCi, secondsText)
+            << withInterval(a.latencyMs.median, a.latencyMs.medianCi, secondsText);
+        table.rows.append(row);
+    }
+    table.note = QStringLiteral("Tokens are input plus output. Brackets: 95% percentile bootstrap intervals "
+                                "(seeded, so the same run gives the same report). Cost only where every item "
+                                "had a price.");
+    return table;
+}
+
+namespace {
+
+QString flipList(const QStringList &pairs)
+{
+    if (pairs.isEmpty())
+        return QStringLiteral("0");
+    QStringList shown = pairs.mid(0, 8);
+    QString text = QStringLiteral("%1: %2").arg(pairs.size()).arg(shown.join(QStringLiteral(", ")));
+    if (pairs.size() > shown.size())
+        text += QStringLiteral(" and %1 more").arg(pairs.size() - shown.size());
+    return text;
+}
+
+} // namespace
+
+Table liftTable(const RunAnalysis &run, const QString &split)
+{
+    Table table;
+    table.title = QStringLiteral("Lift from the skill, %1").arg(splitTitle(split));
+    table.header = {QStringLiteral("Model"),           QStringLiteral("Pairs"),          QStringLiteral("Lift"),
+                    QStringLiteral("p (McNemar)"),     QStringLiteral("Both pass"),      QStringLiteral("Both fail"),
+                    QStringLiteral("Flipped to pass"), QStringLiteral("Flipped to fail")};
+    for (const ArmComparison &c : run.summary.comparisons) {
+        if (c.split != split)
+            continue;
+        table.rows.append({c.model, QString::number(c.table.pairs()),
+                           QStringLiteral("%1%2 pp").arg(c.lift > 0 ? QStringLiteral("+") : QString(),
+                                                         QString::number(c.lift * 100, 'f', 1)),
+                           pValue(c.pValue), QString::number(c.table.bothPass), QString::number(c.table.bothFail),
+                           flipList(c.flippedToPass), flipList(c.flippedToFail)});
+    }
+    table.note = QStringLiteral("Pairs are (case, repeat) judged in both arms. Lift: with-skill minus baseline pass "
+                                "rate over those pairs; p: two-sided exact McNemar test of the flipped pairs.");
+    return table;
+}
+
+Table changesTable(const RunAnalysis &before, const RunAnalysis &after, int limit)
+{
+    Table table;
+    table.title = QStringLiteral("What changed per case: %1 → %2").arg(before.label(), after.label());
+    table.header = {QStringLiteral("Case"),   QStringLiteral("Model"), QStringLiteral("Arm"),
+                    QStringLiteral("Before"), QStringLiteral("After"), QStringLiteral("Change")};
+    const QList<CaseChange> changes = diffCaseMatrices(before.matrix, after.matrix);
+    for (const CaseChange &c : changes) {
+        if (table.rows.size() >= limit)
+            break;
+        const auto rate = [](std::optional<double> r) { return r ? percent(*r, 0) : QStringLiteral("—"); };
+        QString delta = QStringLiteral("only in one run");
+        if (c.before && c.after)
+            delta = QStringLiteral("%1%2 pp").arg(c.delta() > 0 ? QStringLiteral("+") : QString(),
+                                                  QString::number(c.delta() * 100, 'f', 0));
+        table.rows.append({c.caseId, c.model, c.arm, rate(c.before), rate(c.after), delta});
+    }
+    table.note = changes.isEmpty() ? QStringLiteral("No case changed its pass rate between the two runs.")
+                                   : QStringLiteral("%1 cells changed; largest change first.").arg(changes.size());
+    if (changes.size() > limit)
+        table.note += QStringLiteral(" The first %1 are listed.").arg(limit);
+    return table;
+}
+
+QList<int> matrixOrder(const CaseMatrix &matrix)
+{
+    QList<int> order(matrix.rows.size());
+    for (qsizetype i = 0; i < order.size(); ++i)
+        order[i] = int(i);
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+        const CaseRow &ra = matrix.rows[a], &rb = matrix.rows[b];
+        return ra.flipsToPass + ra.flipsToFail > rb.flipsToPass + rb.flipsToFail;
+    });
+    return order;
+}
+
+QString cellText(const CaseCell &cell)
+{
+    if (cell.judged == 0)
+        return cell.errors ? QStringLiteral("error") : QStringLiteral("—");
+    QString text = QStringLiteral("%1/%2").arg(cell.passed).arg(cell.judged);
+    if (cell.errors)
+        text += QStringLiteral(", %1 error%2").arg(cell.errors).arg(cell.errors > 1 ? QStringLiteral("s") : QString());
+    return text;
+}
+
+QString columnTitle(const CaseColumn &column)
+{
+    return QStringLiteral("%1 · %2").arg(column.model, column.arm);
+}
+
+Table matrixTable(const RunAnalysis &run, int limit)
+{
+    Table table;
+    table.title = QStringLiteral("Case matrix");
+    table.header = {QStringLiteral("Case"), QStringLiteral("Split"), QStringLiteral("Flips")};
+    for (const CaseColumn &column : run.matrix.columns)
+        table.header.append(columnTitle(column));
+    const QList<int> order = matrixOrder(run.matrix);
+    for (int index : order) {
+        if (table.rows.size() >= limit)
+            break;
+        const CaseRow &row = run.matrix.rows[index];
+        QStringList cells{row.caseId, row.split,
+                          row.flipped() ? QStringLiteral("+%1 / −%2").arg(row.flipsToPass).arg(row.flipsToFail)
+                                        : QString()};
+        for (const CaseCell &cell : row.cells)
+            cells.append(cellText(cell));
+        table.rows.append(cells);
+    }
+    table.note = QStringLiteral("Passed of judged repeats per case, model and arm; flipped cases first (+ failed "
+                                "without the skill and passed with it, − the reverse).");
+    if (run.matrix.rows.size() > limit)
+        table.note += QStringLiteral(" The first %1 of %2 cases are listed.").arg(limit).arg(run.matrix.rows.size());
+    return table;
+}
+
+QString outcomeOf(const ItemResult &result)
+{
+    if (result.isError())
+        return QStringLiteral("error");
+    return result.passed ? QStringLiteral("pass") : QStringLiteral("fail");
+}
+
+QList<int> detailItems(const RunAnalysis &run, int cap)
+{
+    QSet<QString> flippedCases;
+    for (const CaseRow &row : run.matrix.rows) {
+        if (row.flipped())
+            flippedCases.insert(row.caseId);
+    }
+    const auto rank = [&](const ItemResult &r) {
+        if (flippedCases.contains(r.key.caseId))
+            return 0;
+        if (r.isError())
+            return 1;
+        return r.passed ? 3 : 2;
+    };
+    QList<int> order(run.results.size());
+    for (qsizetype i = 0; i < order.size(); ++i)
+        order[i] = int(i);
+    std::stable_sort(order.begin(), order.end(),
+                     [&](int a, int b) { return rank(run.results[a]) < rank(run.results[b]); });
+    if (order.size() > cap)
+        order.resize(cap);
+    return order;
+}
+
+QString generatedBy()
+{
+    return QStringLiteral("Skillforge %1, %2")
+        .arg(QCoreApplication::applicationVersion().isEmpty() ? QStringLiteral(SKILLFORGE_VERSION)
+                                                              : QCoreApplication::applicationVersion(),
+             QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyy-MM-dd HH:mm 'UTC'")));
+}
+
+} // namespace sf::report

@@ -1,0 +1,64 @@
+#pragma once
+
+#include "eval/RunAnalysis.h"
+
+#include <QList>
+#include <QPair>
+#include <QString>
+#include <QStringList>
+
+namespace sf::report {
+
+/// A table as every format draws it: HTML, Markdown and PDF each render the same rows, so they say the same.
+struct Table
+{
+    QString title;
+    QStringList header;
+    QList<QStringList> rows;
+    QString note; ///< one sentence under the table: what the figures are
+};
+
+QString percent(double rate, int decimals = 1);
+/// "[41.2–80.1]" for a 0..1 interval, in percent.
+QString percentInterval(const stats::Interval &ci);
+QString pValue(double p);
+/// "1234 [1100–1380]" style mean or median with its interval, through @p format for each number.
+QString withInterval(double value, const stats::Interval &ci, QString (*format)(double));
+QString tokensText(double v);
+QString costText(double v);
+QString secondsText(double ms);
+
+/// The splits a run's summary has: "all", then "train" and "heldout" when any case is held out.
+QStringList splitsOf(const RunAnalysis &run);
+QString splitTitle(const QString &split);
+
+/// What was measured, as label and value: skill, version, hash, suite, models and providers, repeats, dates,
+/// app versions.
+QList<QPair<QString, QString>> measuredFacts(const RunAnalysis &run);
+
+Table passRateTable(const RunAnalysis &run, const QString &split);
+Table costTable(const RunAnalysis &run, const QString &split);
+Table liftTable(const RunAnalysis &run, const QString &split);
+/// What changed per case and column from @p before to @p after (diffCaseMatrices), at most @p limit rows.
+Table changesTable(const RunAnalysis &before, const RunAnalysis &after, int limit = 500);
+
+/// Row indices of the case matrix with flipped cases first (most flips first), then the rest in suite order.
+QList<int> matrixOrder(const CaseMatrix &matrix);
+/// "2/2", "1/2, 1 error", "error" or "—".
+QString cellText(const CaseCell &cell);
+/// "model · arm" headings for the case matrix columns.
+QString columnTitle(const CaseColumn &column);
+/// The case matrix as a plain table (Markdown, PDF), flipped cases first, at most @p limit rows.
+Table matrixTable(const RunAnalysis &run, int limit = 500);
+
+/// "pass", "fail" or "error".
+QString outcomeOf(const ItemResult &result);
+
+/// The items whose details a report shows, in the order it shows them (items of flipped cases, then errors,
+/// then failures, then passes), at most @p cap.
+QList<int> detailItems(const RunAnalysis &run, int cap);
+
+/// "Skillforge 0.1.0, 2026-11-30 04:00 UTC": who made the report and when.
+QString generatedBy();
+
+} // namespace sf::report

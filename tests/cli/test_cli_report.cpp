@@ -1,0 +1,151 @@
+#include <QDir>
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+namespace {
+
+struct Result
+{
+    int exitCode = -1;
+    QString out;
+    QString err;
+};
+
+QString fixtureRun(const QString &version)
+{
+    return QStringLiteral(SKILLFORGE_SOURCE_DIR "/tests/fixtures/runs/skill-%1").arg(version);
+}
+
+} // namespace
+
+/// `skillforge report` as a user runs it on the fixture runs: no network, no model.
+class TestCliReport final : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_home;
+
+    Result run(const QStringList &arguments, const QString &workingDirectory = {})
+    {
+        QProcess process;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("HOME"), m_home.path());
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_home.filePath(QStringLiteral("config")));
+        env.insert(QStringLiteral("XDG_RUNTIME_DIR"), m_home.path());
+        process.setProcessEnvironment(env);
+        if (!workingDirectory.isEmpty())
+            process.setWorkingDirectory(workingDirectory);
+        process.start(QStringLiteral(SKILLFORGE_EXECUTABLE), QStringList{QStringLiteral("report")} + arguments);
+        if (!process.waitForFinished(120000))
+            process.kill();
+        return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
+                QString::fromUtf8(process.readAllStandardOutput()), QString::fromUtf8(process.readAllStandardError())};
+    }
+
+private Q_SLOTS:
+    void html_withoutOutput_isWrittenToTheCurrentFolder_namedAfterTheRun()
+    {
+        QTemporaryDir cwd;
+        const Result r =
+            run({fixtureRun(QStringLiteral("v1")), QStringLiteral("--format"), QStringLiteral("html")}, cwd.path());
+        QCOMPARE(r.exitCode, 0);
+        const QString expected = cwd.filePath(QStringLiteral("20261121T100001Z-000001.html"));
+        QVERIFY(QFile::exists(expected));
+        QCOMPARE(r.out.trimmed(), QDir::cleanPath(expected));
+    }
+
+    void json_toOutputPath_holdsTheRun()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("sub/r.json"));
+        const Result r = run({fixtureRun(QStringLiteral("v2")), QStringLiteral("--format"), QStringLiteral("json"),
+                              QStringLiteral("-o"), path});
+        QCOMPARE(r.exitCode, 0);
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QJsonObject root = QJsonDocument::fromJson(file.readAll()).object();
+        QCOMPARE(root.value(QStringLiteral("format")).toString(), QStringLiteral("skillforge-report/1"));
+    }
+
+    void markdown_printsTheReportAndItsChartImages()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("r.md"));
+        const Result r =
+            run({fixtureRun(QStringLiteral("v1")), QStringLiteral("--format"), QStringLiteral("md"),
+                 QStringLiteral("-o"), path, QStringLiteral("--compare"), fixtureRun(QStringLiteral("v2"))});
+        QCOMPARE(r.exitCode, 0);
+        const QStringList files = r.out.split(u'\n', Qt::SkipEmptyParts);
+        QCOMPARE(files.size(), 7);
+        QCOMPARE(files.first(), QDir::cleanPath(path));
+        for (const QString &file : files)
+            QVERIFY2(QFile::exists(file), qPrintable(file));
+        QVERIFY(files.contains(dir.filePath(QStringLiteral("r-lift.png"))));
+    }
+
+    void csvWithCompare_listsBothRuns()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("r.csv"));
+        const Result r =
+            run({fixtureRun(QStringLiteral("v1")), QStringLiteral("--format"), QStringLiteral("csv"),
+                 QStringLiteral("-o"), path, QStringLiteral("--compare"), fixtureRun(QStringLiteral("v2"))});
+        QCOMPARE(r.exitCode, 0);
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QCOMPARE(file.readAll().count("\r\n"), 81);
+    }
+
+    void missingRunFolder_exits2_namingTheFile()
+    {
+        QTemporaryDir dir;
+        const Result r = run({dir.filePath(QStringLiteral("nope")), QStringLiteral("--format"), QStringLiteral("html"),
+                              QStringLiteral("-o"), dir.filePath(QStringLiteral("r.html"))});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains(dir.filePath(QStringLiteral("nope/run.json"))), qPrintable(r.err));
+        QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("r.html"))));
+    }
+
+    void brokenManifest_exits2_withFileAndLine()
+    {
+        QTemporaryDir dir;
+        QFile manifest(dir.filePath(QStringLiteral("run.json")));
+        QVERIFY(manifest.open(QIODevice::WriteOnly));
+        manifest.write("{\n  \"run_id\": \"x\",\n  oops\n}\n");
+        manifest.close();
+        const Result r = run({dir.path(), QStringLiteral("--format"), QStringLiteral("csv"), QStringLiteral("-o"),
+                              dir.filePath(QStringLiteral("r.csv"))});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains(manifest.fileName() + QStringLiteral(":3:")), qPrintable(r.err));
+    }
+
+    void unknownFormat_orJUnitWithCompare_isBadUsage()
+    {
+        QTemporaryDir dir;
+        Result r =
+            run({fixtureRun(QStringLiteral("v1")), QStringLiteral("--format"), QStringLiteral("docx")}, dir.path());
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY(r.err.contains(QStringLiteral("html|pdf|md|csv|json|junit")));
+        r = run({fixtureRun(QStringLiteral("v1")), QStringLiteral("--format"), QStringLiteral("junit"),
+                 QStringLiteral("--compare"), fixtureRun(QStringLiteral("v2"))},
+                dir.path());
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY(QDir(dir.path()).isEmpty());
+    }
+
+    void help_describesTheFormats()
+    {
+        QProcess process;
+        process.start(QStringLiteral(SKILLFORGE_EXECUTABLE), {QStringLiteral("report"), QStringLiteral("--help")});
+        QVERIFY(process.waitForFinished(30000));
+        const QString out = QString::fromUtf8(process.readAllStandardOutput());
+        QVERIFY(out.contains(QStringLiteral("--format html|pdf|md|csv|json|junit")));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliReport)
+#include "test_cli_report.moc"

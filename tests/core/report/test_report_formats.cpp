@@ -1,0 +1,442 @@
+#include "ReportTestRuns.h"
+#include "llm/ApiKeyStore.h"
+#include "report/Report.h"
+#include "report/ReportCharts.h"
+
+#include <QDir>
+#include <QImage>
+#include <QJsonArray>
+#include <QSet>
+#include <QTemporaryDir>
+#include <QXmlStreamReader>
+
+using namespace sf;
+using namespace sf::test;
+
+namespace {
+
+const QString kHaiku = QStringLiteral("anthropic:claude-haiku-4-5");
+const QString kGemma = QStringLiteral("local:gemma-3-270m");
+
+QByteArray readFile(const QString &path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+/// RFC 4180 records: quoted fields may hold commas, doubled quotes and line breaks.
+QList<QStringList> parseCsv(const QString &text)
+{
+    QList<QStringList> records;
+    QStringList record;
+    QString field;
+    bool quoted = false;
+    for (qsizetype i = 0; i < text.size(); ++i) {
+        const QChar c = text[i];
+        if (quoted) {
+            if (c == u'"' && i + 1 < text.size() && text[i + 1] == u'"') {
+                field += u'"';
+                ++i;
+            } else if (c == u'"') {
+                quoted = false;
+            } else {
+                field += c;
+            }
+        } else if (c == u'"') {
+            quoted = true;
+        } else if (c == u',') {
+            record.append(field);
+            field.clear();
+        } else if (c == u'\r' && i + 1 < text.size() && text[i + 1] == u'\n') {
+            record.append(field);
+            records.append(record);
+            record.clear();
+            field.clear();
+            ++i;
+        } else {
+            field += c;
+        }
+    }
+    return records;
+}
+
+struct JUnitCounts
+{
+    int tests = 0, failures = 0, errors = 0;                   // from the root's attributes
+    int testcases = 0, failureElements = 0, errorElements = 0; // counted
+    bool structureValid = true;
+};
+
+JUnitCounts readJUnit(const QByteArray &xml)
+{
+    JUnitCounts counts;
+    QXmlStreamReader reader(xml);
+    QStringList path;
+    while (!reader.atEnd()) {
+        reader.readNext();
+        if (reader.isStartElement()) {
+            const QString name = reader.name().toString();
+            const QString parent = path.value(path.size() - 1);
+            if (name == u"testsuites") {
+                counts.structureValid &= path.isEmpty();
+                counts.tests = reader.attributes().value(QStringLiteral("tests")).toInt();
+                counts.failures = reader.attributes().value(QStringLiteral("failures")).toInt();
+                counts.errors = reader.attributes().value(QStringLiteral("errors")).toInt();
+            } else if (name == u"testsuite") {
+                counts.structureValid &= parent == u"testsuites";
+            } else if (name == u"testcase") {
+                counts.structureValid &= parent == u"testsuite";
+                counts.structureValid &= !reader.attributes().value(QStringLiteral("name")).isEmpty() &&
+                                         !reader.attributes().value(QStringLiteral("classname")).isEmpty();
+                ++counts.testcases;
+            } else if (name == u"failure" || name == u"error") {
+                counts.structureValid &= parent == u"testcase";
+                ++(name == u"failure" ? counts.failureElements : counts.errorElements);
+            }
+            path.append(name);
+        } else if (reader.isEndElement()) {
+            path.removeLast();
+        }
+    }
+    counts.structureValid &= !reader.hasError();
+    return counts;
+}
+
+QString write(const RunAnalysis &run, ReportFormat format, const QString &path, const RunAnalysis *compare = nullptr,
+              ReportOptions options = {})
+{
+    return ReportWriter(run, compare, options).write(format, path);
+}
+
+} // namespace
+
+/// Every report format from the fixture runs: what each must contain, that the figures are the statistics' own,
+/// and that a secret in the run data reaches none of them.
+class TestReportFormats final : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+    void formatNames_roundTrip()
+    {
+        for (const QString &name : reportFormatNames())
+            QCOMPARE(reportFormatName(*reportFormatFromName(name)), name);
+        QCOMPARE(reportExtension(ReportFormat::JUnit), QStringLiteral("xml"));
+        QVERIFY(!reportFormatFromName(QStringLiteral("docx")));
+    }
+
+    void csv_hasOneRowPerItem_withRfc4180Quoting()
+    {
+        QTemporaryDir dir;
+        const RunAnalysis run = loadRun(fixtureRun(QStringLiteral("v1")));
+        const QString path = dir.filePath(QStringLiteral("r.csv"));
+        QCOMPARE(write(run, ReportFormat::Csv, path), QString());
+        const QString text = QString::fromUtf8(readFile(path));
+        QCOMPARE(text.count(QStringLiteral("\r\n")), 41); // header + 40 items, CRLF as RFC 4180 says
+        const QList<QStringList> records = parseCsv(text);
+        QCOMPARE(records.size(), 41);
+        const QStringList header = records.first();
+        for (const QStringList &record : records)
+            QCOMPARE(record.size(), header.size());
+        const int evidence = int(header.indexOf(QStringLiteral("failed_verifiers")));
+        const int outcome = int(header.indexOf(QStringLiteral("outcome")));
+        QVERIFY(evidence >= 0 && outcome >= 0);
+        // The first item failed with evidence holding quotes, a colon and a backslash: quoted, quotes doubled.
+        QCOMPARE(records[1][evidence],
+                 QStringLiteral(
+                     "contains: \"__global__\" not in the answer; launch bounds: no match for __global__\\s+void"));
+        QVERIFY(text.contains(QStringLiteral("\"contains: \"\"__global__\"\" not in the answer")));
+        int errors = 0;
+        for (const QStringList &record : records.mid(1))
+            errors += record[outcome] == u"error" ? 1 : 0;
+        QCOMPARE(errors, 1);
+    }
+
+    void csv_withCompare_listsBothRunsItems()
+    {
+        QTemporaryDir dir;
+        const RunAnalysis v1 = loadRun(fixtureRun(QStringLiteral("v1"))),
+                          v2 = loadRun(fixtureRun(QStringLiteral("v2")));
+        const QString path = dir.filePath(QStringLiteral("r.csv"));
+        QCOMPARE(write(v2, ReportFormat::Csv, path, &v1), QString());
+        QCOMPARE(parseCsv(QString::fromUtf8(readFile(path))).size(), 81);
+    }
+
+    void json_keyFigures_equalTheRunSummary()
+    {
+        QTemporaryDir dir;
+        const RunAnalysis run = loadRun(fixtureRun(QStringLiteral("v1")));
+        const QString path = dir.filePath(QStringLiteral("r.json"));
+        QCOMPARE(write(run, ReportFormat::Json, path), QString());
+        const QJsonObject root = QJsonDocument::fromJson(readFile(path)).object();
+        const QJsonObject report = root.value(u"run").toObject();
+        QCOMPARE(report.value(u"manifest").toObject().value(u"skill").toObject().value(u"name").toString(),
+                 run.manifest.skillName);
+        QCOMPARE(report.value(u"results").toArray().size(), 40);
+        QCOMPARE(report.value(u"matrix").toObject().value(u"rows").toArray().size(), 5);
+        const QJsonArray arms = report.value(u"summary").toObject().value(u"arms").toArray();
+        QCOMPARE(arms.size(), run.summary.arms.size());
+        for (qsizetype i = 0; i < arms.size(); ++i) {
+            const ArmSummary &a = run.summary.arms[i];
+            const QJsonObject o = arms[i].toObject();
+            QCOMPARE(o.value(u"model").toString(), a.model);
+            QCOMPARE(o.value(u"split").toString(), a.split);
+            const QJsonObject passRate = o.value(u"pass_rate").toObject();
+            QCOMPARE(passRate.value(u"rate").toDouble(), a.passRate.rate);
+            QCOMPARE(o.value(u"tokens").toObject().value(u"mean").toDouble(), a.tokens.mean);
+        }
+        const QJsonArray comparisons = report.value(u"summary").toObject().value(u"comparisons").toArray();
+        QCOMPARE(comparisons.size(), run.summary.comparisons.size());
+        QCOMPARE(comparisons[0].toObject().value(u"lift").toDouble(), run.summary.comparisons[0].lift);
+        QCOMPARE(comparisons[0].toObject().value(u"mcnemar_p").toDouble(), run.summary.comparisons[0].pValue);
+        QVERIFY(!root.contains(u"compare"));
+    }
+
+    void json_withCompare_holdsBothRunsAndTheChangedCells()
+    {
+        QTemporaryDir dir;
+        const RunAnalysis v1 = loadRun(fixtureRun(QStringLiteral("v1"))),
+                          v2 = loadRun(fixtureRun(QStringLiteral("v2")));
+        const QString path = dir.filePath(QStringLiteral("r.json"));
+        QCOMPARE(write(v2, ReportFormat::Json, path, &v1), QString());
+        const QJsonObject root = QJsonDocument::fromJson(readFile(path)).object();
+        QCOMPARE(root.value(u"compare").toObject().value(u"manifest").toObject().value(u"run_id").toString(),
+                 v1.manifest.runId);
+        const QJsonObject changes = root.value(u"changes").toObject();
+        QCOMPARE(changes.value(u"before_run").toString(), v1.manifest.runId); // the earlier run is "before"
+        QCOMPARE(changes.value(u"cells").toArray().size(), diffCaseMatrices(v1.matrix, v2.matrix).size());
+    }
+
+    void junit_validates_andItsCountsMatchTheFixture()
+    {
+        QTemporaryDir dir;
+        const RunAnalysis run = loadRun(fixtureRun(QStringLiteral("v1")));
+        const QString path = dir.filePath(QStringLiteral("r.xml"));
+        QCOMPARE(write(run, ReportFormat::JUnit, path), QString());
+        const JUnitCounts counts = readJUnit(readFile(path));
+        QVERIFY(counts.structureValid);
+        // 5 cases x 2 models x 2 arms; 14 cells with a failed repeat (read off make_fixture_runs.py); the one
+        // error sits in a cell whose other repeat failed, so it reports as that failure.
+        QCOMPARE(counts.tests, 20);
+        QCOMPARE(counts.testcases, 20);
+        QCOMPARE(counts.failures, 14);
+        QCOMPARE(counts.failureElements, 14);
+        QCOMPARE(counts.errors, 0);
+        QCOMPARE(counts.errorElements, 0);
+    }
+
+    void junit_cellWhoseRepeatsAllEndedInErrors_isAnError()
+    {
+        QTemporaryDir dir;
+        const QString runDir = dir.filePath(QStringLiteral("run"));
+        QVERIFY(copyTree(fixtureRun(QStringLiteral("v1")), runDir));
+        // Turn the failed first repeat of the cell that holds the fixture's error into an error as well.
+        QFile results(runDir + QStringLiteral("/results.jsonl"));
+        QVERIFY(results.open(QIODevice::ReadOnly));
+        QList<QByteArray> lines = results.readAll().split('\n');
+        results.close();
+        bool changed = false;
+        for (QByteArray &line : lines) {
+            QJsonObject o = QJsonDocument::fromJson(line).object();
+            if (o.value(u"model").toString() == kHaiku && o.value(u"arm").toString() == u"baseline" &&
+                o.value(u"case").toString() == u"layernorm-fused" && o.value(u"repeat").toInt() == 1) {
+                o.insert(QStringLiteral("error"), QStringLiteral("HTTP 500 from api.anthropic.com"));
+                o.insert(QStringLiteral("stop_reason"), QStringLiteral("error"));
+                line = QJsonDocument(o).toJson(QJsonDocument::Compact);
+                changed = true;
+            }
+        }
+        QVERIFY(changed);
+        QVERIFY(results.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        results.write(lines.join('\n'));
+        results.close();
+        const RunAnalysis run = loadRun(runDir);
+        const QString path = dir.filePath(QStringLiteral("r.xml"));
+        QCOMPARE(write(run, ReportFormat::JUnit, path), QString());
+        const QByteArray xml = readFile(path);
+        const JUnitCounts counts = readJUnit(xml);
+        QVERIFY(counts.structureValid);
+        QCOMPARE(counts.failures, 13);
+        QCOMPARE(counts.errors, 1);
+        QCOMPARE(counts.errorElements, 1);
+        QVERIFY(xml.contains("HTTP 500 from api.anthropic.com"));
+    }
+
+    void junit_refusesASecondRun()
+    {
+        QTemporaryDir dir;
+        const RunAnalysis v1 = loadRun(fixtureRun(QStringLiteral("v1"))),
+                          v2 = loadRun(fixtureRun(QStringLiteral("v2")));
+        QVERIFY(!write(v2, ReportFormat::JUnit, dir.filePath(QStringLiteral("r.xml")), &v1).isEmpty());
+        QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("r.xml"))));
+    }
+
+    void markdown_linksChartImagesWrittenBesideIt()
+    {
+        QTemporaryDir dir;
+        const RunAnalysis run = loadRun(fixtureRun(QStringLiteral("v1")));
+        const QString path = dir.filePath(QStringLiteral("report.md"));
+        const ReportWriter writer(run);
+        QCOMPARE(writer.write(ReportFormat::Markdown, path), QString());
+        const QString md = QString::fromUtf8(readFile(path));
+        QVERIFY(md.startsWith(QStringLiteral("# Skill report: diffusers-cuda-rmsnorm")));
+        QVERIFY(md.contains(QStringLiteral("| anthropic:claude-haiku-4-5 | with_skill | 10 | 0 | 9 of 10 | 90.0% |")));
+        const QStringList files = writer.outputFiles(ReportFormat::Markdown, path);
+        QCOMPARE(files.size(), 7);
+        for (const QString &png : files.mid(1)) {
+            QVERIFY2(md.contains(QStringLiteral("](%1)").arg(QFileInfo(png).fileName())), qPrintable(png));
+            const QImage image(png);
+            QVERIFY2(!image.isNull(), qPrintable(png));
+            QSet<QRgb> colours;
+            for (int y = 0; y < image.height(); y += 4) {
+                for (int x = 0; x < image.width(); x += 4)
+                    colours.insert(image.pixel(x, y));
+            }
+            QVERIFY2(colours.size() > 8, qPrintable(png)); // drawn, not blank
+        }
+    }
+
+    void charts_showTheSummaryFigures_neverOwnOnes()
+    {
+        const RunAnalysis run = loadRun(fixtureRun(QStringLiteral("v1")));
+        const QString svg =
+            charts::armBars({&run}, ChartMetric::PassRate, QStringLiteral("all"), ChartTarget::Standalone);
+        for (const ArmSummary &a : run.summary.arms) {
+            if (a.split != u"all")
+                continue;
+            const QString tooltip =
+                QStringLiteral("%1, %2: %3% (95% interval %4% to %5%)")
+                    .arg(a.model, a.arm == kBaselineArm ? QStringLiteral("baseline") : QStringLiteral("with skill"),
+                         QString::number(a.passRate.rate * 100, 'f', 1),
+                         QString::number(a.passRate.ci.low * 100, 'f', 1),
+                         QString::number(a.passRate.ci.high * 100, 'f', 1));
+            QVERIFY2(svg.contains(tooltip.toHtmlEscaped()), qPrintable(tooltip));
+        }
+        const QString lift = charts::liftPerModel({&run}, QStringLiteral("all"), ChartTarget::Standalone);
+        const ArmComparison *c = run.summary.comparison(kGemma);
+        QVERIFY(c);
+        QVERIFY(lift.contains(QStringLiteral("+%1 pp, p = %2")
+                                  .arg(QString::number(c->lift * 100, 'f', 1), QString::number(c->pValue, 'g', 3))));
+        QVERIFY(!charts::svgToPng(lift).isEmpty());
+    }
+
+    void html_isSelfContained_withTablesMatrixAndItemDetails()
+    {
+        QTemporaryDir dir;
+        const RunAnalysis run = loadRun(fixtureRun(QStringLiteral("v1")));
+        const QString path = dir.filePath(QStringLiteral("r.html"));
+        QCOMPARE(write(run, ReportFormat::Html, path), QString());
+        const QString html = QString::fromUtf8(readFile(path));
+        QVERIFY(html.startsWith(QStringLiteral("<!DOCTYPE html>")));
+        QVERIFY(!html.contains(QStringLiteral("<script")));
+        QVERIFY(!html.contains(QStringLiteral("http://")) ||
+                html.count(QStringLiteral("http://")) == html.count(QStringLiteral("http://www.w3.org/2000/svg")));
+        QVERIFY(!html.contains(QStringLiteral("https://")));
+        QVERIFY(html.contains(QStringLiteral("prefers-color-scheme:dark")));
+        QCOMPARE(html.count(QStringLiteral("<svg ")), 6);
+        for (const QString &fact : {run.manifest.skillName, run.manifest.skillHash, run.manifest.suiteHash,
+                                    QStringLiteral("claude-haiku-4-5-20251001"), QStringLiteral("held-out cases")})
+            QVERIFY2(html.contains(fact), qPrintable(fact));
+        QCOMPARE(html.count(QStringLiteral("<span class=\"badge")), 40);
+        // Flipped cases lead the matrix.
+        const int firstFlipped = run.matrix.rowOf(QStringLiteral("rmsnorm-basic"));
+        QVERIFY(firstFlipped >= 0);
+        const qsizetype matrix = html.indexOf(QStringLiteral("class=\"matrix\""));
+        QVERIFY(matrix > 0);
+        int flippedFirst = -1;
+        for (const CaseRow &row : run.matrix.rows) {
+            if (row.flipped()) {
+                flippedFirst = int(html.indexOf(QStringLiteral("<tr><td>%1</td>").arg(row.caseId), matrix));
+                break;
+            }
+        }
+        for (const CaseRow &row : run.matrix.rows) {
+            if (!row.flipped())
+                QVERIFY(html.indexOf(QStringLiteral("<tr><td>%1</td>").arg(row.caseId), matrix) > flippedFirst);
+        }
+    }
+
+    void html_detailsCap_isStatedInTheReport()
+    {
+        QTemporaryDir dir;
+        const RunAnalysis run = loadRun(fixtureRun(QStringLiteral("v1")));
+        const QString path = dir.filePath(QStringLiteral("r.html"));
+        ReportOptions options;
+        options.maxItemDetails = 5;
+        QCOMPARE(write(run, ReportFormat::Html, path, nullptr, options), QString());
+        const QString html = QString::fromUtf8(readFile(path));
+        QCOMPARE(html.count(QStringLiteral("<span class=\"badge")), 5);
+        QVERIFY(html.contains(QStringLiteral("Details of 5 of 40 items")));
+    }
+
+    void html_withCompare_drawsBothRunsAndListsChanges()
+    {
+        QTemporaryDir dir;
+        const RunAnalysis v1 = loadRun(fixtureRun(QStringLiteral("v1"))),
+                          v2 = loadRun(fixtureRun(QStringLiteral("v2")));
+        const QString path = dir.filePath(QStringLiteral("r.html"));
+        QCOMPARE(write(v2, ReportFormat::Html, path, &v1), QString());
+        const QString html = QString::fromUtf8(readFile(path));
+        QVERIFY(html.contains(v1.label().toHtmlEscaped()) && html.contains(v2.label().toHtmlEscaped()));
+        QVERIFY(html.contains(QStringLiteral("v1 · baseline")) && html.contains(QStringLiteral("v2 · with skill")));
+        QVERIFY(html.contains(QStringLiteral("What changed per case")));
+        const QString changed = QStringLiteral("%1 cells changed").arg(diffCaseMatrices(v1.matrix, v2.matrix).size());
+        QVERIFY2(html.contains(changed), qPrintable(changed));
+    }
+
+    void secrets_plantedInTheRun_appearInNoTextFormat()
+    {
+        QTemporaryDir dir;
+        const QString runDir = dir.filePath(QStringLiteral("run"));
+        QVERIFY(plantSecrets(runDir));
+        const RunAnalysis run = loadRun(runDir);
+        const ReportWriter writer(run);
+        for (ReportFormat format :
+             {ReportFormat::Html, ReportFormat::Markdown, ReportFormat::Csv, ReportFormat::Json, ReportFormat::JUnit}) {
+            const QString path = dir.filePath(QStringLiteral("report.") + reportExtension(format));
+            QCOMPARE(writer.write(format, path), QString());
+            const QByteArray bytes = readFile(path);
+            QVERIFY(!bytes.isEmpty());
+            QVERIFY2(!bytes.contains(kPlantedKey.toUtf8()), qPrintable(reportFormatName(format)));
+            QVERIFY2(!bytes.contains(kPlantedToken.toUtf8()), qPrintable(reportFormatName(format)));
+            QVERIFY2(!bytes.contains(kPlantedKey.left(24).toUtf8()), qPrintable(reportFormatName(format)));
+        }
+        // The planted items are still there, redacted: the report did not just drop them.
+        const QString html = QString::fromUtf8(readFile(dir.filePath(QStringLiteral("report.html"))));
+        QVERIFY(html.contains(QStringLiteral("My key is sk-…")));
+        QVERIFY(html.contains(QStringLiteral("&lt;script&gt;alert(1)&lt;/script&gt;")));
+        QVERIFY(!html.contains(QStringLiteral("<script")));
+        const QString csv = QString::fromUtf8(readFile(dir.filePath(QStringLiteral("report.csv"))));
+        QVERIFY(csv.contains(QStringLiteral("Bearer sk-…")));
+    }
+
+    void scrubSecrets_redactsKeyShapes_andLeavesOrdinaryText()
+    {
+        QCOMPARE(scrubSecrets(QStringLiteral("use sk-proj-abcdefghijklmnopqrstuvwx now")),
+                 QStringLiteral("use sk-…uvwx now"));
+        QCOMPARE(scrubSecrets(QStringLiteral("Authorization: Bearer abcdefghijklmnop1234")),
+                 QStringLiteral("Authorization: Bearer …1234"));
+        QCOMPARE(scrubSecrets(QStringLiteral("api_key=\"0123456789abcdefXYZW\"")), QStringLiteral("api_key=\"…XYZW\""));
+        QCOMPARE(scrubSecrets(QStringLiteral("AKIAIOSFODNN7EXAMPLE")), QStringLiteral("…MPLE"));
+        const QString ordinary = QStringLiteral("mask-image: none; tokens: 1200; the key idea; max_tokens=512; "
+                                                "__global__ void k(); task-specific");
+        QCOMPARE(scrubSecrets(ordinary), ordinary);
+    }
+
+    void write_toAFolderThatCannotBeCreated_namesTheFile()
+    {
+        QTemporaryDir dir;
+        QFile blocker(dir.filePath(QStringLiteral("file")));
+        QVERIFY(blocker.open(QIODevice::WriteOnly));
+        blocker.close();
+        const RunAnalysis run = loadRun(fixtureRun(QStringLiteral("v1")));
+        const QString path = dir.filePath(QStringLiteral("file/sub/r.html"));
+        const QString error = write(run, ReportFormat::Html, path);
+        QVERIFY2(error.contains(path), qPrintable(error));
+    }
+};
+
+QTEST_MAIN(TestReportFormats)
+#include "test_report_formats.moc"
