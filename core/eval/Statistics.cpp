@@ -75,13 +75,32 @@ Distribution describe(QList<double> values, quint64 seed, int resamples)
     QList<double> medians;
     means.reserve(resamples);
     medians.reserve(resamples);
-    QList<double> sample(values.size());
+    // A resample is drawn as counts of each index into the sorted values: its sorted order, sum and middle
+    // elements then come from one pass over the counts, the same numbers a sort of the drawn values would give,
+    // in linear time (a 40,000-item run has hundreds of these distributions).
+    const qsizetype n = values.size();
+    const qsizetype lowMiddle = (n - 1) / 2;
+    const qsizetype highMiddle = n / 2;
+    QList<int> counts(n);
     for (int r = 0; r < resamples; ++r) {
-        for (double &v : sample)
-            v = values[qsizetype(rng() % quint64(values.size()))];
-        std::sort(sample.begin(), sample.end());
-        means.append(std::accumulate(sample.cbegin(), sample.cend(), 0.0) / double(sample.size()));
-        medians.append(quantileSorted(sample, 0.5));
+        std::fill(counts.begin(), counts.end(), 0);
+        for (qsizetype i = 0; i < n; ++i)
+            ++counts[qsizetype(rng() % quint64(n))];
+        double sum = 0;
+        double low = 0;
+        double high = 0;
+        qsizetype seen = 0;
+        for (qsizetype j = 0; j < n; ++j) {
+            for (int c = 0; c < counts[j]; ++c)
+                sum += values[j];
+            if (seen <= lowMiddle && lowMiddle < seen + counts[j])
+                low = values[j];
+            if (seen <= highMiddle && highMiddle < seen + counts[j])
+                high = values[j];
+            seen += counts[j];
+        }
+        means.append(sum / double(n));
+        medians.append(low + (high - low) * 0.5 * double(highMiddle - lowMiddle));
     }
     std::sort(means.begin(), means.end());
     std::sort(medians.begin(), medians.end());

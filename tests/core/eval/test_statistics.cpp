@@ -2,6 +2,9 @@
 #include "eval/Statistics.h"
 
 #include <QTest>
+#include <algorithm>
+#include <numeric>
+#include <random>
 
 using namespace sf;
 
@@ -90,6 +93,40 @@ private Q_SLOTS:
         QVERIFY(a.meanCi.low >= 1 && a.meanCi.high <= 10);
         // The standard error is about 0.91, so the 95% interval is roughly 5.5 +- 1.8.
         QVERIFY(a.meanCi.high - a.meanCi.low > 2.5 && a.meanCi.high - a.meanCi.low < 4.5);
+    }
+
+    void bootstrap_countingResamples_givesExactlyWhatSortingEachResampleGives()
+    {
+        // The textbook way, kept here as the reference: draw, sort, take the mean and the median, 2000 times.
+        auto reference = [](QList<double> values, quint64 seed) {
+            std::sort(values.begin(), values.end());
+            std::mt19937_64 rng(seed);
+            QList<double> means, medians;
+            QList<double> sample(values.size());
+            for (int r = 0; r < 2000; ++r) {
+                for (double &v : sample)
+                    v = values[qsizetype(rng() % quint64(values.size()))];
+                std::sort(sample.begin(), sample.end());
+                means.append(std::accumulate(sample.cbegin(), sample.cend(), 0.0) / double(sample.size()));
+                medians.append(stats::quantileSorted(sample, 0.5));
+            }
+            std::sort(means.begin(), means.end());
+            std::sort(medians.begin(), medians.end());
+            return QList<double>{stats::quantileSorted(means, 0.025), stats::quantileSorted(means, 0.975),
+                                 stats::quantileSorted(medians, 0.025), stats::quantileSorted(medians, 0.975)};
+        };
+        std::mt19937_64 make(7);
+        for (int n : {1, 2, 3, 4, 9, 10, 31, 64}) {
+            QList<double> values;
+            for (int i = 0; i < n; ++i)
+                values.append(double(make() % 50) * 0.37); // ties on purpose
+            const stats::Distribution d = stats::describe(values, 99);
+            const QList<double> expected = reference(values, 99);
+            QCOMPARE(d.meanCi.low, expected[0]);
+            QCOMPARE(d.meanCi.high, expected[1]);
+            QCOMPARE(d.medianCi.low, expected[2]);
+            QCOMPARE(d.medianCi.high, expected[3]);
+        }
     }
 
     void summary_pairsArmsOnCaseAndRepeat_andListsFlips()
