@@ -23,7 +23,7 @@ int runExport(const QStringList &arguments)
         err(QStringLiteral("skillforge runs export: needs RUN_DIR and --to upskill|skill-creator (see --help)\n"));
         return BadUsage;
     }
-    auto opened = RunStore::open(parser.positionalArguments().first());
+    auto opened = RunStore::open(parser.positionalArguments().first(), RunStore::Access::ReadOnly);
     if (const LoadError *e = std::get_if<LoadError>(&opened)) {
         err(QStringLiteral("skillforge runs export: %1\n").arg(e->toString()));
         return BadUsage;

@@ -213,7 +213,7 @@ QString RefineLoop::feedbackFor(const QList<RefineIteration> &history, const QSt
                          percent(iteration.baselinePassRate));
     }
 
-    auto opened = RunStore::open(runDir);
+    auto opened = RunStore::open(runDir, RunStore::Access::ReadOnly);
     if (!std::holds_alternative<RunStore>(opened)) {
         return text;
     }

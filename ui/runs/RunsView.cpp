@@ -198,7 +198,7 @@ void RunsView::updateButtons()
     const QString run = selectedRun();
     bool resumable = false;
     if (!run.isEmpty() && !running) {
-        auto store = RunStore::open(run);
+        auto store = RunStore::open(run, RunStore::Access::ReadOnly);
         if (const RunStore *s = std::get_if<RunStore>(&store)) {
             // Unfinished, or finished with items that ended in an error: resuming runs those again.
             resumable = (s->manifest().status != QLatin1String("finished") && s->manifest().plannedItems > 0) ||
@@ -241,7 +241,7 @@ void RunsView::showRun(const QString &path)
     } else if (path.isEmpty()) {
         m_grid->reset({}, {});
     } else {
-        auto store = RunStore::open(path);
+        auto store = RunStore::open(path, RunStore::Access::ReadOnly);
         if (const RunStore *s = std::get_if<RunStore>(&store))
             m_grid->reset(matrixOf(*s), s->results());
         else
@@ -261,7 +261,7 @@ void RunsView::updateSummary()
                      .arg(m_session->runner().total())
                      .arg(m_session->runner().inFlight());
     } else if (!m_shownRun.isEmpty()) {
-        auto store = RunStore::open(m_shownRun);
+        auto store = RunStore::open(m_shownRun, RunStore::Access::ReadOnly);
         if (const RunStore *s = std::get_if<RunStore>(&store)) {
             results = s->results();
             status = tr("%1, %2 items").arg(s->manifest().status).arg(results.size());
