@@ -32,11 +32,12 @@ public:
         QPointF to;
         QColor colour;
     };
-    /// Text centred above @p at (value coordinates).
+    /// Text at @p at (value coordinates): centred above it, or to its right (beside a point).
     struct Label
     {
         QPointF at;
         QString text;
+        bool beside = false;
     };
 
     /// Draws over @p chart, mapping values through @p series (its axes define the coordinates).

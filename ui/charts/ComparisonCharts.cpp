@@ -11,6 +11,7 @@
 #include <QLegend>
 #include <QLocale>
 #include <QScatterSeries>
+#include <QSet>
 #include <QToolTip>
 #include <QValueAxis>
 #include <algorithm>
@@ -56,13 +57,26 @@ struct Category
     QString name;
 };
 
+/// Model names as axis labels: without the "provider:" prefix when that leaves every name distinct (the full
+/// name is in the tooltips and tables), so labels fit under their bars.
+QStringList shortNames(const QStringList &models)
+{
+    QStringList names;
+    for (const QString &model : models)
+        names.append(model.mid(model.indexOf(u':') + 1));
+    return QSet<QString>(names.begin(), names.end()).size() == models.size() ? names : models;
+}
+
 QList<Category> categoriesOf(const QList<ChartRun> &runs, const QStringList &splits)
 {
     QList<Category> categories;
-    for (const QString &model : modelsOf(runs)) {
+    const QStringList models = modelsOf(runs);
+    const QStringList names = shortNames(models);
+    for (qsizetype m = 0; m < models.size(); ++m) {
         for (const QString &split : splits)
-            categories.append({model, split,
-                               splits.size() > 1 ? QStringLiteral("%1 · %2").arg(model, splitName(split)) : model});
+            categories.append({models[m], split,
+                               splits.size() > 1 ? QStringLiteral("%1 · %2").arg(names[m], splitName(split))
+                                                 : names[m]});
     }
     return categories;
 }
@@ -98,12 +112,14 @@ QString armTooltip(const QString &title, const ArmSummary &arm, Metric metric, c
     return text;
 }
 
-QValueAxis *valueAxis(QChart *chart, const QString &title, double low, double high, Qt::Alignment alignment)
+QValueAxis *valueAxis(QChart *chart, const QString &title, double low, double high, Qt::Alignment alignment,
+                      const QString &format = QStringLiteral("%.0f"))
 {
     auto *axis = new QValueAxis(chart);
     axis->setTitleText(title);
     axis->setRange(low, high);
     axis->applyNiceNumbers();
+    axis->setLabelFormat(format);
     chart->addAxis(axis, alignment);
     return axis;
 }
@@ -133,7 +149,7 @@ QString metricAxisTitle(Metric metric)
 {
     switch (metric) {
     case Metric::PassRate: return QObject::tr("Pass rate (%)");
-    case Metric::Tokens: return QObject::tr("Tokens per item (input + output)");
+    case Metric::Tokens: return QObject::tr("Tokens per item");
     case Metric::Cost: return QObject::tr("Cost per item (US$)");
     case Metric::Latency: return QObject::tr("Latency per item (s)");
     }
@@ -282,7 +298,10 @@ QChart *makeArmBarChart(const ArmBarData &data)
     chart->addAxis(categories, Qt::AlignBottom);
     series->attachAxis(categories);
     const double high = data.metric == Metric::PassRate ? 100.0 : (top > 0 ? top * 1.1 : 1.0);
-    series->attachAxis(valueAxis(chart, metricAxisTitle(data.metric), 0, high, Qt::AlignLeft));
+    const QString format = data.metric == Metric::Cost      ? QStringLiteral("%.4f")
+                           : data.metric == Metric::Latency ? QStringLiteral("%.1f")
+                                                            : QStringLiteral("%.0f");
+    series->attachAxis(valueAxis(chart, metricAxisTitle(data.metric), 0, high, Qt::AlignLeft, format));
 
     auto *overlay = new ChartOverlay(chart, series);
     for (int s = 0; s < data.sets.size(); ++s) {
@@ -369,7 +388,7 @@ QChart *makeScatterChart(const QList<ScatterSet> &data)
             if (s.arm != kWithSkillArm)
                 continue;
             for (const ScatterPoint &p : s.points)
-                overlay->addLabel({QPointF(p.tokens, p.passRatePercent), p.category});
+                overlay->addLabel({QPointF(p.tokens, p.passRatePercent), p.category, true});
         }
     }
     styleAxes(chart);
@@ -402,7 +421,7 @@ QChart *makeLiftChart(const LiftData &data)
     chart->addAxis(categories, Qt::AlignBottom);
     series->attachAxis(categories);
     // Room above the bars for the p-value labels.
-    series->attachAxis(valueAxis(chart, QObject::tr("Lift (percentage points)"), std::min(-10.0, low - 10),
+    series->attachAxis(valueAxis(chart, QObject::tr("Lift (% points)"), std::min(-10.0, low - 10),
                                  std::max(10.0, high + 15), Qt::AlignLeft));
     if (data.sets.size() == 1)
         chart->legend()->hide();
@@ -412,7 +431,7 @@ QChart *makeLiftChart(const LiftData &data)
             if (const auto &comparison = data.sets[s].comparisons[c])
                 overlay->addLabel({QPointF(barCentre(c, s, int(data.sets.size()), kBarWidth),
                                            std::max(0.0, comparison->lift * 100)),
-                                   QStringLiteral("p=%1").arg(QString::number(comparison->pValue, 'g', 2))});
+                                   QStringLiteral("p=%1").arg(QString::number(comparison->pValue, 'g', 2)), false});
         }
     }
     QObject::connect(series, &QBarSeries::hovered, chart, [data, series](bool status, int index, QBarSet *set) {

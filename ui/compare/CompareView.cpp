@@ -117,7 +117,8 @@ CompareView::CompareView(QWidget *parent)
     controls->addWidget(m_splitCombo);
     controls->addWidget(new QLabel(tr("Bars:"), this));
     controls->addWidget(m_metricCombo);
-    controls->addWidget(m_status, 1);
+    controls->addStretch(1);
+    m_status->setForegroundRole(QPalette::PlaceholderText);
 
     for (charts::ChartPanel *panel : {m_barChart, m_scatterChart, m_liftChart})
         panel->setToolTip(tr("Hover a bar or point for its numbers; right-click to save the chart as PNG or SVG."));
@@ -179,12 +180,14 @@ CompareView::CompareView(QWidget *parent)
     auto *split = new QSplitter(Qt::Vertical, this);
     split->addWidget(chartRow);
     split->addWidget(m_tabs);
-    split->setStretchFactor(0, 1);
-    split->setStretchFactor(1, 1);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    split->setSizes({480, 320});
     auto *content = new QWidget(this);
     auto *contentLayout = new QVBoxLayout(content);
     contentLayout->setContentsMargins(6, 6, 6, 6);
     contentLayout->addLayout(controls);
+    contentLayout->addWidget(m_status);
     contentLayout->addWidget(split, 1);
 
     m_stack->addWidget(m_empty);
