@@ -24,7 +24,7 @@ ChartOverlay::ChartOverlay(QChart *chart, QAbstractSeries *series)
 QRectF ChartOverlay::boundingRect() const
 {
     // Labels may stand a little above the plot area's top edge.
-    return m_chart->plotArea().adjusted(-4, -24, 200, 4);
+    return m_chart->plotArea().adjusted(-200, -24, 200, 4);
 }
 
 void ChartOverlay::paint(QPainter *painter, const QStyleOptionGraphicsItem *, QWidget *)
@@ -68,10 +68,12 @@ void ChartOverlay::paint(QPainter *painter, const QStyleOptionGraphicsItem *, QW
     const QFontMetricsF metrics(painter->font());
     for (const Label &l : m_labels) {
         const QPointF at = m_chart->mapToPosition(l.at, m_series);
+        const double width = metrics.horizontalAdvance(l.text);
         if (l.beside) {
-            painter->drawText(QPointF(at.x() + 9, at.y() + metrics.ascent() / 2 - 1), l.text);
+            // To the right of the point, or to its left where the plot ends first.
+            const double x = at.x() + 9 + width <= plot.right() ? at.x() + 9 : at.x() - 9 - width;
+            painter->drawText(QPointF(x, at.y() + metrics.ascent() / 2 - 1), l.text);
         } else {
-            const double width = metrics.horizontalAdvance(l.text);
             painter->drawText(QPointF(at.x() - width / 2, at.y() - 4), l.text);
         }
     }

@@ -124,6 +124,14 @@ QValueAxis *valueAxis(QChart *chart, const QString &title, double low, double hi
     return axis;
 }
 
+/// Whole model names: side by side while a few fit, slanted when there are many.
+void setUpCategoryLabels(QBarCategoryAxis *axis)
+{
+    axis->setTruncateLabels(false);
+    if (axis->count() > 4)
+        axis->setLabelsAngle(-40);
+}
+
 void showTooltip(bool shown, const QString &text)
 {
     if (shown)
@@ -295,6 +303,7 @@ QChart *makeArmBarChart(const ArmBarData &data)
     auto *categories = new QBarCategoryAxis(chart);
     categories->append(data.categories);
     categories->setTitleText(QObject::tr("Student model"));
+    setUpCategoryLabels(categories);
     chart->addAxis(categories, Qt::AlignBottom);
     series->attachAxis(categories);
     const double high = data.metric == Metric::PassRate ? 100.0 : (top > 0 ? top * 1.1 : 1.0);
@@ -418,6 +427,7 @@ QChart *makeLiftChart(const LiftData &data)
     auto *categories = new QBarCategoryAxis(chart);
     categories->append(data.categories);
     categories->setTitleText(QObject::tr("Student model"));
+    setUpCategoryLabels(categories);
     chart->addAxis(categories, Qt::AlignBottom);
     series->attachAxis(categories);
     // Room above the bars for the p-value labels.
