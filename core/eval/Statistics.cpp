@@ -76,10 +76,19 @@ Distribution describe(QList<double> values, quint64 seed, int resamples)
     means.reserve(resamples);
     medians.reserve(resamples);
     QList<double> sample(values.size());
+    // values is sorted, so a resample sorted is each drawn index's value repeated as often as it was drawn, in
+    // index order: a counting sort gives exactly the array std::sort would (same additions, same quantiles) in
+    // linear time, which matters for runs of thousands of items with many models.
+    QList<int> draws(values.size());
     for (int r = 0; r < resamples; ++r) {
-        for (double &v : sample)
-            v = values[qsizetype(rng() % quint64(values.size()))];
-        std::sort(sample.begin(), sample.end());
+        std::fill(draws.begin(), draws.end(), 0);
+        for (qsizetype i = 0; i < sample.size(); ++i)
+            ++draws[qsizetype(rng() % quint64(values.size()))];
+        qsizetype next = 0;
+        for (qsizetype i = 0; i < draws.size(); ++i) {
+            for (int k = 0; k < draws[i]; ++k)
+                sample[next++] = values[i];
+        }
         means.append(std::accumulate(sample.cbegin(), sample.cend(), 0.0) / double(sample.size()));
         medians.append(quantileSorted(sample, 0.5));
     }

@@ -223,12 +223,21 @@ void CompareView::setProject(const Project *project)
     m_cache.clear();
     m_errors.clear();
     m_loading.clear();
+    m_shown.reset();
+    m_compared.reset();
     m_detail->hide();
     reloadRunList();
 }
 
 void CompareView::reloadRunList()
 {
+    // A run that was still being written when it was read is read again: it may have more results now.
+    for (auto it = m_cache.begin(); it != m_cache.end();) {
+        if (it.value()->manifest.status == u"running")
+            it = m_cache.erase(it);
+        else
+            ++it;
+    }
     const QString run = m_runCombo->currentData().toString();
     const QString compared = m_compareCombo->currentData().toString();
     QList<RunEntry> runs;
@@ -355,9 +364,13 @@ void CompareView::requestRuns()
         m_status->setText(tr("Reading the run…"));
         return;
     }
-    m_shown = m_cache.value(run);
-    m_compared = m_cache.value(compared);
+    const auto shown = m_cache.value(run);
+    const auto other = m_cache.value(compared);
     const QString error = loadError();
+    if (shown && shown == m_shown && other == m_compared && error.isEmpty())
+        return; // already on screen
+    m_shown = shown;
+    m_compared = other;
     if (!m_shown) {
         m_matrix->setAnalysis(nullptr);
         m_status->setText(error);
@@ -488,6 +501,14 @@ void CompareView::openCell(const QModelIndex &index)
     m_detail->showCase(m_shown, column->model, caseId);
     m_detail->show();
     m_detail->raise();
+}
+
+void CompareView::showEvent(QShowEvent *event)
+{
+    ViewPage::showEvent(event);
+    // Runs finished (or started) since the view was last shown appear in the lists.
+    if (m_project)
+        reloadRunList();
 }
 
 void CompareView::changeEvent(QEvent *event)

@@ -2,6 +2,9 @@
 #include "eval/Statistics.h"
 
 #include <QTest>
+#include <algorithm>
+#include <numeric>
+#include <random>
 
 using namespace sf;
 
@@ -90,6 +93,35 @@ private Q_SLOTS:
         QVERIFY(a.meanCi.low >= 1 && a.meanCi.high <= 10);
         // The standard error is about 0.91, so the 95% interval is roughly 5.5 +- 1.8.
         QVERIFY(a.meanCi.high - a.meanCi.low > 2.5 && a.meanCi.high - a.meanCi.low < 4.5);
+    }
+
+    void bootstrap_givesExactlyWhatSortingEachResampleGives()
+    {
+        // The straightforward bootstrap: draw indices into the sorted values, sort the resample, take its mean and
+        // median. describe() must give bit-identical intervals (it builds the sorted resample by counting).
+        QList<double> values;
+        std::mt19937_64 make(7);
+        for (int i = 0; i < 501; ++i)
+            values.append(double(make() % 97) * 0.37 + 100); // many ties
+        QList<double> sorted = values;
+        std::sort(sorted.begin(), sorted.end());
+        std::mt19937_64 rng(99);
+        QList<double> means, medians, sample(sorted.size());
+        for (int r = 0; r < 300; ++r) {
+            for (double &v : sample)
+                v = sorted[qsizetype(rng() % quint64(sorted.size()))];
+            std::sort(sample.begin(), sample.end());
+            means.append(std::accumulate(sample.cbegin(), sample.cend(), 0.0) / double(sample.size()));
+            medians.append(stats::quantileSorted(sample, 0.5));
+        }
+        std::sort(means.begin(), means.end());
+        std::sort(medians.begin(), medians.end());
+        const stats::Distribution d = stats::describe(values, 99, 300);
+        QVERIFY(d.meanCi.low == stats::quantileSorted(means, 0.025)); // exactly, not within a tolerance
+        QVERIFY(d.meanCi.high == stats::quantileSorted(means, 0.975));
+        QVERIFY(d.medianCi.low == stats::quantileSorted(medians, 0.025));
+        QVERIFY(d.medianCi.high == stats::quantileSorted(medians, 0.975));
+        QVERIFY(d.meanCi.low < d.meanCi.high);
     }
 
     void summary_pairsArmsOnCaseAndRepeat_andListsFlips()
