@@ -1,4 +1,6 @@
 // Runs the real executable the way the README's screenshots are made, and checks the pictures.
+#include "TestFiles.h"
+
 #include <QFileInfo>
 #include <QGuiApplication>
 #include <QImage>
@@ -54,6 +56,33 @@ private Q_SLOTS:
                 colours.insert(image.pixel(x, y));
         }
         QVERIFY2(colours.size() > 20, qPrintable(QString::number(colours.size())));
+    }
+
+    // The README's Compare picture: a project holding the two fixture runs.
+    void screenshot_compareOnTwoRuns_drawsTheChartsInTheirColours()
+    {
+        QTemporaryDir project;
+        const QString fixtures = QStringLiteral(SKILLFORGE_SOURCE_DIR "/tests/fixtures/runs/");
+        for (const QString &run : {QStringLiteral("skill-v1"), QStringLiteral("skill-v2")})
+            QVERIFY(sf::test::copyTree(fixtures + run, project.filePath(QStringLiteral("runs/") + run)));
+        const QString png = m_home.filePath(QStringLiteral("compare-runs.png"));
+        QProcess *process = run({QStringLiteral("gui"), project.path(), QStringLiteral("--view"),
+                                 QStringLiteral("compare"), QStringLiteral("--screenshot"), png});
+        QVERIFY(process->waitForFinished(120000));
+        QVERIFY2(process->exitCode() == 0, process->readAllStandardError().constData());
+        const QImage image(png);
+        QVERIFY(!image.isNull());
+        // The with-skill bars are filled with Okabe-Ito blue; the baseline bars are hatched in its orange.
+        int blue = 0, orange = 0;
+        for (int y = 0; y < image.height(); ++y) {
+            for (int x = 0; x < image.width(); ++x) {
+                const QRgb pixel = image.pixel(x, y);
+                blue += pixel == qRgb(0x00, 0x72, 0xB2) ? 1 : 0;
+                orange += pixel == qRgb(0xE6, 0x9F, 0x00) ? 1 : 0;
+            }
+        }
+        QVERIFY2(blue > 5000, qPrintable(QString::number(blue)));
+        QVERIFY2(orange > 200, qPrintable(QString::number(orange)));
     }
 
     void screenshot_unknownView_exitsWithUsageError()

@@ -1,30 +1,523 @@
 #include "compare/CompareView.h"
 
+#include "charts/ChartPanel.h"
+#include "charts/ComparisonCharts.h"
 #include "common/EmptyState.h"
+#include "compare/CaseChangesModel.h"
+#include "compare/CaseDetailDialog.h"
+#include "compare/CaseMatrixModel.h"
 #include "project/Project.h"
 
+#include <QClipboard>
+#include <QComboBox>
+#include <QDateTime>
+#include <QDir>
+#include <QEvent>
+#include <QFile>
+#include <QFutureWatcher>
+#include <QGuiApplication>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QJsonDocument>
+#include <QLabel>
+#include <QLocale>
+#include <QPushButton>
+#include <QShortcut>
+#include <QSplitter>
+#include <QStackedWidget>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTableWidget>
 #include <QVBoxLayout>
+#include <QtConcurrent>
 
 namespace sf {
 
+namespace {
+
+/// What a worker thread hands back: the analysis, or why the run could not be read.
+struct LoadedRun
+{
+    std::shared_ptr<const RunAnalysis> analysis;
+    QString error;
+};
+
+/// A run's label and start time from its run.json alone (results are read only when the run is shown).
+struct RunEntry
+{
+    QString path;
+    QString label;
+    QDateTime started;
+};
+
+RunEntry describeRun(const ProjectItem &item)
+{
+    RunEntry entry{item.path, item.name, {}};
+    QFile file(item.path + QStringLiteral("/run.json"));
+    if (file.open(QIODevice::ReadOnly)) {
+        RunAnalysis header;
+        header.manifest = RunManifest::fromJson(QJsonDocument::fromJson(file.readAll()).object());
+        entry.label = header.label();
+        entry.started = QDateTime::fromString(header.manifest.startedAt, Qt::ISODate);
+    }
+    return entry;
+}
+
+QTableWidgetItem *cell(const QString &text, const QVariant &sortValue = {})
+{
+    auto *item = new QTableWidgetItem(text);
+    item->setFlags(Qt::ItemIsSelectable | Qt::ItemIsEnabled);
+    if (sortValue.isValid())
+        item->setData(Qt::UserRole, sortValue);
+    return item;
+}
+
+} // namespace
+
 CompareView::CompareView(QWidget *parent)
     : ViewPage(parent)
+    , m_stack(new QStackedWidget(this))
     , m_empty(new EmptyState(this))
+    , m_runCombo(new QComboBox(this))
+    , m_compareCombo(new QComboBox(this))
+    , m_splitCombo(new QComboBox(this))
+    , m_metricCombo(new QComboBox(this))
+    , m_status(new QLabel(this))
+    , m_barChart(new charts::ChartPanel(this))
+    , m_scatterChart(new charts::ChartPanel(this))
+    , m_liftChart(new charts::ChartPanel(this))
+    , m_tabs(new QTabWidget(this))
+    , m_matrix(new CaseMatrixModel(this))
+    , m_filter(new CaseMatrixFilter(this))
+    , m_matrixView(new QTableView(this))
+    , m_filterCombo(new QComboBox(this))
+    , m_copyButton(new QPushButton(tr("Copy as CSV"), this))
+    , m_liftTable(new QTableWidget(this))
+    , m_changes(new CaseChangesModel(this))
+    , m_changesView(new QTableView(this))
+    , m_changesPage(new QWidget(this))
+    , m_detail(new CaseDetailDialog(this))
 {
+    using charts::Metric;
+    m_runCombo->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_compareCombo->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_runCombo->setToolTip(tr("The run to look at (newest first)"));
+    m_compareCombo->setToolTip(tr("A second run to show beside it, e.g. another version of the skill"));
+    m_splitCombo->setToolTip(tr("Which cases count: all, the training cases, the held-out cases, or both apart"));
+    for (const Metric metric : {Metric::PassRate, Metric::Tokens, Metric::Cost, Metric::Latency})
+        m_metricCombo->addItem(charts::metricName(metric), int(metric));
+    m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+    auto *controls = new QHBoxLayout;
+    controls->addWidget(new QLabel(tr("Run:"), this));
+    controls->addWidget(m_runCombo);
+    controls->addWidget(new QLabel(tr("Compare with:"), this));
+    controls->addWidget(m_compareCombo);
+    controls->addWidget(new QLabel(tr("Cases:"), this));
+    controls->addWidget(m_splitCombo);
+    controls->addWidget(new QLabel(tr("Bars:"), this));
+    controls->addWidget(m_metricCombo);
+    controls->addStretch(1);
+    m_status->setForegroundRole(QPalette::PlaceholderText);
+
+    for (charts::ChartPanel *panel : {m_barChart, m_scatterChart, m_liftChart})
+        panel->setToolTip(tr("Hover a bar or point for its numbers; right-click to save the chart as PNG or SVG."));
+    auto *chartRow = new QSplitter(Qt::Horizontal, this);
+    chartRow->addWidget(m_barChart);
+    chartRow->addWidget(m_scatterChart);
+    chartRow->addWidget(m_liftChart);
+    chartRow->setStretchFactor(0, 3);
+    chartRow->setStretchFactor(1, 2);
+    chartRow->setStretchFactor(2, 2);
+
+    // The case matrix: flipped cases first until the user sorts otherwise.
+    m_filter->setSourceModel(m_matrix);
+    m_matrixView->setModel(m_filter);
+    m_matrixView->setSortingEnabled(true);
+    m_matrixView->sortByColumn(CaseMatrixModel::FlipsColumn, Qt::DescendingOrder);
+    m_matrixView->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_matrixView->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_matrixView->verticalHeader()->hide();
+    m_matrixView->horizontalHeader()->setDefaultAlignment(Qt::AlignCenter);
+    m_filterCombo->addItem(tr("All cases"), int(CaseMatrixFilter::Show::All));
+    m_filterCombo->addItem(tr("Failures"), int(CaseMatrixFilter::Show::Failures));
+    m_filterCombo->addItem(tr("Flipped"), int(CaseMatrixFilter::Show::Flipped));
+    m_filterCombo->addItem(tr("Errors"), int(CaseMatrixFilter::Show::Errors));
+    m_filterCombo->addItem(tr("Held-out"), int(CaseMatrixFilter::Show::HeldOut));
+    auto *matrixPage = new QWidget(this);
+    auto *matrixBar = new QHBoxLayout;
+    matrixBar->addWidget(new QLabel(tr("Show:"), matrixPage));
+    matrixBar->addWidget(m_filterCombo);
+    matrixBar->addStretch();
+    matrixBar->addWidget(m_copyButton);
+    auto *matrixLayout = new QVBoxLayout(matrixPage);
+    matrixLayout->setContentsMargins(4, 4, 4, 4);
+    matrixLayout->addLayout(matrixBar);
+    matrixLayout->addWidget(m_matrixView, 1);
+    auto *copy = new QShortcut(QKeySequence::Copy, m_matrixView);
+    copy->setContext(Qt::WidgetWithChildrenShortcut);
+    connect(copy, &QShortcut::activated, m_copyButton, &QPushButton::click);
+    connect(m_copyButton, &QPushButton::clicked, this,
+            [this] { QGuiApplication::clipboard()->setText(matrixCsv()); });
+
+    m_liftTable->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_liftTable->verticalHeader()->hide();
+    m_liftTable->setSortingEnabled(true);
+
+    m_changesView->setModel(m_changes);
+    m_changesView->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_changesView->verticalHeader()->hide();
+    m_changesView->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    auto *changesLayout = new QVBoxLayout(m_changesPage);
+    changesLayout->setContentsMargins(4, 4, 4, 4);
+    changesLayout->addWidget(m_changesView);
+
+    m_tabs->addTab(matrixPage, tr("Case matrix"));
+    m_tabs->addTab(m_liftTable, tr("Lift per model"));
+    m_tabs->addTab(m_changesPage, tr("Changes between runs"));
+    m_tabs->setTabVisible(2, false);
+
+    auto *split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(chartRow);
+    split->addWidget(m_tabs);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    split->setSizes({480, 320});
+    auto *content = new QWidget(this);
+    auto *contentLayout = new QVBoxLayout(content);
+    contentLayout->setContentsMargins(6, 6, 6, 6);
+    contentLayout->addLayout(controls);
+    contentLayout->addWidget(m_status);
+    contentLayout->addWidget(split, 1);
+
+    m_stack->addWidget(m_empty);
+    m_stack->addWidget(content);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_empty);
+    layout->addWidget(m_stack);
+
+    connect(m_runCombo, &QComboBox::currentIndexChanged, this, &CompareView::requestRuns);
+    connect(m_compareCombo, &QComboBox::currentIndexChanged, this, &CompareView::requestRuns);
+    connect(m_splitCombo, &QComboBox::currentIndexChanged, this, [this] {
+        if (m_shown)
+            rebuild();
+    });
+    connect(m_metricCombo, &QComboBox::currentIndexChanged, this, [this] {
+        if (m_shown)
+            rebuildCharts();
+    });
+    connect(m_filterCombo, &QComboBox::currentIndexChanged, this, [this] {
+        m_filter->setShow(CaseMatrixFilter::Show(m_filterCombo->currentData().toInt()));
+    });
+    connect(m_matrixView, &QTableView::clicked, this, &CompareView::openCell);
     setProject(nullptr);
 }
 
+CompareView::~CompareView() = default;
+
 void CompareView::setProject(const Project *project)
 {
-    const int runs = project ? int(project->items(ProjectItem::Kind::Run).size()) : 0;
-    m_empty->setText(tr("Nothing to compare yet"),
-                     runs == 0 ? tr("The comparison shows each student model's pass rate, tokens, cost and latency "
-                                    "without and with the skill. It needs an evaluation run in this project's runs/ "
-                                    "folder.")
-                               : tr("This project has %n run(s). Choose one in the Runs view.", nullptr, runs));
+    m_project = project;
+    // Analyses of the old project are dropped; reads still under way finish unseen.
+    ++m_generation;
+    m_cache.clear();
+    m_errors.clear();
+    m_loading.clear();
+    m_shown.reset();
+    m_compared.reset();
+    m_detail->hide();
+    reloadRunList();
+}
+
+void CompareView::reloadRunList()
+{
+    // A run that was still being written when it was read is read again: it may have more results now.
+    for (auto it = m_cache.begin(); it != m_cache.end();) {
+        if (it.value()->manifest.status == u"running")
+            it = m_cache.erase(it);
+        else
+            ++it;
+    }
+    const QString run = m_runCombo->currentData().toString();
+    const QString compared = m_compareCombo->currentData().toString();
+    QList<RunEntry> runs;
+    if (m_project) {
+        for (const ProjectItem &item : m_project->items(ProjectItem::Kind::Run))
+            runs.append(describeRun(item));
+    }
+    // Newest first by when the run started; folder names (timestamps) already are, so ties keep that order.
+    std::stable_sort(runs.begin(), runs.end(),
+                     [](const RunEntry &a, const RunEntry &b) { return a.started > b.started; });
+    {
+        const QSignalBlocker blockRuns(m_runCombo);
+        const QSignalBlocker blockCompare(m_compareCombo);
+        m_runCombo->clear();
+        m_compareCombo->clear();
+        m_compareCombo->addItem(tr("(no second run)"), QString());
+        for (const RunEntry &entry : runs) {
+            m_runCombo->addItem(entry.label, entry.path);
+            m_runCombo->setItemData(m_runCombo->count() - 1, QDir::toNativeSeparators(entry.path), Qt::ToolTipRole);
+            m_compareCombo->addItem(entry.label, entry.path);
+        }
+        m_runCombo->setCurrentIndex(std::max(0, m_runCombo->findData(run)));
+        m_compareCombo->setCurrentIndex(std::max(0, m_compareCombo->findData(compared)));
+    }
+    if (runs.isEmpty()) {
+        m_empty->setText(tr("Nothing to compare yet"),
+                         tr("The comparison shows each student model's pass rate, tokens, cost and latency "
+                            "without and with the skill. It needs an evaluation run in this project's runs/ "
+                            "folder."));
+        m_stack->setCurrentWidget(m_empty);
+    } else {
+        m_stack->setCurrentIndex(1);
+    }
+    requestRuns();
+}
+
+void CompareView::openPath(const QString &path)
+{
+    reloadRunList();
+    for (int i = 0; i < m_runCombo->count(); ++i) {
+        if (QDir(m_runCombo->itemData(i).toString()) == QDir(path))
+            m_runCombo->setCurrentIndex(i);
+    }
+}
+
+void CompareView::showRuns(const QString &run, const QString &comparedWith)
+{
+    const QSignalBlocker block(m_compareCombo);
+    m_compareCombo->setCurrentIndex(std::max(0, m_compareCombo->findData(comparedWith)));
+    const int index = m_runCombo->findData(run);
+    if (index == m_runCombo->currentIndex())
+        requestRuns();
+    else
+        m_runCombo->setCurrentIndex(index);
+}
+
+void CompareView::setSplit(Split split)
+{
+    const int index = m_splitCombo->findData(int(split));
+    if (index >= 0)
+        m_splitCombo->setCurrentIndex(index);
+}
+
+void CompareView::setMetric(charts::Metric metric)
+{
+    m_metricCombo->setCurrentIndex(m_metricCombo->findData(int(metric)));
+}
+
+bool CompareView::isBusy() const
+{
+    return !m_loading.isEmpty();
+}
+
+QString CompareView::loadError() const
+{
+    QStringList errors;
+    for (const QString &dir : {m_runCombo->currentData().toString(), m_compareCombo->currentData().toString()}) {
+        if (m_errors.contains(dir))
+            errors.append(m_errors.value(dir));
+    }
+    return errors.join(u'\n');
+}
+
+bool CompareView::changesShown() const
+{
+    return m_tabs->isTabVisible(m_tabs->indexOf(m_changesPage));
+}
+
+void CompareView::load(const QString &dir)
+{
+    if (dir.isEmpty() || m_cache.contains(dir) || m_errors.contains(dir) || m_loading.contains(dir))
+        return;
+    m_loading.insert(dir);
+    auto *watcher = new QFutureWatcher<LoadedRun>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, dir, generation = m_generation] {
+        watcher->deleteLater();
+        if (generation != m_generation)
+            return;
+        m_loading.remove(dir);
+        const LoadedRun loaded = watcher->result();
+        if (loaded.analysis)
+            m_cache.insert(dir, loaded.analysis);
+        else
+            m_errors.insert(dir, loaded.error);
+        requestRuns();
+    });
+    watcher->setFuture(QtConcurrent::run([dir] {
+        auto analysis = analyzeRun(dir);
+        if (const LoadError *error = std::get_if<LoadError>(&analysis))
+            return LoadedRun{nullptr, error->toString()};
+        return LoadedRun{std::make_shared<const RunAnalysis>(std::move(std::get<RunAnalysis>(analysis))), {}};
+    }));
+}
+
+void CompareView::requestRuns()
+{
+    const QString run = m_runCombo->currentData().toString();
+    QString compared = m_compareCombo->currentData().toString();
+    if (compared == run)
+        compared.clear();
+    load(run);
+    load(compared);
+    if (m_loading.contains(run) || m_loading.contains(compared)) {
+        m_status->setText(tr("Reading the run…"));
+        return;
+    }
+    const auto shown = m_cache.value(run);
+    const auto other = m_cache.value(compared);
+    const QString error = loadError();
+    if (shown && shown == m_shown && other == m_compared && error.isEmpty())
+        return; // already on screen
+    m_shown = shown;
+    m_compared = other;
+    if (!m_shown) {
+        m_matrix->setAnalysis(nullptr);
+        m_status->setText(error);
+        return;
+    }
+    rebuild();
+    if (!error.isEmpty())
+        m_status->setText(error);
+}
+
+QStringList CompareView::splits() const
+{
+    switch (Split(m_splitCombo->currentData().toInt())) {
+    case Split::All: break;
+    case Split::Train: return {QStringLiteral("train")};
+    case Split::HeldOut: return {QStringLiteral("heldout")};
+    case Split::Apart: return {QStringLiteral("train"), QStringLiteral("heldout")};
+    }
+    return {QStringLiteral("all")};
+}
+
+void CompareView::rebuild()
+{
+    // Train and held-out apart only when the run has held-out cases (core summarizes them only then).
+    const bool hasHeldOut = std::any_of(m_shown->summary.arms.begin(), m_shown->summary.arms.end(),
+                                        [](const ArmSummary &a) { return a.split == u"heldout"; });
+    {
+        const QSignalBlocker block(m_splitCombo);
+        const QVariant current = m_splitCombo->currentData();
+        m_splitCombo->clear();
+        m_splitCombo->addItem(tr("All cases"), int(Split::All));
+        if (hasHeldOut) {
+            m_splitCombo->addItem(tr("Train"), int(Split::Train));
+            m_splitCombo->addItem(tr("Held-out"), int(Split::HeldOut));
+            m_splitCombo->addItem(tr("Train and held-out apart"), int(Split::Apart));
+        }
+        m_splitCombo->setCurrentIndex(std::max(0, m_splitCombo->findData(current)));
+    }
+
+    if (m_matrix->analysis() != m_shown.get()) {
+        m_matrix->setAnalysis(m_shown);
+        m_matrixView->resizeColumnsToContents();
+    }
+    const QStringList shownSplits = splits();
+    m_filter->setSplits(shownSplits == QStringList{QStringLiteral("all")} ? QStringList() : shownSplits);
+
+    const QLocale locale;
+    const RunManifest &m = m_shown->manifest;
+    m_status->setText(tr("%1 items · %2 models · %3 cases · %4 · %5")
+                          .arg(locale.toString(m_shown->results.size()))
+                          .arg(m_shown->matrix.columns.size() / 2)
+                          .arg(m_shown->matrix.rows.size())
+                          .arg(m.status.isEmpty() ? tr("status unknown") : m.status,
+                               m.suitePath.isEmpty() ? m.skillName : QDir(m.suitePath).dirName()));
+    rebuildCharts();
+    fillLiftTable();
+
+    if (m_compared) {
+        // Changes read from the earlier run to the later one, whichever was picked first.
+        const bool shownFirst = m_shown->manifest.startedAt <= m_compared->manifest.startedAt;
+        const RunAnalysis &before = shownFirst ? *m_shown : *m_compared;
+        const RunAnalysis &after = shownFirst ? *m_compared : *m_shown;
+        m_changes->setChanges(diffCaseMatrices(before.matrix, after.matrix), before.label(), after.label());
+    } else {
+        m_changes->setChanges({}, {}, {});
+    }
+    m_tabs->setTabVisible(m_tabs->indexOf(m_changesPage), m_compared != nullptr);
+    Q_EMIT runsShown();
+}
+
+void CompareView::rebuildCharts()
+{
+    QList<charts::ChartRun> runs{{m_shown->label(), &m_shown->summary}};
+    if (m_compared)
+        runs.append({m_compared->label(), &m_compared->summary});
+    const QStringList shownSplits = splits();
+    const auto metric = charts::Metric(m_metricCombo->currentData().toInt());
+    m_barChart->replaceChart(charts::makeArmBarChart(charts::armBarData(runs, shownSplits, metric)));
+    m_scatterChart->replaceChart(charts::makeScatterChart(charts::scatterData(runs, shownSplits)));
+    m_liftChart->replaceChart(charts::makeLiftChart(charts::liftData(runs, shownSplits)));
+}
+
+void CompareView::fillLiftTable()
+{
+    const QStringList shownSplits = splits();
+    m_liftTable->setSortingEnabled(false);
+    m_liftTable->clear();
+    m_liftTable->setRowCount(0);
+    m_liftTable->setColumnCount(8);
+    m_liftTable->setHorizontalHeaderLabels({tr("Run"), tr("Model"), tr("Cases"), tr("Lift (pp)"), tr("Pairs"),
+                                            tr("p (exact McNemar)"), tr("Flipped to pass"), tr("Flipped to fail")});
+    const QLocale locale;
+    for (const RunAnalysis *run : {m_shown.get(), m_compared.get()}) {
+        if (!run)
+            continue;
+        for (const ArmComparison &c : run->summary.comparisons) {
+            if (!shownSplits.contains(c.split))
+                continue;
+            const int row = m_liftTable->rowCount();
+            m_liftTable->insertRow(row);
+            m_liftTable->setItem(row, 0, cell(run->label()));
+            m_liftTable->setItem(row, 1, cell(c.model));
+            m_liftTable->setItem(row, 2, cell(charts::splitName(c.split)));
+            m_liftTable->setItem(row, 3, cell(QStringLiteral("%1%2").arg(c.lift > 0 ? QStringLiteral("+") : QString(),
+                                                                       locale.toString(c.lift * 100, 'f', 1))));
+            m_liftTable->setItem(row, 4, cell(QString::number(c.table.pairs())));
+            m_liftTable->setItem(row, 5, cell(QString::number(c.pValue, 'g', 3)));
+            m_liftTable->setItem(row, 6, cell(QString::number(c.table.onlySecond)));
+            m_liftTable->setItem(row, 7, cell(QString::number(c.table.onlyFirst)));
+        }
+    }
+    m_liftTable->setColumnHidden(0, !m_compared);
+    m_liftTable->resizeColumnsToContents();
+}
+
+QString CompareView::matrixCsv() const
+{
+    return tableToCsv(*m_filter);
+}
+
+void CompareView::openCell(const QModelIndex &index)
+{
+    const QModelIndex source = m_filter->mapToSource(index);
+    const CaseColumn *column = m_matrix->matrixColumn(source.column());
+    if (!column || !m_shown)
+        return;
+    const QString caseId = m_matrix->index(source.row(), CaseMatrixModel::CaseNameColumn).data().toString();
+    m_detail->showCase(m_shown, column->model, caseId);
+    m_detail->show();
+    m_detail->raise();
+}
+
+void CompareView::showEvent(QShowEvent *event)
+{
+    ViewPage::showEvent(event);
+    // Runs finished (or started) since the view was last shown appear in the lists.
+    if (m_project)
+        reloadRunList();
+}
+
+void CompareView::changeEvent(QEvent *event)
+{
+    ViewPage::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange && m_shown) {
+        rebuildCharts();
+        m_matrix->refreshColours();
+    }
 }
 
 } // namespace sf

@@ -1,23 +1,125 @@
 #pragma once
 
 #include "common/ViewPage.h"
+#include "eval/RunAnalysis.h"
+
+#include <QHash>
+#include <QSet>
+#include <memory>
+
+class QComboBox;
+class QLabel;
+class QPushButton;
+class QStackedWidget;
+class QTabWidget;
+class QTableView;
+class QTableWidget;
 
 namespace sf {
 
+namespace charts {
+class ChartPanel;
+enum class Metric;
+} // namespace charts
+
+class CaseChangesModel;
+class CaseDetailDialog;
+class CaseMatrixFilter;
+class CaseMatrixModel;
 class EmptyState;
 
-/// The Compare view: with- and without-skill results of a run, side by side. Until the project has
-/// an evaluation run it explains how to get one.
+/// The Compare view: a run of the project (and optionally a second one) as charts — pass rate, tokens, cost or
+/// latency per model without and with the skill with 95% intervals, pass rate against tokens, the lift with its
+/// p-value — a lift table, the case matrix with filters, and what changed per case between the two runs. Every
+/// number comes from core's RunAnalysis. Runs are read on a worker thread, so a large run never freezes the
+/// window. Until the project has a run it explains how to get one.
 class CompareView final : public ViewPage
 {
     Q_OBJECT
 
 public:
     explicit CompareView(QWidget *parent = nullptr);
+    ~CompareView() override;
+
     void setProject(const Project *project) override;
+    /// Shows the run at @p path (a folder under runs/).
+    void openPath(const QString &path) override;
+    bool isBusy() const override;
+
+    /// Chooses the run shown, and the run compared with it ("" for none).
+    void showRuns(const QString &run, const QString &comparedWith = {});
+    enum class Split { All, Train, HeldOut, Apart };
+    void setSplit(Split split);
+    void setMetric(charts::Metric metric);
+
+    /// The runs shown (the second is null without a comparison); null while loading.
+    std::shared_ptr<const RunAnalysis> shownRun() const { return m_shown; }
+    std::shared_ptr<const RunAnalysis> comparedRun() const { return m_compared; }
+    QString loadError() const;
+
+    CaseMatrixModel *matrixModel() const { return m_matrix; }
+    CaseMatrixFilter *matrixFilter() const { return m_filter; }
+    QTableView *matrixView() const { return m_matrixView; }
+    QComboBox *filterCombo() const { return m_filterCombo; }
+    CaseChangesModel *changesModel() const { return m_changes; }
+    /// True while the changes table is one of the tabs (two runs compared).
+    bool changesShown() const;
+    QTableWidget *liftTable() const { return m_liftTable; }
+    charts::ChartPanel *barChart() const { return m_barChart; }
+    charts::ChartPanel *scatterChart() const { return m_scatterChart; }
+    charts::ChartPanel *liftChart() const { return m_liftChart; }
+    CaseDetailDialog *detailDialog() const { return m_detail; }
+    /// The case matrix as shown (filter and order) as CSV; also what Ctrl+C copies.
+    QString matrixCsv() const;
+    /// Opens the transcripts of the matrix cell at @p index of the shown (filtered) table.
+    void openCell(const QModelIndex &index);
+
+Q_SIGNALS:
+    /// The charts and tables show the chosen runs.
+    void runsShown();
+
+protected:
+    void changeEvent(QEvent *event) override;
+    void showEvent(QShowEvent *event) override;
 
 private:
+    void reloadRunList();
+    void requestRuns();
+    void load(const QString &dir);
+    void rebuild();
+    void rebuildCharts();
+    void fillLiftTable();
+    QStringList splits() const;
+
+    const Project *m_project = nullptr;
+    QHash<QString, std::shared_ptr<const RunAnalysis>> m_cache;
+    QHash<QString, QString> m_errors;
+    QSet<QString> m_loading;
+    std::shared_ptr<const RunAnalysis> m_shown;
+    std::shared_ptr<const RunAnalysis> m_compared;
+    int m_generation = 0;
+
+    QStackedWidget *m_stack;
     EmptyState *m_empty;
+    QComboBox *m_runCombo;
+    QComboBox *m_compareCombo;
+    QComboBox *m_splitCombo;
+    QComboBox *m_metricCombo;
+    QLabel *m_status;
+    charts::ChartPanel *m_barChart;
+    charts::ChartPanel *m_scatterChart;
+    charts::ChartPanel *m_liftChart;
+    QTabWidget *m_tabs;
+    CaseMatrixModel *m_matrix;
+    CaseMatrixFilter *m_filter;
+    QTableView *m_matrixView;
+    QComboBox *m_filterCombo;
+    QPushButton *m_copyButton;
+    QTableWidget *m_liftTable;
+    CaseChangesModel *m_changes;
+    QTableView *m_changesView;
+    QWidget *m_changesPage;
+    CaseDetailDialog *m_detail;
 };
 
 } // namespace sf

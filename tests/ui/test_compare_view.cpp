@@ -1,0 +1,379 @@
+// The Compare view as a user drives it, on a project holding the two fixture runs.
+#include "TestFiles.h"
+#include "charts/ChartOverlay.h"
+#include "charts/ChartPanel.h"
+#include "charts/ComparisonCharts.h"
+#include "common/EmptyState.h"
+#include "compare/CaseChangesModel.h"
+#include "compare/CaseDetailDialog.h"
+#include "compare/CaseMatrixModel.h"
+#include "compare/CompareView.h"
+#include "project/Project.h"
+#include "skill/DiffView.h"
+
+#include <QAbstractItemModelTester>
+#include <QBarCategoryAxis>
+#include <QBarSeries>
+#include <QBarSet>
+#include <QChart>
+#include <QClipboard>
+#include <QComboBox>
+#include <QFileInfo>
+#include <QGuiApplication>
+#include <QImage>
+#include <QScatterSeries>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTableView>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace sf;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+const QString kFixtures = QStringLiteral(SKILLFORGE_SOURCE_DIR "/tests/fixtures/runs/");
+
+QBarSeries *barsOf(charts::ChartPanel *panel)
+{
+    for (QAbstractSeries *series : panel->chart()->series()) {
+        if (auto *bars = qobject_cast<QBarSeries *>(series))
+            return bars;
+    }
+    return nullptr;
+}
+
+QStringList categoriesOf(charts::ChartPanel *panel)
+{
+    for (QAbstractAxis *axis : panel->chart()->axes(Qt::Horizontal)) {
+        if (auto *categories = qobject_cast<QBarCategoryAxis *>(axis))
+            return categories->categories();
+    }
+    return {};
+}
+
+QStringList casesShown(const QAbstractItemModel &model)
+{
+    QStringList cases;
+    for (int row = 0; row < model.rowCount(); ++row)
+        cases.append(model.index(row, CaseMatrixModel::CaseNameColumn).data().toString());
+    return cases;
+}
+
+/// Core's number for @p metric in the chart's display unit (percent, tokens, US$, seconds).
+std::optional<std::array<double, 3>> expected(const ArmSummary &arm, charts::Metric metric)
+{
+    switch (metric) {
+    case charts::Metric::PassRate:
+        return std::array{arm.passRate.rate * 100, arm.passRate.ci.low * 100, arm.passRate.ci.high * 100};
+    case charts::Metric::Tokens: return std::array{arm.tokens.mean, arm.tokens.meanCi.low, arm.tokens.meanCi.high};
+    case charts::Metric::Cost:
+        if (!arm.costUsd)
+            return std::nullopt;
+        return std::array{arm.costUsd->mean, arm.costUsd->meanCi.low, arm.costUsd->meanCi.high};
+    case charts::Metric::Latency:
+        return std::array{arm.latencyMs.mean / 1000, arm.latencyMs.meanCi.low / 1000, arm.latencyMs.meanCi.high / 1000};
+    }
+    return std::nullopt;
+}
+
+} // namespace
+
+class TestCompareView : public QObject
+{
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_dir;
+    std::optional<Project> m_project;
+    QString m_v1;
+    QString m_v2;
+
+    /// A view on the fixture project, showing @p run (default: the newest) once it has been read.
+    std::unique_ptr<CompareView> openView(const QString &run = {}, const QString &comparedWith = {})
+    {
+        auto view = std::make_unique<CompareView>();
+        QSignalSpy shown(view.get(), &CompareView::runsShown);
+        view->setProject(&*m_project);
+        if (!run.isEmpty())
+            view->showRuns(run, comparedWith);
+        [&] { QTRY_VERIFY_WITH_TIMEOUT(!view->isBusy() && shown.count() > 0, 10000); }();
+        return view;
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QVERIFY(m_dir.isValid());
+        m_v1 = m_dir.filePath(u"runs/skill-v1"_s);
+        m_v2 = m_dir.filePath(u"runs/skill-v2"_s);
+        QVERIFY(test::copyTree(kFixtures + u"skill-v1"_s, m_v1));
+        QVERIFY(test::copyTree(kFixtures + u"skill-v2"_s, m_v2));
+        auto project = Project::open(m_dir.path());
+        QVERIFY(std::holds_alternative<Project>(project));
+        m_project = std::get<Project>(std::move(project));
+    }
+
+    void projectWithoutRuns_keepsTheExplanation()
+    {
+        QTemporaryDir empty;
+        auto project = Project::open(empty.path());
+        QVERIFY(std::holds_alternative<Project>(project));
+        CompareView view;
+        view.setProject(&std::get<Project>(project));
+        auto *state = view.findChild<EmptyState *>();
+        QVERIFY(state->isVisibleTo(&view));
+        QCOMPARE(state->title(), u"Nothing to compare yet"_s);
+        QVERIFY(!view.shownRun());
+    }
+
+    void opening_showsTheNewestRun_withFlippedCasesFirst()
+    {
+        auto view = openView();
+        QVERIFY(view->shownRun());
+        QCOMPARE(QFileInfo(view->shownRun()->dir).fileName(), u"skill-v2"_s);
+        QVERIFY(!view->comparedRun());
+        QVERIFY(!view->changesShown());
+        QAbstractItemModelTester tester(view->matrixFilter(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        const QAbstractItemModel &shown = *view->matrixView()->model();
+        QCOMPARE(shown.rowCount(), 5);
+        // Every flipped case comes before every case that did not flip.
+        bool seenUnflipped = false;
+        int flipped = 0;
+        for (int row = 0; row < shown.rowCount(); ++row) {
+            const bool isFlipped = shown.index(row, 0).data(CaseMatrixModel::FlippedRole).toBool();
+            QVERIFY2(!(isFlipped && seenUnflipped), "a flipped case after an unflipped one");
+            seenUnflipped = seenUnflipped || !isFlipped;
+            flipped += isFlipped ? 1 : 0;
+        }
+        QVERIFY(flipped > 0 && flipped < 5);
+        QCOMPARE(shown.index(0, 0).data().toString(), u"rmsnorm-basic"_s); // 4 flips, first in run order
+    }
+
+    void filters_failuresFlippedErrorsHeldOut()
+    {
+        auto view = openView(m_v1);
+        QCOMPARE(QFileInfo(view->shownRun()->dir).fileName(), u"skill-v1"_s);
+        QComboBox *filter = view->filterCombo();
+        const QAbstractItemModel &shown = *view->matrixView()->model();
+        filter->setCurrentIndex(filter->findText(u"Errors"_s));
+        QCOMPARE(casesShown(shown), QStringList{u"layernorm-fused"_s});
+        filter->setCurrentIndex(filter->findText(u"Held-out"_s));
+        QCOMPARE(casesShown(shown), (QStringList{u"geglu-heldout"_s, u"softmax-heldout"_s}));
+        filter->setCurrentIndex(filter->findText(u"Flipped"_s));
+        QCOMPARE(shown.rowCount(), 4);
+        QVERIFY(!casesShown(shown).contains(u"softmax-heldout"_s));
+        filter->setCurrentIndex(filter->findText(u"Failures"_s));
+        QCOMPARE(shown.rowCount(), 5);
+        filter->setCurrentIndex(filter->findText(u"All cases"_s));
+        view->setSplit(CompareView::Split::HeldOut);
+        QCOMPARE(casesShown(shown), (QStringList{u"geglu-heldout"_s, u"softmax-heldout"_s}));
+    }
+
+    void sorting_byCaseOrByACell()
+    {
+        auto view = openView(m_v1);
+        view->matrixView()->sortByColumn(CaseMatrixModel::CaseNameColumn, Qt::AscendingOrder);
+        const QAbstractItemModel &shown = *view->matrixView()->model();
+        QStringList cases = casesShown(shown);
+        QStringList sorted = cases;
+        sorted.sort();
+        QCOMPARE(cases, sorted);
+        // By the gemma with-skill cell, best first: both repeats of rmsnorm-bf16 passed there.
+        const int column = CaseMatrixModel::FirstCellColumn +
+                           view->shownRun()->matrix.columnOf(u"local:gemma-3-270m"_s, kWithSkillArm);
+        view->matrixView()->sortByColumn(column, Qt::DescendingOrder);
+        QCOMPARE(shown.index(0, 0).data().toString(), u"rmsnorm-bf16"_s);
+        QCOMPARE(shown.index(0, column).data().toString(), u"2/2"_s);
+    }
+
+    void clickingACell_opensBothTranscripts_withTheAnswersDiffed()
+    {
+        auto view = openView(m_v1);
+        view->resize(1300, 900);
+        view->show();
+        QVERIFY(QTest::qWaitForWindowExposed(view.get()));
+        QTableView *table = view->matrixView();
+        const QAbstractItemModel &shown = *table->model();
+        const int column = CaseMatrixModel::FirstCellColumn +
+                           view->shownRun()->matrix.columnOf(u"anthropic:claude-haiku-4-5"_s, kWithSkillArm);
+        const int row = int(casesShown(shown).indexOf(u"rmsnorm-basic"_s));
+        const QModelIndex index = shown.index(row, column);
+        table->scrollTo(index);
+        QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, table->visualRect(index).center());
+        CaseDetailDialog *detail = view->detailDialog();
+        QTRY_VERIFY(detail->isVisible());
+        QCOMPARE(detail->repeat(), 1);
+        QVERIFY2(detail->baselineText().startsWith(u"FAILED"_s), qPrintable(detail->baselineText()));
+        QVERIFY(detail->baselineText().contains(u"torch.nn.functional.rms_norm"_s)); // its transcript
+        QVERIFY(detail->baselineText().contains(u"not in the answer"_s));            // a verifier's evidence
+        QVERIFY(detail->withSkillText().startsWith(u"PASSED"_s));
+        QVERIFY(detail->withSkillText().contains(u"__global__ void rmsnorm"_s));
+        QVERIFY(detail->answerDiff()->addedLines() > 0);
+        QVERIFY(detail->answerDiff()->removedLines() > 0);
+        detail->close();
+    }
+
+    void barChart_valuesAndWhiskers_equalCoreStatistics_forEveryMetricAndSplit()
+    {
+        auto view = openView(m_v1);
+        const RunSummary &summary = view->shownRun()->summary;
+        using charts::Metric;
+        for (const auto split : {CompareView::Split::All, CompareView::Split::Apart}) {
+            view->setSplit(split);
+            const QStringList splits = split == CompareView::Split::All ? QStringList{u"all"_s}
+                                                                        : QStringList{u"train"_s, u"heldout"_s};
+            for (const Metric metric : {Metric::PassRate, Metric::Tokens, Metric::Cost, Metric::Latency}) {
+                view->setMetric(metric);
+                QBarSeries *bars = barsOf(view->barChart());
+                QVERIFY(bars);
+                const QStringList categories = categoriesOf(view->barChart());
+                QCOMPARE(categories.size(), 2 * splits.size());
+                QCOMPARE(bars->count(), 2);
+                const QList<charts::ChartOverlay::Whisker> whiskers =
+                    charts::overlayOf(view->barChart()->chart())->whiskers();
+                int checked = 0;
+                for (int s = 0; s < 2; ++s) {
+                    const QString arm = s == 0 ? kBaselineArm : kWithSkillArm;
+                    for (int c = 0; c < categories.size(); ++c) {
+                        const QString model = c / splits.size() == 0 ? u"anthropic:claude-haiku-4-5"_s
+                                                                      : u"local:gemma-3-270m"_s;
+                        const ArmSummary *armSummary = summary.arm(model, arm, splits[c % splits.size()]);
+                        QVERIFY(armSummary);
+                        const auto numbers = expected(*armSummary, metric);
+                        QVERIFY(numbers);
+                        QCOMPARE(bars->barSets()[s]->at(c), (*numbers)[0]);
+                        const double x = charts::barCentre(c, s, 2, bars->barWidth());
+                        auto whisker = std::find_if(whiskers.begin(), whiskers.end(),
+                                                    [&](const auto &w) { return qFuzzyCompare(w.x + 10, x + 10); });
+                        QVERIFY(whisker != whiskers.end());
+                        QCOMPARE(whisker->low, (*numbers)[1]);
+                        QCOMPARE(whisker->high, (*numbers)[2]);
+                        ++checked;
+                    }
+                }
+                QCOMPARE(checked, 4 * splits.size());
+            }
+        }
+    }
+
+    void liftChartAndTable_showCoreLiftAndPValue()
+    {
+        auto view = openView(m_v1);
+        const RunSummary &summary = view->shownRun()->summary;
+        QBarSeries *bars = barsOf(view->liftChart());
+        QVERIFY(bars);
+        QCOMPARE(bars->count(), 1);
+        const QStringList models{u"anthropic:claude-haiku-4-5"_s, u"local:gemma-3-270m"_s};
+        const QList<charts::ChartOverlay::Label> labels = charts::overlayOf(view->liftChart()->chart())->labels();
+        QCOMPARE(labels.size(), 2);
+        for (int c = 0; c < models.size(); ++c) {
+            const ArmComparison *comparison = summary.comparison(models[c]);
+            QVERIFY(comparison);
+            QCOMPARE(bars->barSets()[0]->at(c), comparison->lift * 100);
+            QCOMPARE(labels[c].text, u"p=%1"_s.arg(QString::number(comparison->pValue, 'g', 2)));
+        }
+        QTableWidget *table = view->liftTable();
+        QCOMPARE(table->rowCount(), 2);
+        const ArmComparison *claude = summary.comparison(models[0]);
+        QCOMPARE(table->item(0, 1)->text(), models[0]);
+        QCOMPARE(table->item(0, 4)->text(), QString::number(claude->table.pairs()));
+        QCOMPARE(table->item(0, 5)->text(), QString::number(claude->pValue, 'g', 3));
+        QCOMPARE(table->item(0, 6)->text(), QString::number(claude->table.onlySecond));
+
+        // The scatter: a point per model and arm at core's pass rate and mean tokens, an arrow per model.
+        QList<QScatterSeries *> points;
+        for (QAbstractSeries *series : view->scatterChart()->chart()->series())
+            points.append(qobject_cast<QScatterSeries *>(series));
+        QCOMPARE(points.size(), 2);
+        const ArmSummary *gemmaSkill = summary.arm(models[1], kWithSkillArm);
+        QCOMPARE(points[1]->at(1), QPointF(gemmaSkill->tokens.mean, gemmaSkill->passRate.rate * 100));
+        QCOMPARE(charts::overlayOf(view->scatterChart()->chart())->arrows().size(), 2);
+    }
+
+    void comparingTwoRuns_showsBothInTheCharts_andTheChangesTable()
+    {
+        auto view = openView(m_v2, m_v1);
+        QVERIFY(view->comparedRun());
+        QVERIFY(view->changesShown());
+        const QList<CaseChange> changes = diffCaseMatrices(view->comparedRun()->matrix, view->shownRun()->matrix);
+        QAbstractItemModelTester tester(view->changesModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QCOMPARE(view->changesModel()->rowCount(), changes.size());
+        QCOMPARE(view->changesModel()->changes().first().caseId, changes.first().caseId);
+        QBarSeries *bars = barsOf(view->barChart());
+        QCOMPARE(bars->count(), 4);
+        QVERIFY(bars->barSets()[0]->label().startsWith(view->shownRun()->label()));
+        QVERIFY(bars->barSets()[2]->label().startsWith(view->comparedRun()->label()));
+        QCOMPARE(bars->barSets()[2]->at(0),
+                 view->comparedRun()->summary.arm(u"anthropic:claude-haiku-4-5"_s, kBaselineArm)->passRate.rate * 100);
+        QCOMPARE(barsOf(view->liftChart())->count(), 2);
+        QCOMPARE(view->liftTable()->rowCount(), 4);
+
+        view->showRuns(m_v2);
+        QTRY_VERIFY(!view->changesShown());
+    }
+
+    void charts_exportAsPngAndSvg()
+    {
+        auto view = openView(m_v1);
+        view->resize(1300, 900);
+        view->show();
+        QVERIFY(QTest::qWaitForWindowExposed(view.get()));
+        QTemporaryDir out;
+        for (charts::ChartPanel *panel : {view->barChart(), view->scatterChart(), view->liftChart()}) {
+            const QString png = out.filePath(u"chart.png"_s);
+            const QString svg = out.filePath(u"chart.svg"_s);
+            QCOMPARE(panel->savePng(png), QString());
+            QCOMPARE(panel->saveSvg(svg), QString());
+            const QImage image(png);
+            QVERIFY(!image.isNull());
+            QCOMPARE(image.size(), panel->size() * 2);
+            QFile file(svg);
+            QVERIFY(file.open(QIODevice::ReadOnly));
+            const QByteArray text = file.readAll();
+            QVERIFY(text.contains("<svg"));
+            QVERIFY(text.size() > 2000);
+        }
+        QVERIFY(!view->barChart()->savePng(out.filePath(u"missing/dir/x.png"_s)).isEmpty());
+    }
+
+    void ctrlC_copiesTheShownMatrixAsCsv()
+    {
+        auto view = openView(m_v1);
+        view->show();
+        QVERIFY(QTest::qWaitForWindowExposed(view.get()));
+        view->filterCombo()->setCurrentIndex(view->filterCombo()->findText(u"Errors"_s));
+        view->matrixView()->setFocus();
+        QGuiApplication::clipboard()->clear();
+        QTest::keySequence(view->matrixView(), QKeySequence::Copy);
+        const QString csv = QGuiApplication::clipboard()->text();
+        QCOMPARE(csv, view->matrixCsv());
+        const QStringList lines = csv.split(u'\n', Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 2);
+        QVERIFY(lines[0].startsWith(u"Case,Split,Flips,"_s));
+        QVERIFY(lines[1].startsWith(u"layernorm-fused,train,"_s));
+    }
+
+    void unreadableRun_saysWhy()
+    {
+        QTemporaryDir dir;
+        QVERIFY(QDir().mkpath(dir.filePath(u"runs/broken"_s)));
+        QFile manifest(dir.filePath(u"runs/broken/run.json"_s));
+        QVERIFY(manifest.open(QIODevice::WriteOnly));
+        manifest.write("{\"format\": \"skillforge-run/1\",\n \"run_id\": [}\n");
+        manifest.close();
+        auto project = Project::open(dir.path());
+        QVERIFY(std::holds_alternative<Project>(project));
+        CompareView view;
+        view.setProject(&std::get<Project>(project));
+        QTRY_VERIFY(!view.isBusy());
+        QVERIFY(!view.shownRun());
+        QVERIFY2(view.loadError().contains(u"run.json"_s), qPrintable(view.loadError()));
+    }
+};
+
+QTEST_MAIN(TestCompareView)
+#include "test_compare_view.moc"

@@ -1,0 +1,96 @@
+#include "charts/ChartPanel.h"
+
+#include <QChart>
+#include <QContextMenuEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QImage>
+#include <QMenu>
+#include <QMessageBox>
+#include <QPainter>
+#include <QRegularExpression>
+#include <QSaveFile>
+#include <QStandardPaths>
+#include <QSvgGenerator>
+
+namespace sf::charts {
+
+ChartPanel::ChartPanel(QWidget *parent)
+    : QChartView(parent)
+{
+    setRenderHint(QPainter::Antialiasing);
+    setMinimumSize(260, 220);
+}
+
+void ChartPanel::replaceChart(QChart *chart)
+{
+    QChart *old = this->chart();
+    setChart(chart);
+    delete old;
+}
+
+QString ChartPanel::savePng(const QString &path)
+{
+    QImage image(size() * 2, QImage::Format_ARGB32_Premultiplied);
+    image.setDevicePixelRatio(2);
+    image.fill(chart()->backgroundBrush().color());
+    {
+        QPainter painter(&image);
+        painter.setRenderHint(QPainter::Antialiasing);
+        render(&painter, QRectF(QPointF(0, 0), QSizeF(size())), rect());
+    }
+    // QSaveFile: an existing picture is replaced only once the new one is complete.
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        return tr("cannot write %1: %2").arg(path, file.errorString());
+    if (!image.save(&file, "PNG"))
+        return tr("cannot encode the PNG for %1").arg(path);
+    if (!file.commit())
+        return tr("cannot write %1: %2").arg(path, file.errorString());
+    return {};
+}
+
+QString ChartPanel::saveSvg(const QString &path)
+{
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        return tr("cannot write %1: %2").arg(path, file.errorString());
+    QSvgGenerator svg;
+    svg.setOutputDevice(&file);
+    svg.setSize(size());
+    svg.setViewBox(rect());
+    svg.setTitle(chart()->title());
+    svg.setDescription(tr("Chart exported from Skillforge"));
+    {
+        QPainter painter(&svg);
+        render(&painter, QRectF(rect()), rect());
+    }
+    if (!file.commit())
+        return tr("cannot write %1: %2").arg(path, file.errorString());
+    return {};
+}
+
+void ChartPanel::contextMenuEvent(QContextMenuEvent *event)
+{
+    QMenu menu(this);
+    menu.addAction(tr("Save as PNG…"), this, [this] { exportInteractively(QStringLiteral("png")); });
+    menu.addAction(tr("Save as SVG…"), this, [this] { exportInteractively(QStringLiteral("svg")); });
+    menu.exec(event->globalPos());
+}
+
+void ChartPanel::exportInteractively(const QString &format)
+{
+    QString name = chart()->title().isEmpty() ? QStringLiteral("chart") : chart()->title();
+    name.replace(QRegularExpression(QStringLiteral("[^A-Za-z0-9_-]+")), QStringLiteral("-"));
+    const QString start = QStandardPaths::writableLocation(QStandardPaths::PicturesLocation) + u'/' +
+                          name.toLower() + u'.' + format;
+    const QString filter = format == u"png" ? tr("PNG image (*.png)") : tr("SVG drawing (*.svg)");
+    const QString path = QFileDialog::getSaveFileName(this, tr("Save Chart"), start, filter);
+    if (path.isEmpty())
+        return;
+    const QString error = format == u"png" ? savePng(path) : saveSvg(path);
+    if (!error.isEmpty())
+        QMessageBox::warning(this, tr("Cannot save the chart"), error);
+}
+
+} // namespace sf::charts
