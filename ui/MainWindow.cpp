@@ -46,6 +46,7 @@ MainWindow::MainWindow(JobListModel *jobs, QWidget *parent)
                new KernelsView(this)};
     static_cast<TraceView *>(m_pages.front())->setJobs(m_jobs);  // trace imports are listed in the Jobs panel
     static_cast<KernelsView *>(m_pages.back())->setJobs(m_jobs); // and so are kernel checks
+    static_cast<CompareView *>(page(View::Compare))->setJobs(m_jobs); // and report exports
     for (ViewPage *page : m_pages) {
         m_views->addWidget(page);
         connect(page, &ViewPage::modificationChanged, this, [this] {

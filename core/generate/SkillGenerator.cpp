@@ -250,8 +250,17 @@ void SkillGenerator::onReply(const ChatResponse &response)
         if (!repairText) {
             return fail(repairText.error);
         }
-        Q_EMIT stage(
-            QStringLiteral("The draft has %1 error(s); asking for a repair").arg(qMax(1, errorCount(problems))));
+        // The first problem, so that whoever watches knows what the teacher is asked to fix.
+        QString first = draft.problems.value(0);
+        for (const SkillProblem &problem : problems) {
+            if (problem.isError()) {
+                first = problem.toString();
+                break;
+            }
+        }
+        Q_EMIT stage(QStringLiteral("The draft has %1 error(s) (%2); asking for a repair")
+                         .arg(qMax(1, errorCount(problems)))
+                         .arg(first));
         m_chat.messages.append({QStringLiteral("assistant"), response.text});
         m_chat.messages.append({QStringLiteral("user"), *repairText.value});
         ask();

@@ -161,16 +161,21 @@ const ModelPrice *Pricing::bestOf(const QList<ModelPrice> &prices, const QString
     return best;
 }
 
+double ModelPrice::costOf(const TokenUsage &usage) const
+{
+    const double dollars = double(usage.uncachedInput) * input + double(usage.cacheRead) * cacheRead +
+                           double(usage.cacheWrite5m) * cacheWrite5m + double(usage.cacheWrite1h) * cacheWrite1h +
+                           double(usage.output) * output;
+    return dollars / 1e6;
+}
+
 std::optional<double> Pricing::cost(const QString &modelName, const TokenUsage &usage, QDate on) const
 {
     const std::optional<ModelPrice> price = priceFor(modelName, on);
     if (!price) {
         return std::nullopt;
     }
-    const double dollars = double(usage.uncachedInput) * price->input + double(usage.cacheRead) * price->cacheRead +
-                           double(usage.cacheWrite5m) * price->cacheWrite5m +
-                           double(usage.cacheWrite1h) * price->cacheWrite1h + double(usage.output) * price->output;
-    return dollars / 1e6;
+    return price->costOf(usage);
 }
 
 void Pricing::overrideWith(const Pricing &other)

@@ -23,6 +23,9 @@ struct ModelPrice
     double cacheWrite1h = 0;
     QString source; // the file it came from, for "where does this price come from?"
     QRegularExpression glob; // `pattern`, compiled once: every finished request looks its price up
+
+    /** What @p usage costs at these prices, in US dollars. */
+    double costOf(const TokenUsage &usage) const;
 };
 
 /**

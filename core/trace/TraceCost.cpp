@@ -76,12 +76,7 @@ TraceCost TraceCost::of(const Trace &trace, const Pricing &pricing)
                 if (price == prices.cend())
                     price = prices.insert(key, name.isEmpty() ? std::nullopt : pricing.priceFor(name, *day));
                 if (*price) {
-                    const TokenUsage &u = *turn.usage;
-                    const ModelPrice &p = **price;
-                    const double usd = (double(u.uncachedInput) * p.input + double(u.cacheRead) * p.cacheRead +
-                                        double(u.cacheWrite5m) * p.cacheWrite5m +
-                                        double(u.cacheWrite1h) * p.cacheWrite1h + double(u.output) * p.output) /
-                                       1e6;
+                    const double usd = (*price)->costOf(*turn.usage);
                     turns[i] = usd;
                     soFar = soFar.value_or(0) + usd;
                     cost.totalUsd += usd;

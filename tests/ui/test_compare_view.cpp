@@ -9,6 +9,7 @@
 #include "compare/CaseMatrixModel.h"
 #include "compare/CompareView.h"
 #include "project/Project.h"
+#include "report/ExportReportDialog.h"
 #include "skill/DiffView.h"
 
 #include <QAbstractItemModelTester>
@@ -21,6 +22,7 @@
 #include <QFileInfo>
 #include <QGuiApplication>
 #include <QImage>
+#include <QPushButton>
 #include <QScatterSeries>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -314,6 +316,19 @@ private Q_SLOTS:
 
         view->showRuns(m_v2);
         QTRY_VERIFY(!view->changesShown());
+    }
+
+    void exportReport_opensTheDialogOnTheRunsShown()
+    {
+        auto view = openView(m_v2, m_v1);
+        QTest::mouseClick(view->findChild<QPushButton *>(u"exportReport"_s), Qt::LeftButton);
+        auto *dialog = view->findChild<ExportReportDialog *>();
+        QVERIFY(dialog && dialog->isVisible());
+        // Both runs: the second run's folder name joins the file name of the comparison report.
+        QVERIFY2(dialog->outputPath().endsWith(QFileInfo(m_v2).fileName() + u"-vs-"_s + QFileInfo(m_v1).fileName() +
+                                               u".html"_s),
+                 qPrintable(dialog->outputPath()));
+        dialog->close();
     }
 
     void charts_exportAsPngAndSvg()

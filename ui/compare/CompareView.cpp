@@ -7,6 +7,7 @@
 #include "compare/CaseDetailDialog.h"
 #include "compare/CaseMatrixModel.h"
 #include "project/Project.h"
+#include "report/ExportReportDialog.h"
 
 #include <QClipboard>
 #include <QComboBox>
@@ -92,6 +93,7 @@ CompareView::CompareView(QWidget *parent)
     , m_matrixView(new QTableView(this))
     , m_filterCombo(new QComboBox(this))
     , m_copyButton(new QPushButton(tr("Copy as CSV"), this))
+    , m_exportButton(new QPushButton(tr("Export Report…"), this))
     , m_liftTable(new QTableWidget(this))
     , m_changes(new CaseChangesModel(this))
     , m_changesView(new QTableView(this))
@@ -118,6 +120,14 @@ CompareView::CompareView(QWidget *parent)
     controls->addWidget(new QLabel(tr("Bars:"), this));
     controls->addWidget(m_metricCombo);
     controls->addStretch(1);
+    controls->addWidget(m_exportButton);
+    m_exportButton->setObjectName(QStringLiteral("exportReport"));
+    m_exportButton->setToolTip(tr("A report of the runs shown: HTML, PDF, Markdown, CSV, JSON or JUnit"));
+    connect(m_exportButton, &QPushButton::clicked, this, [this] {
+        ExportReportDialog::exportRun(m_jobs, m_shown ? m_shown->dir : QString(),
+                                      m_compared ? m_compared->dir : QString(),
+                                      m_project ? m_project->runsPath() : QString(), this);
+    });
     m_status->setForegroundRole(QPalette::PlaceholderText);
 
     for (charts::ChartPanel *panel : {m_barChart, m_scatterChart, m_liftChart})

@@ -27,6 +27,7 @@ class CaseDetailDialog;
 class CaseMatrixFilter;
 class CaseMatrixModel;
 class EmptyState;
+class JobListModel;
 
 /// The Compare view: a run of the project (and optionally a second one) as charts — pass rate, tokens, cost or
 /// latency per model without and with the skill with 95% intervals, pass rate against tokens, the lift with its
@@ -42,6 +43,8 @@ public:
     ~CompareView() override;
 
     void setProject(const Project *project) override;
+    /// Where "Export Report…" lists its export as a job.
+    void setJobs(JobListModel *jobs) { m_jobs = jobs; }
     /// Shows the run at @p path (a folder under runs/).
     void openPath(const QString &path) override;
     bool isBusy() const override;
@@ -92,6 +95,7 @@ private:
     QStringList splits() const;
 
     const Project *m_project = nullptr;
+    JobListModel *m_jobs = nullptr;
     QHash<QString, std::shared_ptr<const RunAnalysis>> m_cache;
     QHash<QString, QString> m_errors;
     QSet<QString> m_loading;
@@ -115,6 +119,7 @@ private:
     QTableView *m_matrixView;
     QComboBox *m_filterCombo;
     QPushButton *m_copyButton;
+    QPushButton *m_exportButton;
     QTableWidget *m_liftTable;
     CaseChangesModel *m_changes;
     QTableView *m_changesView;
