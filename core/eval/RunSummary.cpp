@@ -3,6 +3,7 @@
 #include <QHash>
 #include <QJsonArray>
 #include <QSet>
+#include <QThreadPool>
 #include <QtConcurrent/QtConcurrentMap>
 #include <optional>
 
@@ -133,8 +134,12 @@ RunSummary summarizeRun(const QList<ItemResult> &results, quint64 seed)
                 tasks.append({split, model, armName});
         }
     }
+    // A pool of its own: callers often run on the global pool (the Compare view loads runs there), and waiting
+    // there for work queued behind themselves would never end.
+    static QThreadPool pool;
     const QList<std::optional<ArmSummary>> arms = QtConcurrent::blockingMapped(
-        tasks, [&](const ArmTask &task) { return summarizeArm(results, task.model, task.arm, task.split, seed); });
+        &pool, tasks,
+        [&](const ArmTask &task) { return summarizeArm(results, task.model, task.arm, task.split, seed); });
     for (const std::optional<ArmSummary> &arm : arms) {
         if (arm)
             summary.arms.append(*arm);
