@@ -3,6 +3,7 @@
 #include "charts/ChartOverlay.h"
 #include "charts/ChartStyle.h"
 
+#include <QAbstractBarSeries>
 #include <QBarCategoryAxis>
 #include <QBarSeries>
 #include <QBarSet>
@@ -124,12 +125,18 @@ QValueAxis *valueAxis(QChart *chart, const QString &title, double low, double hi
     return axis;
 }
 
-/// Whole model names: side by side while a few fit, slanted when there are many.
-void setUpCategoryLabels(QBarCategoryAxis *axis)
+/// The student models along the bottom of @p chart, attached to @p series: whole names, side by side while a few
+/// fit, slanted when there are many.
+void addModelAxis(QChart *chart, QAbstractBarSeries *series, const QStringList &models)
 {
+    auto *axis = new QBarCategoryAxis(chart);
+    axis->append(models);
+    axis->setTitleText(QObject::tr("Student model"));
     axis->setTruncateLabels(false);
     if (axis->count() > 4)
         axis->setLabelsAngle(-40);
+    chart->addAxis(axis, Qt::AlignBottom);
+    series->attachAxis(axis);
 }
 
 void showTooltip(bool shown, const QString &text)
@@ -300,12 +307,7 @@ QChart *makeArmBarChart(const ArmBarData &data)
         series->append(set);
     }
     chart->addSeries(series);
-    auto *categories = new QBarCategoryAxis(chart);
-    categories->append(data.categories);
-    categories->setTitleText(QObject::tr("Student model"));
-    setUpCategoryLabels(categories);
-    chart->addAxis(categories, Qt::AlignBottom);
-    series->attachAxis(categories);
+    addModelAxis(chart, series, data.categories);
     const double high = data.metric == Metric::PassRate ? 100.0 : (top > 0 ? top * 1.1 : 1.0);
     const QString format = data.metric == Metric::Cost      ? QStringLiteral("%.4f")
                            : data.metric == Metric::Latency ? QStringLiteral("%.1f")
@@ -424,12 +426,7 @@ QChart *makeLiftChart(const LiftData &data)
         series->append(set);
     }
     chart->addSeries(series);
-    auto *categories = new QBarCategoryAxis(chart);
-    categories->append(data.categories);
-    categories->setTitleText(QObject::tr("Student model"));
-    setUpCategoryLabels(categories);
-    chart->addAxis(categories, Qt::AlignBottom);
-    series->attachAxis(categories);
+    addModelAxis(chart, series, data.categories);
     // Room above the bars for the p-value labels.
     series->attachAxis(valueAxis(chart, QObject::tr("Lift (% points)"), std::min(-10.0, low - 10),
                                  std::max(10.0, high + 15), Qt::AlignLeft));

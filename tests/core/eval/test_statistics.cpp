@@ -105,7 +105,7 @@ private Q_SLOTS:
             QList<double> sample(values.size());
             for (int r = 0; r < 2000; ++r) {
                 for (double &v : sample)
-                    v = values[qsizetype(rng() % quint64(values.size()))];
+                    v = values[qsizetype(double(rng() >> 11) * 0x1.0p-53 * double(values.size()))];
                 std::sort(sample.begin(), sample.end());
                 means.append(std::accumulate(sample.cbegin(), sample.cend(), 0.0) / double(sample.size()));
                 medians.append(stats::quantileSorted(sample, 0.5));
