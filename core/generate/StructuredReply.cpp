@@ -12,9 +12,12 @@ namespace sf {
 
 namespace {
 
-// Kept in step with SkillDraft's rule that files stay inside the skill, and narrow enough for a grammar.
-const QString kFilePathPattern = QStringLiteral("^(references|scripts)/[a-z0-9][a-z0-9_-]*\\.(md|py|sh|txt|json)$");
-const QString kNamePattern = QStringLiteral("^[a-z0-9]+(-[a-z0-9]+)*$");
+// Kept in step with SkillDraft's rule that files stay inside the skill, and narrow enough for a grammar. Every
+// repetition is bounded: llama.cpp's grammar follows a pattern and not maxLength beside it, and an unbounded
+// name is where a small model rambles until the token limit. A name is at most 16 + 3 * 16 = 64 characters.
+const QString kFilePathPattern =
+    QStringLiteral("^(references|scripts)/[a-z0-9][a-z0-9_-]{0,39}\\.(md|py|sh|txt|json)$");
+const QString kNamePattern = QStringLiteral("^[a-z0-9]{1,16}(-[a-z0-9]{1,15}){0,3}$");
 
 QJsonObject text(int minLength, int maxLength)
 {
@@ -78,15 +81,16 @@ ReplyFormat resolveReplyFormat(ReplyFormat format, const QString &model)
 
 ReplySchema skillReplySchema(int maxTokens)
 {
-    // Under a grammar a small model may spend a token on each character, so the strings together stay under
-    // the budget in characters: a reply that fills every one of them still closes its JSON.
+    // Under a grammar a small model may spend a token on each character, and more on escapes ("\n" is two
+    // characters of JSON for one of the string), so the strings together stay under a third of the budget in
+    // characters: a reply that fills every one of them still closes its JSON.
     const int budget = std::max(maxTokens, 256);
-    const int bodyChars = std::clamp(budget * 9 / 20, 100, 48000);
+    const int bodyChars = std::clamp(budget / 4, 60, 48000);
     QJsonObject properties{
         {QStringLiteral("name"), QJsonObject{{QStringLiteral("type"), QStringLiteral("string")},
                                              {QStringLiteral("pattern"), kNamePattern},
                                              {QStringLiteral("maxLength"), 64}}},
-        {QStringLiteral("description"), text(20, std::clamp(budget / 10, 40, 1024))},
+        {QStringLiteral("description"), text(20, std::clamp(budget / 20, 40, 1024))},
         {QStringLiteral("body"), text(40, bodyChars)}};
     QStringList required{QStringLiteral("name"), QStringLiteral("description"), QStringLiteral("body")};
     if (budget >= 4000) {
@@ -98,7 +102,7 @@ ReplySchema skillReplySchema(int maxTokens)
                                        object({{QStringLiteral("path"),
                                                 QJsonObject{{QStringLiteral("type"), QStringLiteral("string")},
                                                             {QStringLiteral("pattern"), kFilePathPattern}}},
-                                               {QStringLiteral("content"), text(1, budget / 8)}},
+                                               {QStringLiteral("content"), text(1, budget / 16)}},
                                               {QStringLiteral("path"), QStringLiteral("content")})}});
     }
     return schemaNamed(QStringLiteral("skill"), object(properties, required));
@@ -142,10 +146,10 @@ SkillDraft skillDraftFromJson(const QString &reply)
 
 ReplySchema testSuiteReplySchema(int count, const QStringList &kernelTasks, int maxTokens)
 {
-    // As for skills, a character may cost a token: each case gets an equal share of the budget in characters,
-    // its input 40% of it, each of its verifier strings 6%, and fewer verifiers when the share is small, so that
-    // a case that fills every limit, with the JSON around it, still fits.
-    const int perCase = std::max(160, std::max(maxTokens, 256) * 7 / 10 / std::max(count, 1));
+    // As for skills, a character may cost a token or more: each case gets an equal share of a third of the budget
+    // in characters, its input 40% of it, each of its verifier strings 6%, and fewer verifiers when the share is
+    // small, so that a case that fills every limit, with the JSON around it, still fits.
+    const int perCase = std::max(160, std::max(maxTokens, 256) / 3 / std::max(count, 1));
     const int inputChars = std::clamp(perCase * 2 / 5, 20, 4000);
     const int argChars = std::clamp(perCase * 6 / 100, 8, 400);
     const int maxVerifiers = std::clamp(perCase / 200, 1, 3);
@@ -193,7 +197,7 @@ ReplySchema testSuiteReplySchema(int count, const QStringList &kernelTasks, int 
     const QJsonObject testCase = object(
         {{QStringLiteral("id"), QJsonObject{{QStringLiteral("type"), QStringLiteral("string")},
                                             {QStringLiteral("pattern"), kNamePattern},
-                                            {QStringLiteral("maxLength"), 32}}},
+                                            {QStringLiteral("maxLength"), 64}}},
          {QStringLiteral("input"), text(10, inputChars)},
          {QStringLiteral("verifiers"), QJsonObject{{QStringLiteral("type"), QStringLiteral("array")},
                                                    {QStringLiteral("minItems"), 1},

@@ -30,9 +30,9 @@ ReplyFormat resolveReplyFormat(ReplyFormat format, const QString &model);
 
 /**
  * The shape of a skill as JSON: name and description (front matter the schema keeps well-formed), the body,
- * and optional files under references/ or scripts/. String lengths are bounded from @p maxTokens (counting a
- * token per character, as a small model under a grammar may spend) so that a model which fills every string
- * to its limit still closes the JSON before the token limit.
+ * and optional files under references/ or scripts/. String lengths are bounded from @p maxTokens (a small
+ * model under a grammar may spend a token per character, more on escapes) so that a model which fills every
+ * string to its limit still closes the JSON before the token limit.
  */
 ReplySchema skillReplySchema(int maxTokens);
 /** The files of a skill from a reply matching skillReplySchema(); problems name what did not parse. */
