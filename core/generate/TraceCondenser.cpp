@@ -48,7 +48,7 @@ int capFor(const TraceStep &step, bool selected)
 
 QString render(const TraceStep &step, int cap)
 {
-    const QString text = shortenMiddle(step.text.trimmed(), cap);
+    const QString text = shortenMiddle(step.text.toString().trimmed(), cap);
     switch (step.kind) {
     case StepKind::UserText:
         return QStringLiteral("USER: ") + text;
@@ -57,12 +57,13 @@ QString render(const TraceStep &step, int cap)
     case StepKind::Thinking:
         return QStringLiteral("THINKING: ") + text;
     case StepKind::ToolCall:
-        return QStringLiteral("TOOL CALL %1: %2").arg(step.toolName, shortenMiddle(step.input, cap));
+        return QStringLiteral("TOOL CALL %1: %2")
+            .arg(step.toolName.toString(), shortenMiddle(step.input.toString(), cap));
     case StepKind::ToolResult:
         return QStringLiteral("TOOL RESULT%1 %2: %3")
-            .arg(step.isError ? QStringLiteral(" (error)") : QString(), step.toolName, text);
+            .arg(step.isError ? QStringLiteral(" (error)") : QString(), step.toolName.toString(), text);
     case StepKind::Image:
-        return QStringLiteral("[image %1]").arg(step.text);
+        return QStringLiteral("[image %1]").arg(step.text.toString());
     case StepKind::System:
         return QStringLiteral("SYSTEM: ") + text;
     }

@@ -13,27 +13,67 @@
 
 namespace sf::trace_import {
 
+/// A step of a record, its texts in the trace's store, waiting for its record to be placed.
 struct PendingStep
 {
     StepKind kind = StepKind::System;
     bool isError = false;
-    QString text, toolId, toolName, input;
+    TraceText text, toolId, toolName, input;
 };
 
+enum class RecordRole : quint8
+{
+    User,
+    Assistant,
+    Tool,
+    System
+};
+QString recordRoleName(RecordRole role); ///< as TraceTurn::role spells it
+
 /// One user/assistant/system record, converted but not yet placed: placement waits for parentUuid order.
+/// Its own strings live in RecordStore::scratch and its steps in RecordStore::steps.
 struct Record
 {
     qint64 line = 0;
-    QString uuid, parentUuid, role, model, messageId, requestId, timestamp, skill;
-    QString threadKey;      ///< "" main thread; otherwise the sidechain or parent_tool_use_id
-    QString spawnedAgentId; ///< a tool result that names the subagent it ran
-    bool newTurn = false;   ///< a user prompt always starts its own turn
+    TraceText uuid, parentUuid, messageId, requestId, timestamp;
+    TraceText threadKey;      ///< empty: the main thread; otherwise the sidechain or parent_tool_use_id
+    TraceText spawnedAgentId; ///< a tool result that names the subagent it ran
+    QString model, skill;     ///< shared with the records before when they repeat
+    RecordRole role = RecordRole::User;
+    bool newTurn = false; ///< a user prompt always starts its own turn
     std::optional<TokenUsage> usage;
+    int firstStep = 0; ///< in RecordStore::steps
+    int stepCount = 0;
+};
+
+/// Where the records of an import keep what they carry: step texts go straight into the trace's store,
+/// and what only placement needs (ids, parents, timestamps) into a scratch store dropped after it. One
+/// growing vector holds every record's steps, instead of a small vector per record.
+struct RecordStore
+{
+    explicit RecordStore(TraceTextStore *traceTexts)
+        : texts(traceTexts)
+    {
+    }
+    TraceTextStore *texts;
+    TraceTextStore scratch;
     std::vector<PendingStep> steps;
+
+    void addStep(Record *record, const PendingStep &step)
+    {
+        steps.push_back(step);
+        ++record->stepCount;
+    }
+    /// Forgets the steps of a record that is read again another way.
+    void dropSteps(Record *record)
+    {
+        steps.resize(size_t(record->firstStep));
+        record->stepCount = 0;
+    }
 };
 
 /// The agent id a tool result's text names ("agentId: <id>"), or empty.
-QString agentIdIn(const QString &text);
+std::string_view agentIdIn(std::string_view text);
 
 /// Reads Claude Code user and assistant lines (nearly every line of a session) with simdjson, building
 /// Qt strings only for what the trace keeps. Every other line, and any line it has a doubt about (not
@@ -57,8 +97,9 @@ public:
     ClaudeLineReader(const ClaudeLineReader &) = delete;
     ClaudeLineReader &operator=(const ClaudeLineReader &) = delete;
 
-    /// @p line must be followed by LineReader::Padding readable bytes.
-    Outcome read(std::string_view line, bool streamJson, bool isMainFile, Record *record);
+    /// @p line must be followed by LineReader::Padding readable bytes. @p record has its line and
+    /// firstStep set; on Slow it has no steps in @p store.
+    Outcome read(std::string_view line, bool streamJson, bool isMainFile, RecordStore *store, Record *record);
 
 private:
     struct Impl;

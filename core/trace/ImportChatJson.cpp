@@ -95,7 +95,7 @@ bool importOpenAiMessages(const QJsonValue &root, Trace *trace, QString *error)
             builder.turnFor(u"tool"_s, 0);
             TraceStep &step = builder.addToolResult(message.value("tool_call_id"_L1).toString(),
                                                     contentText(message.value("content"_L1)), false, 0);
-            step.toolName = message.value("name"_L1).toString();
+            step.toolName = builder.store(message.value("name"_L1).toString());
         } else {
             trace->skip(0, QStringLiteral("message %1 has an unknown role \"%2\"").arg(i + 1).arg(role));
         }
@@ -200,8 +200,8 @@ bool importSmolagents(const QJsonValue &root, Trace *trace, QString *error)
                 u.output = intField(usage, "output_tokens"_L1);
                 turn.usage = u;
             }
-            turn.timestamp =
-                QString::number(step.value("timing"_L1).toObject().value("start_time"_L1).toDouble(), 'f', 3);
+            turn.timestamp = builder.store(
+                QString::number(step.value("timing"_L1).toObject().value("start_time"_L1).toDouble(), 'f', 3));
             if (step.contains("plan"_L1)) {
                 builder.addStep(StepKind::AssistantText, step.value("plan"_L1).toString(), 0);
                 continue;

@@ -30,18 +30,15 @@ TokenUsage anthropicUsage(const QJsonObject &usage)
     return u;
 }
 
-void convertContent(const QJsonValue &content, bool fromUser, bool isMeta, Record *record)
+void convertContent(const QJsonValue &content, bool fromUser, bool isMeta, RecordStore *store, Record *record,
+                    QString *spawnedAgentId)
 {
+    TraceTextStore &texts = *store->texts;
+    const StepKind textKind = isMeta ? StepKind::System : (fromUser ? StepKind::UserText : StepKind::AssistantText);
     if (content.isString()) {
         const QString text = content.toString();
         if (!text.isEmpty())
-            record->steps.push_back(
-                {isMeta ? StepKind::System : (fromUser ? StepKind::UserText : StepKind::AssistantText),
-                 false,
-                 text,
-                 {},
-                 {},
-                 {}});
+            store->addStep(record, {textKind, false, texts.add(text), {}, {}, {}});
         return;
     }
     for (const QJsonValue &value : content.toArray()) {
@@ -50,66 +47,66 @@ void convertContent(const QJsonValue &content, bool fromUser, bool isMeta, Recor
         if (type == "text"_L1) {
             const QString text = block.value("text"_L1).toString();
             if (!text.isEmpty())
-                record->steps.push_back(
-                    {isMeta ? StepKind::System : (fromUser ? StepKind::UserText : StepKind::AssistantText),
-                     false,
-                     text,
-                     {},
-                     {},
-                     {}});
+                store->addStep(record, {textKind, false, texts.add(text), {}, {}, {}});
         } else if (type == "thinking"_L1) {
             QString text = block.value("thinking"_L1).toString();
             if (text.isEmpty())
                 text = QStringLiteral("(thinking not recorded)");
-            record->steps.push_back({StepKind::Thinking, false, text, {}, {}, {}});
+            store->addStep(record, {StepKind::Thinking, false, texts.add(text), {}, {}, {}});
         } else if (type == "redacted_thinking"_L1) {
-            record->steps.push_back({StepKind::Thinking, false, QStringLiteral("(redacted thinking)"), {}, {}, {}});
+            store->addStep(record, {StepKind::Thinking, false, texts.add("(redacted thinking)"), {}, {}, {}});
         } else if (type == "tool_use"_L1 || type == "server_tool_use"_L1) {
-            record->steps.push_back({StepKind::ToolCall,
-                                     false,
-                                     {},
-                                     block.value("id"_L1).toString(),
-                                     block.value("name"_L1).toString(),
-                                     compactJson(block.value("input"_L1))});
+            store->addStep(record, {StepKind::ToolCall,
+                                    false,
+                                    {},
+                                    texts.add(block.value("id"_L1).toString()),
+                                    texts.add(block.value("name"_L1).toString()),
+                                    texts.add(compactJson(block.value("input"_L1)))});
         } else if (type == "tool_result"_L1 || type.endsWith("_tool_result"_L1)) {
-            const QString text = contentText(block.value("content"_L1));
-            record->steps.push_back({StepKind::ToolResult,
-                                     block.value("is_error"_L1).toBool(),
-                                     text,
-                                     block.value("tool_use_id"_L1).toString(),
-                                     {},
-                                     {}});
-            if (record->spawnedAgentId.isEmpty())
-                record->spawnedAgentId = agentIdIn(text);
+            const TraceText text = texts.add(contentText(block.value("content"_L1)));
+            store->addStep(record, {StepKind::ToolResult,
+                                    block.value("is_error"_L1).toBool(),
+                                    text,
+                                    texts.add(block.value("tool_use_id"_L1).toString()),
+                                    {},
+                                    {}});
+            if (spawnedAgentId->isEmpty())
+                *spawnedAgentId = QString::fromUtf8(agentIdIn(text.utf8()));
         } else if (type == "image"_L1 || type == "document"_L1) {
             const QJsonObject source = block.value("source"_L1).toObject();
-            record->steps.push_back({StepKind::Image, false, source.value("media_type"_L1).toString(type), {}, {}, {}});
+            store->addStep(
+                record, {StepKind::Image, false, texts.add(source.value("media_type"_L1).toString(type)), {}, {}, {}});
         }
         // Other block types (future ones included) carry nothing to show.
     }
 }
 
 /// Converts a user/assistant record's "message"; returns false when the record has none.
-bool convertMessage(const QJsonObject &object, Record *record)
+bool convertMessage(const QJsonObject &object, RecordStore *store, Record *record)
 {
     const QJsonObject message = object.value("message"_L1).toObject();
     if (message.isEmpty())
         return false;
-    const bool fromUser = record->role == "user"_L1;
-    convertContent(message.value("content"_L1), fromUser, object.value("isMeta"_L1).toBool(), record);
+    const bool fromUser = record->role == RecordRole::User;
+    QString spawnedAgentId;
+    convertContent(message.value("content"_L1), fromUser, object.value("isMeta"_L1).toBool(), store, record,
+                   &spawnedAgentId);
     if (fromUser) {
-        const bool hasResult = std::any_of(record->steps.cbegin(), record->steps.cend(),
+        const auto first = store->steps.cbegin() + record->firstStep;
+        const bool hasResult = std::any_of(first, first + record->stepCount,
                                            [](const PendingStep &s) { return s.kind == StepKind::ToolResult; });
         if (hasResult)
-            record->role = u"tool"_s;
+            record->role = RecordRole::Tool;
         record->newTurn = !hasResult;
         const QJsonObject toolUseResult = object.value("toolUseResult"_L1).toObject();
         if (const QString agent = toolUseResult.value("agentId"_L1).toString(); !agent.isEmpty())
-            record->spawnedAgentId = agent;
+            spawnedAgentId = agent;
+        record->spawnedAgentId = store->scratch.add(spawnedAgentId);
         return true;
     }
+    record->spawnedAgentId = store->scratch.add(spawnedAgentId);
     record->model = message.value("model"_L1).toString();
-    record->messageId = message.value("id"_L1).toString();
+    record->messageId = store->scratch.add(message.value("id"_L1).toString());
     const QJsonValue usage = message.value("usage"_L1);
     if (usage.isObject())
         record->usage = anthropicUsage(usage.toObject());
@@ -138,8 +135,22 @@ QString systemText(const QJsonObject &object, bool *isError)
     return subtype.isEmpty() ? text : QStringLiteral("[%1] %2").arg(subtype, text);
 }
 
+/// A message id and request id: one response however many lines it was written as.
+struct ResponseKey
+{
+    std::string_view messageId, requestId;
+    bool operator==(const ResponseKey &) const = default;
+};
+
+size_t qHash(const ResponseKey &key, size_t seed = 0)
+{
+    return qHashMulti(seed, QByteArrayView(key.messageId.data(), qsizetype(key.messageId.size())),
+                      QByteArrayView(key.requestId.data(), qsizetype(key.requestId.size())));
+}
+
 /// Places the records' steps into threads: assistant lines with the same message id join one turn,
-/// consecutive tool results share a turn, and usage counts once per message id + request id.
+/// consecutive tool results share a turn, and usage counts once per message id + request id. It copies
+/// what it remembers of a record, so a record's scratch texts may go once it is placed.
 class Placer
 {
 public:
@@ -148,50 +159,54 @@ public:
     {
     }
 
-    int threadFor(const QString &key, const QString &title)
+    int threadFor(TraceText key, const QString &title)
     {
         if (key.isEmpty())
             return 0;
-        const auto it = m_threads.constFind(key);
+        const auto it = m_threads.constFind(key.bytes());
         if (it != m_threads.cend())
             return *it;
-        const int index = addThread(m_trace, key, title, 0);
-        m_threads.insert(key, index);
+        const int index = addThread(m_trace, key.toString(), title, 0);
+        m_threads.insert(m_keys.add(key.utf8()).bytes(), index);
         return index;
     }
 
-    void place(Record &record, int threadIndex)
+    void place(const Record &record, const RecordStore &store, int threadIndex)
     {
+        TraceTextStore &texts = *m_trace->texts;
         ThreadBuilder builder(m_trace, threadIndex);
         TraceTurn *turn = builder.currentTurn();
-        if (record.role == "assistant"_L1) {
-            if (!turn || turn->role != "assistant"_L1 || record.messageId.isEmpty() ||
-                turn->messageId != record.messageId)
-                turn = &builder.beginTurn(record.role, record.line);
+        if (record.role == RecordRole::Assistant) {
+            if (!turn || turn->role != m_assistant || record.messageId.isEmpty() ||
+                turn->messageId.utf8() != record.messageId.utf8()) {
+                turn = &builder.beginTurn(m_assistant, record.line);
+                turn->messageId = texts.add(record.messageId.utf8());
+            }
             turn->lastLine = std::max(turn->lastLine, record.line);
-            turn->messageId = record.messageId;
             if (turn->model.isEmpty())
                 turn->model = record.model;
             if (turn->attributionSkill.isEmpty())
                 turn->attributionSkill = record.skill;
-        } else if (record.newTurn || record.role == "system"_L1) {
-            turn = &builder.beginTurn(record.role, record.line);
+        } else if (record.newTurn || record.role == RecordRole::System) {
+            turn = &builder.beginTurn(recordRoleName(record.role), record.line);
         } else {
-            turn = &builder.turnFor(record.role, record.line);
+            turn = &builder.turnFor(recordRoleName(record.role), record.line);
         }
         if (turn->timestamp.isEmpty())
-            turn->timestamp = record.timestamp;
+            turn->timestamp = texts.add(record.timestamp.utf8());
         const int turnIndex = int(builder.thread().turns.size()) - 1;
         if (record.usage)
             addUsage(record, threadIndex, turnIndex);
-        for (PendingStep &pending : record.steps) {
-            TraceStep &step = builder.addStep(pending.kind, std::move(pending.text), record.line);
+        const QString spawnedAgentId = record.spawnedAgentId.toString();
+        for (int i = record.firstStep; i < record.firstStep + record.stepCount; ++i) {
+            const PendingStep &pending = store.steps[size_t(i)];
+            TraceStep &step = builder.addStep(pending.kind, pending.text, record.line);
             step.isError = pending.isError;
-            step.toolId = std::move(pending.toolId);
-            step.toolName = std::move(pending.toolName);
-            step.input = std::move(pending.input);
-            if (step.kind == StepKind::ToolResult && !record.spawnedAgentId.isEmpty())
-                m_spawningResults.insert(record.spawnedAgentId, {threadIndex, int(builder.thread().steps.size()) - 1});
+            step.toolId = pending.toolId;
+            step.toolName = pending.toolName;
+            step.input = pending.input;
+            if (step.kind == StepKind::ToolResult && !spawnedAgentId.isEmpty())
+                m_spawningResults.insert(spawnedAgentId, {threadIndex, int(builder.thread().steps.size()) - 1});
         }
     }
 
@@ -205,14 +220,15 @@ public:
 private:
     void addUsage(const Record &record, int threadIndex, int turnIndex)
     {
-        const QString key = record.messageId.isEmpty() ? QString() : record.messageId + u':' + record.requestId;
-        if (key.isEmpty()) {
+        if (record.messageId.isEmpty()) {
             m_trace->threads[size_t(threadIndex)].turns[size_t(turnIndex)].usage = record.usage;
             return;
         }
-        const auto owner = m_usageOwners.constFind(key);
+        const auto owner = m_usageOwners.constFind(ResponseKey{record.messageId.utf8(), record.requestId.utf8()});
         if (owner == m_usageOwners.cend()) {
-            m_usageOwners.insert(key, {threadIndex, turnIndex});
+            const ResponseKey kept{m_keys.add(record.messageId.utf8()).utf8(),
+                                   m_keys.add(record.requestId.utf8()).utf8()};
+            m_usageOwners.insert(kept, {threadIndex, turnIndex});
             m_trace->threads[size_t(threadIndex)].turns[size_t(turnIndex)].usage = record.usage;
             return;
         }
@@ -224,8 +240,10 @@ private:
     }
 
     Trace *m_trace;
-    QHash<QString, int> m_threads;
-    QHash<QString, std::pair<int, int>> m_usageOwners;
+    const QString m_assistant = u"assistant"_s;
+    TraceTextStore m_keys; ///< the thread keys and response keys below point here
+    QHash<QByteArrayView, int> m_threads;
+    QHash<ResponseKey, std::pair<int, int>> m_usageOwners;
     QHash<QString, std::pair<int, int>> m_spawningResults;
 };
 
@@ -234,19 +252,19 @@ private:
 std::vector<int> parentOrder(const std::vector<Record> &records)
 {
     std::vector<int> order(records.size());
-    QHash<QString, int> byUuid;
+    QHash<QByteArrayView, int> byUuid;
     byUuid.reserve(qsizetype(records.size()));
     for (int i = 0; i < int(records.size()); ++i)
         if (!records[size_t(i)].uuid.isEmpty())
-            byUuid.insert(records[size_t(i)].uuid, i);
+            byUuid.insert(records[size_t(i)].uuid.bytes(), i);
     std::vector<int> parent(records.size(), -1);
     bool inOrder = true;
     for (int i = 0; i < int(records.size()); ++i) {
         order[size_t(i)] = i;
-        const QString &p = records[size_t(i)].parentUuid;
+        const TraceText p = records[size_t(i)].parentUuid;
         if (p.isEmpty())
             continue;
-        const int index = byUuid.value(p, -1);
+        const int index = byUuid.value(p.bytes(), -1);
         if (index >= 0 && index != i) {
             parent[size_t(i)] = index;
             inOrder = inOrder && index < i;
@@ -286,14 +304,92 @@ bool isBlank(std::string_view line)
 
 struct FileResult
 {
-    std::vector<Record> records;
+    /// Takes each record as it is read; false stops the reading, with `stopped` set.
+    std::function<bool(Record &)> take;
     QString title;
     int titleRank = 0;
+    bool stopped = false;
 };
 
-/// Reads one Claude Code JSONL file into records (or stream-json when @p streamJson).
+/// A set of 64-bit hashes in one flat table: a record's check is a probe or two into contiguous memory,
+/// where a node-based or bucketed set costs cache misses on every one of a large session's records.
+class HashSet
+{
+public:
+    bool contains(quint64 hash) const
+    {
+        if (m_slots.empty())
+            return false;
+        const quint64 key = hash | 1; // 0 marks an empty slot
+        for (size_t i = key & m_mask;; i = (i + 1) & m_mask) {
+            if (m_slots[i] == key)
+                return true;
+            if (m_slots[i] == 0)
+                return false;
+        }
+    }
+    void insert(quint64 hash)
+    {
+        if ((m_size + 1) * 2 > m_slots.size())
+            grow();
+        const quint64 key = hash | 1;
+        for (size_t i = key & m_mask;; i = (i + 1) & m_mask) {
+            if (m_slots[i] == key)
+                return;
+            if (m_slots[i] == 0) {
+                m_slots[i] = key;
+                ++m_size;
+                return;
+            }
+        }
+    }
+
+private:
+    void grow()
+    {
+        const size_t capacity = std::max<size_t>(1024, m_slots.size() * 2);
+        std::vector<quint64> old = std::exchange(m_slots, std::vector<quint64>(capacity));
+        m_mask = m_slots.size() - 1;
+        m_size = 0;
+        for (const quint64 key : old)
+            if (key != 0)
+                insert(key);
+    }
+    std::vector<quint64> m_slots;
+    size_t m_mask = 0;
+    size_t m_size = 0;
+};
+
+/// A hash of a record's id, spread over all 64 bits (the set above probes by the low ones).
+quint64 idHash(TraceText id)
+{
+    return quint64(std::hash<std::string_view>()(id.utf8()));
+}
+
+/// Whether records taken one by one come in parent order, so that placing each as it is read gives what
+/// parentOrder() would: true while no record's uuid has been named as a parent by an earlier record (that
+/// parent then comes later, or is written twice and the later one counts). Works on hashes; a collision
+/// only costs a needless ordered reading.
+class FileOrderCheck
+{
+public:
+    bool accept(const Record &record)
+    {
+        if (!record.uuid.isEmpty() && m_parents.contains(idHash(record.uuid)))
+            return false;
+        if (!record.parentUuid.isEmpty())
+            m_parents.insert(idHash(record.parentUuid));
+        return true;
+    }
+
+private:
+    HashSet m_parents;
+};
+
+/// Reads one Claude Code JSONL file into records (or stream-json when @p streamJson), their texts and
+/// steps into @p store.
 bool readRecords(const QString &path, const QString &skipPrefix, bool streamJson, Progress *progress, Trace *trace,
-                 FileResult *out, QString *error)
+                 RecordStore *store, FileResult *out, QString *error)
 {
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly)) {
@@ -320,15 +416,16 @@ bool readRecords(const QString &path, const QString &skipPrefix, bool streamJson
         }
         if (isBlank(view))
             continue;
-        {
-            Record record;
-            record.line = lineNumber;
-            const auto outcome = fast.read(view, streamJson, isMainFile, &record);
-            if (outcome == ClaudeLineReader::Outcome::Record)
-                out->records.push_back(std::move(record));
-            if (outcome != ClaudeLineReader::Outcome::Slow)
-                continue;
+        Record record;
+        record.line = lineNumber;
+        record.firstStep = int(store->steps.size());
+        const auto outcome = fast.read(view, streamJson, isMainFile, store, &record);
+        if (outcome == ClaudeLineReader::Outcome::Record && !out->take(record)) {
+            out->stopped = true;
+            return true;
         }
+        if (outcome != ClaudeLineReader::Outcome::Slow)
+            continue;
         const QByteArray bytes(view.data(), qsizetype(view.size()));
         QJsonParseError parseError{};
         const QJsonDocument doc = QJsonDocument::fromJson(bytes, &parseError);
@@ -363,34 +460,34 @@ bool readRecords(const QString &path, const QString &skipPrefix, bool streamJson
             setTitle(object.value("customTitle"_L1).toString(object.value("title"_L1).toString()), 3);
             continue;
         }
-        Record record;
-        record.line = lineNumber;
-        record.uuid = object.value("uuid"_L1).toString();
-        record.parentUuid = object.value("parentUuid"_L1).toString();
-        if (record.parentUuid.isEmpty())
-            record.parentUuid = object.value("logicalParentUuid"_L1).toString();
-        record.timestamp = object.value("timestamp"_L1).toString();
-        record.requestId = object.value("requestId"_L1).toString();
+        TraceTextStore &scratch = store->scratch;
+        record.uuid = scratch.add(object.value("uuid"_L1).toString());
+        QString parent = object.value("parentUuid"_L1).toString();
+        if (parent.isEmpty())
+            parent = object.value("logicalParentUuid"_L1).toString();
+        record.parentUuid = scratch.add(parent);
+        record.timestamp = scratch.add(object.value("timestamp"_L1).toString());
+        record.requestId = scratch.add(object.value("requestId"_L1).toString());
         record.skill = object.value("attributionSkill"_L1).toString();
         if (streamJson)
-            record.threadKey = object.value("parent_tool_use_id"_L1).toString();
+            record.threadKey = scratch.add(object.value("parent_tool_use_id"_L1).toString());
         else if (isMainFile && object.value("isSidechain"_L1).toBool())
-            record.threadKey = u"sidechain"_s;
+            record.threadKey = scratch.add("sidechain");
         if (type == "user"_L1 || type == "assistant"_L1) {
-            record.role = type;
-            if (!convertMessage(object, &record)) {
+            record.role = type == "user"_L1 ? RecordRole::User : RecordRole::Assistant;
+            if (!convertMessage(object, store, &record)) {
                 skip(QStringLiteral("%1 record without a \"message\"").arg(type));
                 continue;
             }
         } else if (type == "system"_L1) {
-            record.role = type;
+            record.role = RecordRole::System;
             bool isError = false;
-            record.steps.push_back({StepKind::System, false, systemText(object, &isError), {}, {}, {}});
-            record.steps.back().isError = isError;
-            if (streamJson && record.model.isEmpty())
+            const QString text = systemText(object, &isError);
+            store->addStep(&record, {StepKind::System, isError, store->texts->add(text), {}, {}, {}});
+            if (streamJson)
                 record.model = object.value("model"_L1).toString();
         } else if (type == "result"_L1 && streamJson) {
-            record.role = u"system"_s;
+            record.role = RecordRole::System;
             const QJsonValue cost = object.value("total_cost_usd"_L1);
             if (cost.isDouble())
                 trace->reportedCostUsd = cost.toDouble();
@@ -401,16 +498,19 @@ bool readRecords(const QString &path, const QString &skipPrefix, bool streamJson
                                .arg(double(intField(object, "duration_ms"_L1)) / 1000.0, 0, 'f', 1);
             if (cost.isDouble())
                 text += QStringLiteral(", cost $%1").arg(cost.toDouble(), 0, 'f', 4);
-            record.steps.push_back({StepKind::System, isError, text, {}, {}, {}});
+            store->addStep(&record, {StepKind::System, isError, store->texts->add(text), {}, {}, {}});
         } else {
             continue; // bookkeeping records (queue-operation, file-history-*, progress, ...) and unknown types
         }
-        out->records.push_back(std::move(record));
+        if (!out->take(record)) {
+            out->stopped = true;
+            return true;
+        }
     }
     return true;
 }
 
-QString subagentTitle(const QString &jsonlPath, const std::vector<Record> &records)
+QString subagentTitle(const QString &jsonlPath, const TraceThread &thread)
 {
     QFile meta(jsonlPath.chopped(QStringLiteral(".jsonl").size()) + QStringLiteral(".meta.json"));
     if (meta.size() < 1024 * 1024 && meta.open(QIODevice::ReadOnly)) {
@@ -420,10 +520,9 @@ QString subagentTitle(const QString &jsonlPath, const std::vector<Record> &recor
         if (!type.isEmpty() || !description.isEmpty())
             return QStringList{type, description}.filter(QRegularExpression(u"."_s)).join(u": "_s);
     }
-    for (const Record &record : records)
-        for (const PendingStep &step : record.steps)
-            if (step.kind == StepKind::UserText)
-                return step.text.left(80).simplified();
+    for (const TraceStep &step : thread.steps)
+        if (step.kind == StepKind::UserText)
+            return step.text.left(80).simplified();
     return QFileInfo(jsonlPath).completeBaseName();
 }
 
@@ -454,70 +553,155 @@ void linkSubagent(Trace *trace, int thread, const QString &agentId, const Placer
     }
 }
 
+/// Reads a file whole, then places its records in parentOrder(); @p thread < 0 places the main file's
+/// (into the main thread or a sidechain).
+bool readAndPlaceInParentOrder(const QString &path, const QString &skipPrefix, Progress *progress, Trace *trace,
+                               Placer *placer, int thread, RecordStore *store, FileResult *file, QString *error)
+{
+    std::vector<Record> records;
+    file->take = [&records](Record &record) {
+        records.push_back(std::move(record));
+        return true;
+    };
+    if (!readRecords(path, skipPrefix, false, progress, trace, store, file, error))
+        return false;
+    for (int index : parentOrder(records)) {
+        const Record &record = records[size_t(index)];
+        placer->place(record, *store,
+                      thread >= 0 ? thread : placer->threadFor(record.threadKey, QStringLiteral("Sidechain")));
+    }
+    return true;
+}
+
+/// One Claude Code import: the trace, where records keep their texts, and the placer they go through.
+class ClaudeImport
+{
+public:
+    ClaudeImport(Trace *trace, const QString &mainPath)
+        : m_trace(trace)
+        , m_mainId(QFileInfo(mainPath).completeBaseName())
+    {
+        start();
+    }
+
+    /// The main session file. Claude Code writes each record after its parent, so records are placed as
+    /// they are read and only the placed trace is held. A file that breaks that order (FileOrderCheck) is
+    /// read again, whole, and ordered first.
+    bool readMainFile(const QString &path, Progress &progress, QString *error)
+    {
+        FileResult file;
+        FileOrderCheck order;
+        file.take = [&](Record &record) {
+            if (!order.accept(record))
+                return false;
+            m_placer->place(record, *m_store, m_placer->threadFor(record.threadKey, QStringLiteral("Sidechain")));
+            m_store->steps.clear();
+            m_store->scratch.clear();
+            return true;
+        };
+        if (!readRecords(path, QString(), false, &progress, m_trace, m_store.get(), &file, error))
+            return false;
+        if (file.stopped) {
+            Trace fresh;
+            fresh.path = m_trace->path;
+            fresh.format = m_trace->format;
+            *m_trace = std::move(fresh);
+            start();
+            progress.restart();
+            file = FileResult();
+            if (!readAndPlaceInParentOrder(path, QString(), &progress, m_trace, m_placer.get(), -1, m_store.get(),
+                                           &file, error))
+                return false;
+        }
+        m_trace->title = file.title;
+        m_store->steps = {};
+        m_store->scratch.clear();
+        return true;
+    }
+
+    /// A subagent's file, as a thread of its own; false (and nothing added) when it cannot be read.
+    bool readSubagentFile(const QString &path, const QString &agentId, QString *error)
+    {
+        const int thread = addThread(m_trace, agentId, QString(), 0);
+        FileResult file;
+        m_store->steps.clear();
+        if (!readAndPlaceInParentOrder(path, QFileInfo(path).fileName(), nullptr, m_trace, m_placer.get(), thread,
+                                       m_store.get(), &file, error)) {
+            m_trace->threads.pop_back();
+            return false;
+        }
+        m_trace->threads[size_t(thread)].title = subagentTitle(path, m_trace->threads[size_t(thread)]);
+        return true;
+    }
+
+    const Placer &placer() const { return *m_placer; }
+
+private:
+    void start()
+    {
+        m_store = std::make_unique<RecordStore>(m_trace->texts.get());
+        m_placer = std::make_unique<Placer>(m_trace);
+        addThread(m_trace, m_mainId, QStringLiteral("Main session"));
+    }
+
+    Trace *m_trace;
+    QString m_mainId;
+    std::unique_ptr<RecordStore> m_store;
+    std::unique_ptr<Placer> m_placer;
+};
+
 } // namespace
 
 bool importClaudeCode(const QString &path, Progress &progress, Trace *trace, QString *error)
 {
-    FileResult main;
-    if (!readRecords(path, QString(), false, &progress, trace, &main, error))
+    ClaudeImport import(trace, path);
+    if (!import.readMainFile(path, progress, error))
         return false;
-    trace->title = main.title;
-    addThread(trace, QFileInfo(path).completeBaseName(), QStringLiteral("Main session"));
-    // The main thread's steps are all known now: its vector is sized once instead of doubling, which on a
-    // large session spares copies and tens of megabytes of spare capacity.
-    size_t mainSteps = 0;
-    for (const Record &record : main.records)
-        if (record.threadKey.isEmpty())
-            mainSteps += record.steps.size();
-    trace->threads[0].steps.reserve(mainSteps);
-    Placer placer(trace);
-    for (int index : parentOrder(main.records)) {
-        Record &record = main.records[size_t(index)];
-        placer.place(record, placer.threadFor(record.threadKey, QStringLiteral("Sidechain")));
-    }
-    main.records = {};
 
     // Subagents live next to the session: <sessionId>/subagents/agent-<id>.jsonl.
     const QFileInfo info(path);
     const QDir dir(info.dir().filePath(info.completeBaseName() + QStringLiteral("/subagents")));
     std::vector<std::pair<int, QString>> subagents;
     for (const QString &name : dir.entryList({QStringLiteral("*.jsonl")}, QDir::Files, QDir::Name)) {
-        FileResult sub;
-        QString subError;
-        if (!readRecords(dir.filePath(name), name, false, nullptr, trace, &sub, &subError)) {
-            trace->skip(0, subError);
-            continue;
-        }
         QString agentId = QFileInfo(name).completeBaseName();
         if (agentId.startsWith("agent-"_L1))
             agentId.remove(0, 6);
-        const int thread = addThread(trace, agentId, subagentTitle(dir.filePath(name), sub.records), 0);
-        for (int index : parentOrder(sub.records))
-            placer.place(sub.records[size_t(index)], thread);
-        subagents.emplace_back(thread, agentId);
+        QString subError;
+        if (!import.readSubagentFile(dir.filePath(name), agentId, &subError)) {
+            trace->skip(0, subError);
+            continue;
+        }
+        subagents.emplace_back(int(trace->threads.size()) - 1, agentId);
     }
     finishTrace(trace);
     for (const auto &[thread, agentId] : subagents)
-        linkSubagent(trace, thread, agentId, placer);
+        linkSubagent(trace, thread, agentId, import.placer());
     return true;
 }
 
 bool importClaudeStreamJson(const QString &path, Progress &progress, Trace *trace, QString *error)
 {
-    FileResult result;
-    if (!readRecords(path, QString(), true, &progress, trace, &result, error))
-        return false;
+    // stream-json is in the order it happened: each record is placed as it is read.
+    RecordStore store(trace->texts.get());
     addThread(trace, QFileInfo(path).completeBaseName(), QStringLiteral("Main session"));
     Placer placer(trace);
-    for (Record &record : result.records)
-        placer.place(record, placer.threadFor(record.threadKey, QStringLiteral("Subagent")));
+    FileResult result;
+    result.take = [&](Record &record) {
+        placer.place(record, store, placer.threadFor(record.threadKey, QStringLiteral("Subagent")));
+        store.steps.clear();
+        store.scratch.clear();
+        return true;
+    };
+    if (!readRecords(path, QString(), true, &progress, trace, &store, &result, error))
+        return false;
     finishTrace(trace);
     // A subagent's records name the Task call that spawned it (parent_tool_use_id).
     TraceThread &main = trace->threads[0];
     for (int thread = 1; thread < int(trace->threads.size()); ++thread) {
+        const QByteArray id = trace->threads[size_t(thread)].id.toUtf8();
         for (int i = 0; i < int(main.steps.size()); ++i) {
             TraceStep &step = main.steps[size_t(i)];
-            if (step.kind == StepKind::ToolCall && step.toolId == trace->threads[size_t(thread)].id) {
+            if (step.kind == StepKind::ToolCall && step.toolId.bytes() == QByteArrayView(id)) {
                 step.childThread = thread;
                 trace->threads[size_t(thread)].parentStep = i;
                 break;

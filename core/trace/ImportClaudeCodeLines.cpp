@@ -6,12 +6,10 @@
 #include "trace/ClaudeCodeRecords_p.h"
 
 #include <QJsonDocument>
-#include <QRegularExpression>
-#include <simdjson.h>
-
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <simdjson.h>
 
 namespace sf::trace_import {
 
@@ -33,8 +31,7 @@ using Field = std::optional<element>;
 
 /// The values of @p names in @p o, in one pass over its fields. A JSON object may repeat a key; like
 /// QJsonObject, the last one counts.
-template <std::size_t N>
-std::array<Field, N> fieldsOf(const object &o, const std::array<std::string_view, N> &names)
+template <std::size_t N> std::array<Field, N> fieldsOf(const object &o, const std::array<std::string_view, N> &names)
 {
     std::array<Field, N> values;
     for (const simdjson::dom::key_value_pair field : o) {
@@ -102,7 +99,8 @@ bool qtValue(const element &value, QJsonValue *out)
     json += simdjson::to_string(value);
     json += ']';
     QJsonParseError error{};
-    const QJsonDocument doc = QJsonDocument::fromJson(QByteArray::fromRawData(json.data(), qsizetype(json.size())), &error);
+    const QJsonDocument doc =
+        QJsonDocument::fromJson(QByteArray::fromRawData(json.data(), qsizetype(json.size())), &error);
     if (error.error != QJsonParseError::NoError || !doc.isArray())
         return false;
     *out = doc.array().at(0);
@@ -121,13 +119,27 @@ void writeQtString(std::string_view text, std::string *out)
         }
         out->push_back('\\');
         switch (c) {
-        case '"': out->push_back('"'); break;
-        case '\\': out->push_back('\\'); break;
-        case '\b': out->push_back('b'); break;
-        case '\f': out->push_back('f'); break;
-        case '\n': out->push_back('n'); break;
-        case '\r': out->push_back('r'); break;
-        case '\t': out->push_back('t'); break;
+        case '"':
+            out->push_back('"');
+            break;
+        case '\\':
+            out->push_back('\\');
+            break;
+        case '\b':
+            out->push_back('b');
+            break;
+        case '\f':
+            out->push_back('f');
+            break;
+        case '\n':
+            out->push_back('n');
+            break;
+        case '\r':
+            out->push_back('r');
+            break;
+        case '\t':
+            out->push_back('t');
+            break;
         default:
             out->append("u00");
             out->push_back(hex[u >> 4]);
@@ -218,85 +230,107 @@ bool writeQtCompact(const element &value, std::string *out)
     }
 }
 
-/// compactJson() of a field; false when Qt would not read it.
-bool compactOf(const Field &value, QString *out)
+/// Appends a Qt string's UTF-8 to @p out.
+void appendUtf8(const QString &text, std::string *out)
 {
-    if (!value || value->is_null()) {
-        *out = QString();
+    const QByteArray utf8 = text.toUtf8();
+    out->append(utf8.constData(), size_t(utf8.size()));
+}
+
+/// compactJson() of a field, in UTF-8 into @p out (emptied first); false when Qt would not read it.
+bool compactOf(const Field &value, std::string *out)
+{
+    out->clear();
+    if (!value || value->is_null())
         return true;
-    }
     if (std::string_view text; value->get_string().get(text) == simdjson::SUCCESS) {
-        *out = toQString(text);
+        out->assign(text);
         return true;
     }
-    if (value->is_object() || value->is_array()) {
-        std::string json;
-        if (writeQtCompact(*value, &json)) {
-            *out = toQString(json);
-            return true;
-        }
-    }
+    if ((value->is_object() || value->is_array()) && writeQtCompact(*value, out))
+        return true;
+    out->clear();
     QJsonValue qt;
     if (!qtValue(*value, &qt))
         return false;
-    *out = compactJson(qt);
+    appendUtf8(compactJson(qt), out);
     return true;
 }
 
-/// contentText() of a value; false when a part needs Qt and Qt would not read it.
-bool contentTextOf(const element &content, QString *out)
+/// Appends contentText() of a value to @p out; false when a part needs Qt and Qt would not read it.
+/// contentText() joins the parts with newlines; so does this, part by part.
+bool appendContentText(const element &content, std::string *out)
 {
     if (std::string_view text; content.get_string().get(text) == simdjson::SUCCESS) {
-        *out = toQString(text);
+        out->append(text);
         return true;
     }
-    QStringList texts;
-    auto addPart = [&texts](const element &part) {
+    bool first = true;
+    auto separate = [&] {
+        if (!first)
+            out->push_back('\n');
+        first = false;
+    };
+    auto addPart = [&](const element &part) {
         if (std::string_view text; part.get_string().get(text) == simdjson::SUCCESS) {
-            texts.append(toQString(text));
+            separate();
+            out->append(text);
             return true;
         }
         object block;
         if (part.get_object().get(block) != simdjson::SUCCESS)
             return true; // QJsonValue::toObject() of anything else is empty: nothing to add
-        enum { Type, Text, Content };
+        enum
+        {
+            Type,
+            Text,
+            Content
+        };
         const auto f = fieldsOf<3>(block, {"type", "text", "content"});
         const std::string_view type = stringOf(f[Type]);
         if (f[Text]) {
-            texts.append(toQString(stringOf(f[Text])));
+            separate();
+            out->append(stringOf(f[Text]));
         } else if (type.find("image") != std::string_view::npos) {
-            texts.append(QStringLiteral("[image]"));
+            separate();
+            out->append("[image]");
         } else if (f[Content]) {
-            QString text;
-            if (!contentTextOf(*f[Content], &text))
-                return false;
-            texts.append(text);
+            separate();
+            return appendContentText(*f[Content], out);
         } else if (!type.empty()) {
-            texts.append(u'[' + toQString(type) + u']');
+            separate();
+            out->push_back('[');
+            out->append(type);
+            out->push_back(']');
         }
         return true;
     };
-    if (content.is_object()) {
-        if (!addPart(content))
-            return false;
-    } else if (simdjson::dom::array parts; content.get_array().get(parts) == simdjson::SUCCESS) {
+    if (content.is_object())
+        return addPart(content);
+    if (simdjson::dom::array parts; content.get_array().get(parts) == simdjson::SUCCESS) {
         for (const element part : parts)
             if (!addPart(part))
                 return false;
-    } else {
-        QJsonValue qt; // a number, true, false or null: Qt's own rendering
-        if (!qtValue(content, &qt))
-            return false;
-        *out = contentText(qt);
         return true;
     }
-    *out = texts.join(u'\n');
+    QJsonValue qt; // a number, true, false or null: Qt's own rendering
+    if (!qtValue(content, &qt))
+        return false;
+    appendUtf8(contentText(qt), out);
     return true;
 }
 
 TokenUsage anthropicUsage(const object &usage)
 {
-    enum { Input, CacheRead, Output, Creation, CreationInput, OutputDetails };
+    enum
+    {
+        Input,
+        CacheRead,
+        Output,
+        Creation,
+        CreationInput,
+        OutputDetails
+    };
     const auto f = fieldsOf<6>(usage, {"input_tokens", "cache_read_input_tokens", "output_tokens", "cache_creation",
                                        "cache_creation_input_tokens", "output_tokens_details"});
     TokenUsage u;
@@ -333,15 +367,40 @@ private:
     QString m_string;
 };
 
+bool isAgentIdChar(char c)
+{
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
+}
+
 } // namespace
 
-QString agentIdIn(const QString &text)
+std::string_view agentIdIn(std::string_view text)
 {
-    static const QRegularExpression pattern(u"agentId: ([A-Za-z0-9_-]+)"_s);
-    if (!text.contains("agentId: "_L1)) // most results; the cheap test spares them the regular expression
-        return QString();
-    const auto match = pattern.match(text);
-    return match.hasMatch() ? match.captured(1) : QString();
+    constexpr std::string_view Marker = "agentId: ";
+    for (size_t at = text.find(Marker); at != std::string_view::npos; at = text.find(Marker, at + 1)) {
+        const size_t start = at + Marker.size();
+        size_t end = start;
+        while (end < text.size() && isAgentIdChar(text[end]))
+            ++end;
+        if (end > start)
+            return text.substr(start, end - start);
+    }
+    return {};
+}
+
+QString recordRoleName(RecordRole role)
+{
+    switch (role) {
+    case RecordRole::User:
+        return u"user"_s;
+    case RecordRole::Assistant:
+        return u"assistant"_s;
+    case RecordRole::Tool:
+        return u"tool"_s;
+    case RecordRole::System:
+        break;
+    }
+    return u"system"_s;
 }
 
 struct ClaudeLineReader::Impl
@@ -352,6 +411,7 @@ struct ClaudeLineReader::Impl
     }
     simdjson::dom::parser parser;
     Interned model, skill;
+    std::string buffer; ///< a tool input or result text being put together, reused from line to line
 };
 
 ClaudeLineReader::ClaudeLineReader()
@@ -362,7 +422,7 @@ ClaudeLineReader::ClaudeLineReader()
 ClaudeLineReader::~ClaudeLineReader() = default;
 
 ClaudeLineReader::Outcome ClaudeLineReader::read(std::string_view line, bool streamJson, bool isMainFile,
-                                                 Record *record)
+                                                 RecordStore *store, Record *record)
 {
     if (qsizetype(line.size()) > MaxLineBytes)
         return Outcome::Slow;
@@ -371,11 +431,24 @@ ClaudeLineReader::Outcome ClaudeLineReader::read(std::string_view line, bool str
     if (d->parser.parse(line.data(), line.size(), false).get(root) != simdjson::SUCCESS ||
         root.get_object().get(top) != simdjson::SUCCESS)
         return Outcome::Slow;
-    enum { Type, Message, Uuid, ParentUuid, LogicalParentUuid, Timestamp, RequestId, Skill, ParentToolUseId,
-           IsSidechain, IsMeta, ToolUseResult };
-    const auto f = fieldsOf<12>(top, {"type", "message", "uuid", "parentUuid", "logicalParentUuid", "timestamp",
-                                      "requestId", "attributionSkill", "parent_tool_use_id", "isSidechain", "isMeta",
-                                      "toolUseResult"});
+    enum
+    {
+        Type,
+        Message,
+        Uuid,
+        ParentUuid,
+        LogicalParentUuid,
+        Timestamp,
+        RequestId,
+        Skill,
+        ParentToolUseId,
+        IsSidechain,
+        IsMeta,
+        ToolUseResult
+    };
+    const auto f =
+        fieldsOf<12>(top, {"type", "message", "uuid", "parentUuid", "logicalParentUuid", "timestamp", "requestId",
+                           "attributionSkill", "parent_tool_use_id", "isSidechain", "isMeta", "toolUseResult"});
     const std::string_view type = stringOf(f[Type]);
     const bool fromUser = type == "user";
     if (!fromUser && type != "assistant") {
@@ -391,82 +464,113 @@ ClaudeLineReader::Outcome ClaudeLineReader::read(std::string_view line, bool str
         return Outcome::Slow; // reported as a record without a "message"
     const object message = *found;
 
-    record->uuid = toQString(stringOf(f[Uuid]));
-    record->parentUuid = toQString(stringOf(f[ParentUuid]));
-    if (record->parentUuid.isEmpty())
-        record->parentUuid = toQString(stringOf(f[LogicalParentUuid]));
-    record->timestamp = toQString(stringOf(f[Timestamp]));
-    record->requestId = toQString(stringOf(f[RequestId]));
-    record->skill = d->skill.get(stringOf(f[Skill]));
-    if (streamJson)
-        record->threadKey = toQString(stringOf(f[ParentToolUseId]));
-    else if (isMainFile && boolOf(f[IsSidechain]))
-        record->threadKey = u"sidechain"_s;
-    record->role = fromUser ? u"user"_s : u"assistant"_s;
-
-    enum { Content, Model, Id, Usage };
+    // Steps first: a line that turns out to need the Qt reader leaves only texts behind, never a record.
+    TraceTextStore &texts = *store->texts;
+    enum
+    {
+        Content,
+        Model,
+        Id,
+        Usage
+    };
     const auto m = fieldsOf<4>(message, {"content", "model", "id", "usage"});
     // The message's content, as convertContent() in ImportClaudeCode.cpp reads it.
     const StepKind textKind =
         boolOf(f[IsMeta]) ? StepKind::System : (fromUser ? StepKind::UserText : StepKind::AssistantText);
     simdjson::dom::array blocks;
+    bool hasResult = false;
+    std::string_view spawnedAgentId;
     if (const std::string_view text = stringOf(m[Content]); !text.empty()) {
-        record->steps.push_back({textKind, false, toQString(text), {}, {}, {}});
+        store->addStep(record, {textKind, false, texts.add(text), {}, {}, {}});
     } else if (m[Content] && m[Content]->get_array().get(blocks) == simdjson::SUCCESS) {
         for (const element value : blocks) {
             object block;
             if (value.get_object().get(block) != simdjson::SUCCESS)
                 continue;
-            enum { BlockType, Text, Thinking, BlockId, Name, Input, BlockContent, IsError, ToolUseId, Source };
+            enum
+            {
+                BlockType,
+                Text,
+                Thinking,
+                BlockId,
+                Name,
+                Input,
+                BlockContent,
+                IsError,
+                ToolUseId,
+                Source
+            };
             const auto b = fieldsOf<10>(block, {"type", "text", "thinking", "id", "name", "input", "content",
                                                 "is_error", "tool_use_id", "source"});
             const std::string_view blockType = stringOf(b[BlockType]);
             if (blockType == "text") {
                 if (const std::string_view t = stringOf(b[Text]); !t.empty())
-                    record->steps.push_back({textKind, false, toQString(t), {}, {}, {}});
+                    store->addStep(record, {textKind, false, texts.add(t), {}, {}, {}});
             } else if (blockType == "thinking") {
                 const std::string_view t = stringOf(b[Thinking]);
-                record->steps.push_back({StepKind::Thinking, false,
-                                         t.empty() ? QStringLiteral("(thinking not recorded)") : toQString(t),
-                                         {}, {}, {}});
+                store->addStep(
+                    record,
+                    {StepKind::Thinking, false, texts.add(t.empty() ? "(thinking not recorded)" : t), {}, {}, {}});
             } else if (blockType == "redacted_thinking") {
-                record->steps.push_back({StepKind::Thinking, false, QStringLiteral("(redacted thinking)"), {}, {}, {}});
+                store->addStep(record, {StepKind::Thinking, false, texts.add("(redacted thinking)"), {}, {}, {}});
             } else if (blockType == "tool_use" || blockType == "server_tool_use") {
-                QString input;
-                if (!compactOf(b[Input], &input))
+                if (!compactOf(b[Input], &d->buffer)) {
+                    store->dropSteps(record);
                     return Outcome::Slow;
-                record->steps.push_back({StepKind::ToolCall, false, {}, toQString(stringOf(b[BlockId])),
-                                         toQString(stringOf(b[Name])), std::move(input)});
+                }
+                store->addStep(record, {StepKind::ToolCall,
+                                        false,
+                                        {},
+                                        texts.add(stringOf(b[BlockId])),
+                                        texts.add(stringOf(b[Name])),
+                                        texts.add(d->buffer)});
             } else if (blockType == "tool_result" || blockType.ends_with("_tool_result")) {
-                QString resultText;
-                if (b[BlockContent] && !contentTextOf(*b[BlockContent], &resultText))
+                d->buffer.clear();
+                if (b[BlockContent] && !appendContentText(*b[BlockContent], &d->buffer)) {
+                    store->dropSteps(record);
                     return Outcome::Slow;
-                if (record->spawnedAgentId.isEmpty())
-                    record->spawnedAgentId = agentIdIn(resultText);
-                record->steps.push_back({StepKind::ToolResult, boolOf(b[IsError]), std::move(resultText),
-                                         toQString(stringOf(b[ToolUseId])), {}, {}});
+                }
+                const TraceText resultText = texts.add(d->buffer);
+                if (spawnedAgentId.empty())
+                    spawnedAgentId = agentIdIn(resultText.utf8());
+                hasResult = true;
+                store->addStep(
+                    record,
+                    {StepKind::ToolResult, boolOf(b[IsError]), resultText, texts.add(stringOf(b[ToolUseId])), {}, {}});
             } else if (blockType == "image" || blockType == "document") {
                 const Field mediaType = fieldOf(objectOf(b[Source]), "media_type");
                 std::string_view shown = blockType;
                 if (mediaType && mediaType->is_string())
                     shown = stringOf(mediaType);
-                record->steps.push_back({StepKind::Image, false, toQString(shown), {}, {}, {}});
+                store->addStep(record, {StepKind::Image, false, texts.add(shown), {}, {}, {}});
             }
         }
     }
 
+    TraceTextStore &scratch = store->scratch;
+    record->uuid = scratch.add(stringOf(f[Uuid]));
+    const std::string_view parent = stringOf(f[ParentUuid]);
+    record->parentUuid = scratch.add(parent.empty() ? stringOf(f[LogicalParentUuid]) : parent);
+    record->timestamp = scratch.add(stringOf(f[Timestamp]));
+    record->requestId = scratch.add(stringOf(f[RequestId]));
+    record->skill = d->skill.get(stringOf(f[Skill]));
+    if (streamJson)
+        record->threadKey = scratch.add(stringOf(f[ParentToolUseId]));
+    else if (isMainFile && boolOf(f[IsSidechain]))
+        record->threadKey = scratch.add("sidechain");
+
     if (fromUser) {
-        const bool hasResult = std::any_of(record->steps.cbegin(), record->steps.cend(),
-                                           [](const PendingStep &s) { return s.kind == StepKind::ToolResult; });
-        if (hasResult)
-            record->role = u"tool"_s;
+        record->role = hasResult ? RecordRole::Tool : RecordRole::User;
         record->newTurn = !hasResult;
         if (const std::string_view agent = stringOf(fieldOf(objectOf(f[ToolUseResult]), "agentId")); !agent.empty())
-            record->spawnedAgentId = toQString(agent);
+            spawnedAgentId = agent;
+        record->spawnedAgentId = scratch.add(spawnedAgentId);
         return Outcome::Record;
     }
+    record->role = RecordRole::Assistant;
+    record->spawnedAgentId = scratch.add(spawnedAgentId);
     record->model = d->model.get(stringOf(m[Model]));
-    record->messageId = toQString(stringOf(m[Id]));
+    record->messageId = scratch.add(stringOf(m[Id]));
     if (const std::optional<object> usage = objectOf(m[Usage]))
         record->usage = anthropicUsage(*usage);
     return Outcome::Record;

@@ -134,7 +134,7 @@ bool importCodex(const QString &path, Progress &progress, Trace *trace, QString 
                 if (turn.model.isEmpty())
                     turn.model = model;
                 if (turn.timestamp.isEmpty())
-                    turn.timestamp = timestamp;
+                    turn.timestamp = builder.store(timestamp);
                 return turn;
             };
             if (itemType == "message"_L1) {
@@ -145,7 +145,8 @@ bool importCodex(const QString &path, Progress &progress, Trace *trace, QString 
                     builder.addStep(StepKind::AssistantText, text, lineNumber);
                 } else {
                     const bool isUser = role == "user"_L1;
-                    builder.beginTurn(isUser ? u"user"_s : u"system"_s, lineNumber).timestamp = timestamp;
+                    builder.beginTurn(isUser ? u"user"_s : u"system"_s, lineNumber).timestamp =
+                        builder.store(timestamp);
                     builder.addStep(isUser ? StepKind::UserText : StepKind::System, text, lineNumber);
                 }
             } else if (itemType == "reasoning"_L1) {

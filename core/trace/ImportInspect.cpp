@@ -193,7 +193,7 @@ void importInspectSample(const QJsonObject &sample, Trace *trace)
                 text += (text.isEmpty() ? QString() : u"\n"_s) + error.toObject().value("message"_L1).toString();
             TraceStep &step =
                 builder.addToolResult(message.value("tool_call_id"_L1).toString(), text, error.isObject(), 0);
-            step.toolName = message.value("function"_L1).toString();
+            step.toolName = builder.store(message.value("function"_L1).toString());
         }
     }
     // Without per-call events, the sample's own total goes on its last assistant turn.

@@ -1,7 +1,12 @@
 #include "trace/Trace.h"
 
+#include <QStringEncoder>
 #include <algorithm>
 #include <array>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+#include <sys/mman.h>
 
 namespace sf {
 
@@ -12,7 +17,145 @@ constexpr std::array<QLatin1StringView, StepKindCount> KindNames = {
     QLatin1StringView("tool_call"), QLatin1StringView("tool_result"), QLatin1StringView("image"),
     QLatin1StringView("system")};
 
+/// Texts at least this long get an allocation of their own, so a chunk is never abandoned half empty.
+constexpr qsizetype LargeText = 1024 * 1024;
+/// Chunks double from 64 KiB to this: few allocations on a large session, little slack on a small one.
+constexpr qsizetype MaxChunkBytes = 8 * 1024 * 1024;
+
+char asciiLower(char c)
+{
+    return c >= 'A' && c <= 'Z' ? char(c + ('a' - 'A')) : c;
+}
+
 } // namespace
+
+QString TraceText::left(qsizetype units) const
+{
+    // A UTF-8 byte never yields more than one UTF-16 unit, and a whole code point of at most 3 bytes yields
+    // at least one per 3 bytes: 3 * units + 3 bytes hold @p units complete units when the text has them.
+    if (m_size <= units)
+        return toString();
+    return QString::fromUtf8(m_data, std::min(m_size, units * 3 + 3)).left(units);
+}
+
+qsizetype TraceText::characterCount() const
+{
+    return std::count_if(m_data, m_data + m_size,
+                         [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; });
+}
+
+bool TraceText::contains(QStringView needle, Qt::CaseSensitivity cs) const
+{
+    if (needle.isEmpty())
+        return true;
+    const bool ascii = std::all_of(needle.begin(), needle.end(), [](QChar c) { return c.unicode() < 0x80; });
+    if (!ascii)
+        return toString().contains(needle, cs);
+    std::string pattern(size_t(needle.size()), '\0');
+    std::transform(needle.begin(), needle.end(), pattern.begin(), [](QChar c) { return char(c.unicode()); });
+    if (cs == Qt::CaseSensitive)
+        return utf8().find(pattern) != std::string_view::npos;
+    // ASCII letters fold only to ASCII letters here; the rare non-ASCII letters whose case folds to ASCII
+    // (the Kelvin sign, the long s) do not match an ASCII needle, which the viewer's find accepts.
+    std::transform(pattern.begin(), pattern.end(), pattern.begin(), asciiLower);
+    const auto text = utf8();
+    return std::search(text.begin(), text.end(), pattern.begin(), pattern.end(),
+                       [](char a, char b) { return asciiLower(a) == b; }) != text.end();
+}
+
+void TraceTextStore::FreeChunk::operator()(char *chunk) const
+{
+    std::free(chunk);
+}
+
+TraceTextStore::Chunk TraceTextStore::allocateChunk(qsizetype bytes)
+{
+    constexpr size_t HugePage = 2 * 1024 * 1024;
+    void *memory = nullptr;
+    if (size_t(bytes) % HugePage == 0) {
+        // A whole number of huge pages, aligned, and asked for as such: where the kernel grants transparent
+        // huge pages on request, a session's text costs one page fault per 2 MiB instead of one per 4 KiB.
+        memory = std::aligned_alloc(HugePage, size_t(bytes));
+#if defined(MADV_HUGEPAGE)
+        if (memory)
+            madvise(memory, size_t(bytes), MADV_HUGEPAGE);
+#endif
+    } else {
+        memory = std::malloc(size_t(bytes));
+    }
+    if (!memory)
+        throw std::bad_alloc();
+    return Chunk(static_cast<char *>(memory));
+}
+
+char *TraceTextStore::reserve(qsizetype bytes)
+{
+    if (bytes <= m_left) {
+        m_reservedOwn = false;
+        return m_reserved = m_next;
+    }
+    if (bytes >= LargeText) {
+        m_chunks.push_back(allocateChunk(bytes));
+        m_allocated += bytes;
+        m_reservedOwn = true;
+        return m_reserved = m_chunks.back().get();
+    }
+    const qsizetype size = std::max(m_chunkBytes, bytes);
+    m_chunks.push_back(allocateChunk(size));
+    m_allocated += size;
+    m_next = m_chunks.back().get();
+    m_left = size;
+    m_chunkBytes = std::min(m_chunkBytes * 2, MaxChunkBytes);
+    m_reservedOwn = false;
+    return m_reserved = m_next;
+}
+
+TraceText TraceTextStore::commit(qsizetype bytes)
+{
+    const TraceText text(bytes > 0 ? m_reserved : nullptr, bytes);
+    if (!m_reservedOwn) {
+        m_next += bytes;
+        m_left -= bytes;
+    }
+    m_reserved = nullptr;
+    return text;
+}
+
+void TraceTextStore::clear()
+{
+    if (m_chunks.size() == 1 && m_next) {
+        char *start = m_chunks.front().get();
+        m_left += m_next - start;
+        m_next = start;
+        return;
+    }
+    m_chunks.clear();
+    m_next = nullptr;
+    m_left = 0;
+    m_allocated = 0;
+}
+
+TraceText TraceTextStore::add(std::string_view utf8)
+{
+    if (utf8.empty())
+        return {};
+    std::memcpy(reserve(qsizetype(utf8.size())), utf8.data(), utf8.size());
+    return commit(qsizetype(utf8.size()));
+}
+
+TraceText TraceTextStore::add(QStringView text)
+{
+    if (text.isEmpty())
+        return {};
+    if (text.size() * 3 >= LargeText) {
+        const QByteArray utf8 = text.toUtf8(); // exact size first: a large text is not given 3 bytes a unit
+        return add(std::string_view(utf8.constData(), size_t(utf8.size())));
+    }
+    QStringEncoder encoder(QStringEncoder::Utf8);
+    char *start = reserve(text.size() * 3);
+    const char *end = encoder.appendToBuffer(start, text);
+    return commit(qsizetype(end - start));
+}
 
 QString stepKindName(StepKind kind)
 {
@@ -64,14 +207,14 @@ TraceStats TraceStats::of(const Trace &trace)
 {
     TraceStats stats;
     stats.threads = int(trace.threads.size());
-    QHash<QString, qint64> tools;
+    QHash<QByteArrayView, qint64> tools;
     for (const TraceThread &thread : trace.threads) {
         stats.turns += qint64(thread.turns.size());
         stats.steps += qint64(thread.steps.size());
         for (const TraceStep &step : thread.steps) {
             ++stats.stepsByKind[size_t(step.kind)];
             if (step.kind == StepKind::ToolCall)
-                ++tools[step.toolName];
+                ++tools[step.toolName.bytes()];
             else if (step.kind == StepKind::ToolResult && step.isError)
                 ++stats.toolErrors;
         }
@@ -87,7 +230,7 @@ TraceStats TraceStats::of(const Trace &trace)
         }
     }
     for (auto it = tools.cbegin(); it != tools.cend(); ++it)
-        stats.toolCalls.append({it.key(), it.value()});
+        stats.toolCalls.append({QString::fromUtf8(it.key()), it.value()});
     std::sort(stats.toolCalls.begin(), stats.toolCalls.end(), [](const auto &a, const auto &b) {
         return a.second != b.second ? a.second > b.second : a.first < b.first;
     });

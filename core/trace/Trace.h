@@ -2,10 +2,13 @@
 
 #include "llm/ChatTypes.h"
 
+#include <QByteArrayView>
 #include <QHash>
 #include <QList>
 #include <QString>
+#include <memory>
 #include <optional>
+#include <string_view>
 #include <vector>
 
 namespace sf {
@@ -26,6 +29,82 @@ inline constexpr int StepKindCount = 7;
 QString stepKindName(StepKind kind); ///< "user", "assistant", "thinking", "tool_call", ...
 std::optional<StepKind> stepKindFromName(const QString &name);
 
+/// UTF-8 text held in a trace's TraceTextStore. A view: valid while the trace it came from, or a copy of
+/// that trace, lives. Trace text is stored this way rather than as QString because a session is mostly
+/// text, and UTF-16 doubled it: half the memory, and no conversion on import.
+class TraceText
+{
+public:
+    TraceText() = default;
+
+    std::string_view utf8() const { return {m_data, size_t(m_size)}; }
+    QByteArrayView bytes() const { return {m_data, m_size}; }
+    qsizetype byteSize() const { return m_size; }
+    bool isEmpty() const { return m_size == 0; }
+    QString toString() const { return QString::fromUtf8(m_data, m_size); }
+    /// The first @p units UTF-16 code units, converting no more of the text than that needs.
+    QString left(qsizetype units) const;
+    /// Characters (code points), as the viewer reports a folded text's length.
+    qsizetype characterCount() const;
+    /// Whether @p needle occurs; case-insensitively, an ASCII needle is matched byte-wise without
+    /// converting the text.
+    bool contains(QStringView needle, Qt::CaseSensitivity cs = Qt::CaseSensitive) const;
+
+    friend bool operator==(TraceText a, TraceText b) { return a.utf8() == b.utf8(); }
+    friend bool operator==(TraceText a, QLatin1StringView b)
+    {
+        return a.utf8() == std::string_view(b.data(), size_t(b.size())); // callers compare with ASCII names
+    }
+
+private:
+    friend class TraceTextStore;
+    TraceText(const char *data, qsizetype size)
+        : m_data(data)
+        , m_size(size)
+    {
+    }
+    const char *m_data = nullptr;
+    qsizetype m_size = 0;
+};
+
+/// Where a trace's texts live: large chunks that only grow, so a text never moves and one allocation
+/// holds thousands of them. Not thread-safe; a trace is built in one thread and read afterwards.
+class TraceTextStore
+{
+public:
+    TraceTextStore() = default;
+    TraceTextStore(const TraceTextStore &) = delete;
+    TraceTextStore &operator=(const TraceTextStore &) = delete;
+
+    TraceText add(std::string_view utf8);
+    TraceText add(QStringView text);
+    /// Room for @p bytes that the caller fills and then hands to commit(), for text written piece by piece.
+    char *reserve(qsizetype bytes);
+    TraceText commit(qsizetype bytes);
+    qsizetype bytesAllocated() const { return m_allocated; }
+    /// Forgets every text, keeping the current chunk for what comes next: a scratch store reused per record.
+    void clear();
+    /// Keeps @p other's texts alive as long as this store: for steps moved here from another trace.
+    void keepAlive(std::shared_ptr<TraceTextStore> other) { m_keptAlive.push_back(std::move(other)); }
+
+private:
+    struct FreeChunk
+    {
+        void operator()(char *chunk) const;
+    };
+    using Chunk = std::unique_ptr<char, FreeChunk>;
+    static Chunk allocateChunk(qsizetype bytes);
+
+    std::vector<Chunk> m_chunks;
+    std::vector<std::shared_ptr<TraceTextStore>> m_keptAlive;
+    char *m_next = nullptr;
+    qsizetype m_left = 0;
+    qsizetype m_chunkBytes = 64 * 1024;
+    qsizetype m_allocated = 0;
+    char *m_reserved = nullptr;
+    bool m_reservedOwn = false; ///< the reserved room is an allocation of its own, not the chunk's tail
+};
+
 /// One step: a text, a thought, a tool call or its result, an image placeholder or a system event.
 struct TraceStep
 {
@@ -35,10 +114,10 @@ struct TraceStep
     int paired = -1;      ///< a call's result step, or a result's call step, in the same thread
     int childThread = -1; ///< a call that spawned a subagent: the subagent's thread index
     qint64 line = 0;      ///< 1-based source line (JSON Lines) or 0
-    QString text;         ///< text, thinking, result content, system description, image media type
-    QString toolId;       ///< tool call and tool result
-    QString toolName;     ///< tool call; results get their call's name when paired
-    QString input;        ///< tool call input as compact JSON
+    TraceText text;       ///< text, thinking, result content, system description, image media type
+    TraceText toolId;     ///< tool call and tool result
+    TraceText toolName;   ///< tool call; results get their call's name when paired
+    TraceText input;      ///< tool call input as compact JSON
 };
 
 /// One message-level unit: a user prompt, one assistant response (however many lines it was written
@@ -47,8 +126,8 @@ struct TraceTurn
 {
     QString role; ///< "user", "assistant", "tool" or "system"
     QString model;
-    QString timestamp; ///< as written by the source (ISO 8601 where the source has one)
-    QString messageId;
+    TraceText timestamp; ///< as written by the source (ISO 8601 where the source has one)
+    TraceText messageId;
     QString attributionSkill;        ///< Claude Code: the skill the turn ran under
     std::optional<TokenUsage> usage; ///< assistant turns whose source reports usage
     qint64 firstLine = 0;
@@ -86,10 +165,13 @@ struct Trace
     std::vector<SkippedRecord> skipped;    ///< at most MaxSkippedListed entries
     qint64 skippedCount = 0;               ///< all skipped records, listed or not
     std::optional<double> reportedCostUsd; ///< a cost the source itself logged (stream-json's result)
+    /// The steps' and turns' texts. Copies of a trace share it: it only grows, so no text moves.
+    std::shared_ptr<TraceTextStore> texts = std::make_shared<TraceTextStore>();
 
     static constexpr int MaxSkippedListed = 1000;
 
     void skip(qint64 line, const QString &reason);
+    TraceText store(QStringView text) { return texts->add(text); }
     qint64 stepCount() const;
     qint64 turnCount() const;
     TokenUsage totalUsage() const;

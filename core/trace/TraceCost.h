@@ -19,9 +19,9 @@ QString pricingModelName(const QString &format, const QString &model);
 /// timestamp. Prices are looked up once per model and day, so a million-step session is priced in one pass.
 struct TraceCost
 {
-    std::vector<std::vector<std::optional<double>>> turns; ///< [thread][turn] in US dollars
+    std::vector<std::vector<std::optional<double>>> turns;   ///< [thread][turn] in US dollars
     std::vector<std::vector<std::optional<double>>> running; ///< [thread][turn]: priced turns so far
-    double totalUsd = 0;     ///< of the priced turns
+    double totalUsd = 0;                                     ///< of the priced turns
     qint64 pricedTurns = 0;
     qint64 unpricedTurns = 0; ///< turns with usage whose model has no price
     QStringList unpricedModels;

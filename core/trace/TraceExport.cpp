@@ -37,26 +37,26 @@ void appendStep(QString &out, const TraceStep &step)
     switch (step.kind) {
     case StepKind::UserText:
     case StepKind::AssistantText:
-        out += step.text + u"\n\n"_s;
+        out += step.text.toString() + u"\n\n"_s;
         break;
     case StepKind::Thinking:
-        out += u"> *Thinking:* "_s + QString(step.text).replace(u'\n', u"\n> "_s) + u"\n\n"_s;
+        out += u"> *Thinking:* "_s + step.text.toString().replace(u'\n', u"\n> "_s) + u"\n\n"_s;
         break;
     case StepKind::ToolCall:
-        out += QStringLiteral("**Tool call `%1`** (%2)\n\n").arg(step.toolName, step.toolId) +
-               fenced(prettyJson(step.input), u"json"_s) + u'\n';
+        out += QStringLiteral("**Tool call `%1`** (%2)\n\n").arg(step.toolName.toString(), step.toolId.toString()) +
+               fenced(prettyJson(step.input.toString()), u"json"_s) + u'\n';
         break;
     case StepKind::ToolResult:
         out += QStringLiteral("**Tool result%1%2**\n\n")
-                   .arg(step.toolName.isEmpty() ? QString() : QStringLiteral(" `%1`").arg(step.toolName),
+                   .arg(step.toolName.isEmpty() ? QString() : QStringLiteral(" `%1`").arg(step.toolName.toString()),
                         step.isError ? u" (error)"_s : QString()) +
-               fenced(step.text) + u'\n';
+               fenced(step.text.toString()) + u'\n';
         break;
     case StepKind::Image:
-        out += QStringLiteral("*[image: %1]*\n\n").arg(step.text);
+        out += QStringLiteral("*[image: %1]*\n\n").arg(step.text.toString());
         break;
     case StepKind::System:
-        out += QStringLiteral("*%1%2*\n\n").arg(step.isError ? u"Error: "_s : QString(), step.text);
+        out += QStringLiteral("*%1%2*\n\n").arg(step.isError ? u"Error: "_s : QString(), step.text.toString());
         break;
     }
 }
@@ -127,23 +127,25 @@ QJsonArray traceToOpenAiMessages(const Trace &trace)
             const TraceStep &step = thread.steps[size_t(i)];
             switch (step.kind) {
             case StepKind::ToolResult:
-                messages.append(
-                    QJsonObject{{u"role"_s, u"tool"_s}, {u"tool_call_id"_s, step.toolId}, {u"content"_s, step.text}});
+                messages.append(QJsonObject{{u"role"_s, u"tool"_s},
+                                            {u"tool_call_id"_s, step.toolId.toString()},
+                                            {u"content"_s, step.text.toString()}});
                 break;
             case StepKind::ToolCall:
                 toolCalls.append(QJsonObject{
-                    {u"id"_s, step.toolId},
+                    {u"id"_s, step.toolId.toString()},
                     {u"type"_s, u"function"_s},
-                    {u"function"_s, QJsonObject{{u"name"_s, step.toolName},
-                                                {u"arguments"_s, step.input.isEmpty() ? u"{}"_s : step.input}}}});
+                    {u"function"_s,
+                     QJsonObject{{u"name"_s, step.toolName.toString()},
+                                 {u"arguments"_s, step.input.isEmpty() ? u"{}"_s : step.input.toString()}}}});
                 break;
             case StepKind::Thinking:
                 break; // reasoning is not part of the chat messages a model is sent back
             case StepKind::Image:
-                texts.append(QStringLiteral("[image: %1]").arg(step.text));
+                texts.append(QStringLiteral("[image: %1]").arg(step.text.toString()));
                 break;
             default:
-                texts.append(step.text);
+                texts.append(step.text.toString());
             }
         }
         if (turn.role == "tool"_L1 || (texts.isEmpty() && toolCalls.isEmpty()))

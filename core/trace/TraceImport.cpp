@@ -55,6 +55,7 @@ void appendThreads(Trace *trace, Trace &&other, const QString &fileName)
         trace->skip(skipped.line, QStringLiteral("%1: %2").arg(fileName, skipped.reason));
     if (!trace->reportedCostUsd)
         trace->reportedCostUsd = other.reportedCostUsd;
+    trace->texts->keepAlive(std::move(other.texts)); // the moved steps' texts live there
 }
 
 bool importText(const QString &path, Trace *trace, QString *error)

@@ -2,7 +2,6 @@
 #include "trace/TraceImport_p.h"
 
 #include <QJsonDocument>
-
 #include <cstring>
 
 Q_LOGGING_CATEGORY(lcTrace, "skillforge.trace")
@@ -123,6 +122,11 @@ TraceTurn *ThreadBuilder::currentTurn() const
 
 TraceStep &ThreadBuilder::addStep(StepKind kind, const QString &text, qint64 line)
 {
+    return addStep(kind, store(text), line);
+}
+
+TraceStep &ThreadBuilder::addStep(StepKind kind, TraceText text, qint64 line)
+{
     TraceThread &t = thread();
     if (t.turns.empty())
         beginTurn(kind == StepKind::UserText ? QStringLiteral("user") : QStringLiteral("assistant"), line);
@@ -140,17 +144,17 @@ TraceStep &ThreadBuilder::addStep(StepKind kind, const QString &text, qint64 lin
 
 TraceStep &ThreadBuilder::addToolCall(const QString &id, const QString &name, const QString &input, qint64 line)
 {
-    TraceStep &step = addStep(StepKind::ToolCall, QString(), line);
-    step.toolId = id;
-    step.toolName = name;
-    step.input = input;
+    TraceStep &step = addStep(StepKind::ToolCall, TraceText(), line);
+    step.toolId = store(id);
+    step.toolName = store(name);
+    step.input = store(input);
     return step;
 }
 
 TraceStep &ThreadBuilder::addToolResult(const QString &id, const QString &content, bool isError, qint64 line)
 {
     TraceStep &step = addStep(StepKind::ToolResult, content, line);
-    step.toolId = id;
+    step.toolId = store(id);
     step.isError = isError;
     return step;
 }
@@ -168,28 +172,30 @@ int addThread(Trace *trace, const QString &id, const QString &title, int parentT
 void finishTrace(Trace *trace)
 {
     for (TraceThread &thread : trace->threads) {
-        // Drop empty turns (records that carried nothing to show) and renumber the steps' turns.
-        std::vector<TraceTurn> kept;
-        kept.reserve(thread.turns.size());
-        for (TraceTurn &turn : thread.turns) {
+        // Drop empty turns (records that carried nothing to show) and renumber the steps' turns, in place:
+        // a copy of the turns would be tens of megabytes more at the peak on a large session.
+        size_t kept = 0;
+        for (size_t t = 0; t < thread.turns.size(); ++t) {
+            TraceTurn &turn = thread.turns[t];
             if (turn.stepCount == 0 && !turn.usage)
                 continue;
-            const int newIndex = int(kept.size());
             for (int i = turn.firstStep; i < turn.firstStep + turn.stepCount; ++i)
-                thread.steps[size_t(i)].turn = newIndex;
-            kept.push_back(std::move(turn));
+                thread.steps[size_t(i)].turn = int(kept);
+            if (kept != t)
+                thread.turns[kept] = std::move(turn);
+            ++kept;
         }
-        thread.turns = std::move(kept);
+        thread.turns.resize(kept);
 
-        QHash<QString, int> calls;
+        QHash<QByteArrayView, int> calls;
         for (int i = 0; i < int(thread.steps.size()); ++i)
             if (thread.steps[size_t(i)].kind == StepKind::ToolCall && !thread.steps[size_t(i)].toolId.isEmpty())
-                calls.insert(thread.steps[size_t(i)].toolId, i);
+                calls.insert(thread.steps[size_t(i)].toolId.bytes(), i);
         for (int i = 0; i < int(thread.steps.size()); ++i) {
             TraceStep &result = thread.steps[size_t(i)];
             if (result.kind != StepKind::ToolResult || result.toolId.isEmpty())
                 continue;
-            const auto call = calls.constFind(result.toolId);
+            const auto call = calls.constFind(result.toolId.bytes());
             if (call == calls.cend())
                 continue;
             TraceStep &callStep = thread.steps[size_t(*call)];

@@ -10,7 +10,6 @@
 #include <QJsonObject>
 #include <QJsonValue>
 #include <QLoggingCategory>
-
 #include <memory>
 #include <string_view>
 
@@ -39,6 +38,8 @@ public:
         return !m_cancelled;
     }
     bool cancelled() const { return m_cancelled; }
+    /// The file is read again from its start.
+    void restart() { m_lastReported = 0; }
 
 private:
     static constexpr qint64 ReportEvery = 256 * 1024;
@@ -103,9 +104,12 @@ public:
     /// The open turn when it has @p role, else a new one.
     TraceTurn &turnFor(const QString &role, qint64 line);
     TraceTurn *currentTurn() const;
+    /// A step whose text is already in the trace's store.
+    TraceStep &addStep(StepKind kind, TraceText text, qint64 line);
     TraceStep &addStep(StepKind kind, const QString &text, qint64 line);
     TraceStep &addToolCall(const QString &id, const QString &name, const QString &input, qint64 line);
     TraceStep &addToolResult(const QString &id, const QString &content, bool isError, qint64 line);
+    TraceText store(const QString &text) const { return m_trace->store(text); }
 
 private:
     Trace *m_trace;

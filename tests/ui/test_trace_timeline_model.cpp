@@ -87,7 +87,7 @@ private Q_SLOTS:
         TraceStep step;
         step.kind = StepKind::AssistantText;
         step.turn = 0;
-        step.text = u"Hello"_s;
+        step.text = trace->store(u"Hello"_s);
         thread.steps.push_back(step);
         trace->threads.push_back(std::move(thread));
         TraceTimelineModel model;
@@ -96,8 +96,10 @@ private Q_SLOTS:
         QVERIFY(model.index(0, TraceTimelineModel::TokensColumn).data().toString().startsWith(u"in 100"_s));
         QVERIFY(model.index(0, TraceTimelineModel::CostColumn).data().toString().isEmpty());
         QVERIFY(model.index(0, TraceTimelineModel::TotalCostColumn).data().toString().isEmpty());
-        QVERIFY(model.index(0, TraceTimelineModel::CostColumn).data(Qt::ToolTipRole).toString().contains(
-            u"No price for model \"in-house-model-7\""_s));
+        QVERIFY(model.index(0, TraceTimelineModel::CostColumn)
+                    .data(Qt::ToolTipRole)
+                    .toString()
+                    .contains(u"No price for model \"in-house-model-7\""_s));
         QVERIFY(!model.cost().hasCost());
         QCOMPARE(model.cost().unpricedTurns, 1);
     }

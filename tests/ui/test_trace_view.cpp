@@ -84,8 +84,8 @@ private Q_SLOTS:
         const Trace *trace = view.trace();
         QString thought;
         for (const TraceStep &step : trace->threads[0].steps)
-            if (step.kind == StepKind::Thinking && step.text.size() > 40) {
-                thought = step.text.mid(10, 25);
+            if (step.kind == StepKind::Thinking && step.text.toString().size() > 40) {
+                thought = step.text.toString().mid(10, 25);
                 break;
             }
         QVERIFY(!thought.isEmpty());

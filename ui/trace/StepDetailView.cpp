@@ -110,7 +110,7 @@ void StepDetailView::fill(bool unfold)
     facts << QStringLiteral("<b style='color:%1'>%2</b>")
                  .arg(StepDelegate::kindColor(int(step.kind)).name(), StepDelegate::kindLabel(int(step.kind)));
     if (!step.toolName.isEmpty())
-        facts << QStringLiteral("<code>%1</code>").arg(step.toolName.toHtmlEscaped());
+        facts << QStringLiteral("<code>%1</code>").arg(step.toolName.toString().toHtmlEscaped());
     if (step.isError)
         facts << QStringLiteral("<b style='color:#c62828'>%1</b>").arg(tr("error"));
     if (!turn.model.isEmpty())
@@ -123,15 +123,15 @@ void StepDetailView::fill(bool unfold)
     if (!turn.attributionSkill.isEmpty())
         facts << tr("skill %1").arg(turn.attributionSkill.toHtmlEscaped());
     if (!turn.timestamp.isEmpty())
-        facts << turn.timestamp.toHtmlEscaped();
+        facts << turn.timestamp.toString().toHtmlEscaped();
     if (step.line > 0)
         facts << tr("line %1").arg(step.line);
     m_header->setText(facts.join(QStringLiteral(" · ")));
 
-    const QString primary = step.kind == StepKind::ToolCall ? pretty(step.input) : step.text;
+    const QString primary = step.kind == StepKind::ToolCall ? pretty(step.input.toString()) : step.text.toString();
     bool wasFolded = false;
     if (step.kind == StepKind::Thinking && m_foldThinking && !unfold) {
-        m_primary->setPlainText(tr("Thinking is folded (%n character(s)).", nullptr, int(step.text.size())));
+        m_primary->setPlainText(tr("Thinking is folded (%n character(s)).", nullptr, int(step.text.characterCount())));
         wasFolded = true;
     } else {
         m_primary->setPlainText(unfold ? primary : folded(primary, &wasFolded));
@@ -146,7 +146,7 @@ void StepDetailView::fill(bool unfold)
     // A call shows its result beside it, and a result its call.
     if ((step.kind == StepKind::ToolCall || step.kind == StepKind::ToolResult) && step.paired >= 0) {
         const TraceStep &other = thread.steps[size_t(step.paired)];
-        const QString text = other.kind == StepKind::ToolCall ? pretty(other.input) : other.text;
+        const QString text = other.kind == StepKind::ToolCall ? pretty(other.input.toString()) : other.text.toString();
         bool otherFolded = false;
         m_secondary->setPlainText(unfold ? text : folded(text, &otherFolded));
         m_secondary->setVisible(true);

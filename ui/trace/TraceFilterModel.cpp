@@ -24,6 +24,7 @@ void TraceFilterModel::setToolName(const QString &name)
     if (name == m_toolName)
         return;
     m_toolName = name;
+    m_toolNameUtf8 = name.toUtf8();
     refilter();
 }
 
@@ -40,7 +41,8 @@ bool TraceFilterModel::acceptsStep(const TraceStep &step) const
         return false;
     if (m_toolName.isEmpty())
         return true;
-    return (step.kind == StepKind::ToolCall || step.kind == StepKind::ToolResult) && step.toolName == m_toolName;
+    return (step.kind == StepKind::ToolCall || step.kind == StepKind::ToolResult) &&
+           step.toolName.utf8() == std::string_view(m_toolNameUtf8.constData(), size_t(m_toolNameUtf8.size()));
 }
 
 bool TraceFilterModel::filterAcceptsRow(int sourceRow, const QModelIndex &sourceParent) const

@@ -31,6 +31,7 @@ private:
 
     std::bitset<StepKindCount> m_kinds;
     QString m_toolName;
+    QByteArray m_toolNameUtf8; ///< steps keep their tool names in UTF-8
 };
 
 } // namespace sf

@@ -12,12 +12,15 @@ namespace {
 constexpr int StepBits = 40;
 constexpr quintptr StepMask = (quintptr(1) << StepBits) - 1;
 
-QString oneLine(const QString &text, qsizetype limit = 300)
+/// The start of @p text on one line; only that start is converted, however long the text.
+QString oneLine(TraceText text, qsizetype limit = 300)
 {
-    QString line = text.left(limit);
+    QString line = text.left(limit + 1);
+    const bool cut = line.size() > limit;
+    line.truncate(limit);
     line.replace(u'\n', u" ⏎ "_s);
     line.replace(u'\t', u' ');
-    return text.size() > limit ? line + u'…' : line;
+    return cut ? line + u'…' : line;
 }
 
 } // namespace
@@ -200,14 +203,14 @@ QString TraceTimelineModel::stepSummary(const TraceStep &step) const
 {
     switch (step.kind) {
     case StepKind::ToolCall:
-        return step.toolName + u"  "_s + oneLine(step.input, 200);
+        return step.toolName.toString() + u"  "_s + oneLine(step.input, 200);
     case StepKind::ToolResult:
-        return (step.toolName.isEmpty() ? QString() : step.toolName + u" → "_s) + oneLine(step.text);
+        return (step.toolName.isEmpty() ? QString() : step.toolName.toString() + u" → "_s) + oneLine(step.text);
     case StepKind::Thinking:
         return m_thinkingExpanded ? oneLine(step.text)
-                                  : tr("Thinking (%n character(s), folded)", nullptr, int(step.text.size()));
+                                  : tr("Thinking (%n character(s), folded)", nullptr, int(step.text.characterCount()));
     case StepKind::Image:
-        return tr("[image: %1]").arg(step.text);
+        return tr("[image: %1]").arg(step.text.toString());
     default:
         return oneLine(step.text);
     }
@@ -241,9 +244,9 @@ QVariant TraceTimelineModel::data(const QModelIndex &index, int role) const
     case ErrorRole:
         return step.isError;
     case ToolNameRole:
-        return step.toolName;
+        return step.toolName.toString();
     case FullTextRole:
-        return step.kind == StepKind::ToolCall ? step.input : step.text;
+        return (step.kind == StepKind::ToolCall ? step.input : step.text).toString();
     case Qt::ToolTipRole:
         if (index.column() == TokensColumn && firstOfTurn && turn->usage) {
             const QLocale locale;

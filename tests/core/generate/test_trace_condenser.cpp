@@ -8,14 +8,14 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-TraceStep step(StepKind kind, const QString &text, bool isError = false)
+TraceStep step(Trace &trace, StepKind kind, const QString &text, bool isError = false)
 {
     TraceStep s;
     s.kind = kind;
-    s.text = text;
+    s.text = trace.store(text);
     s.isError = isError;
     if (kind == StepKind::ToolCall || kind == StepKind::ToolResult) {
-        s.toolName = u"Bash"_s;
+        s.toolName = trace.store(u"Bash"_s);
     }
     return s;
 }
@@ -26,16 +26,16 @@ Trace session()
     Trace trace;
     TraceThread main;
     main.id = u"main"_s;
-    main.steps = {step(StepKind::UserText, u"Write a fused RMSNorm kernel for Flux"_s),
-                  step(StepKind::ToolCall, QString()),
-                  step(StepKind::ToolResult, u"LOGSTART "_s + QString(20000, u'x') + u" LOGEND"_s),
-                  step(StepKind::ToolCall, QString()),
-                  step(StepKind::ToolResult, u"error: identifier \"__hmul2\" is undefined"_s, true),
-                  step(StepKind::AssistantText, u"Include cuda_bf16.h and use __hmul2 on __nv_bfloat162."_s),
-                  step(StepKind::ToolResult, u"ok: 3 tests passed"_s),
-                  step(StepKind::AssistantText, u"Done: 1.8x faster than eager."_s)};
-    main.steps[1].input = u"{\"command\":\"make\"}"_s;
-    main.steps[3].input = u"{\"command\":\"nvcc -arch=sm_90 rmsnorm.cu\"}"_s;
+    main.steps = {step(trace, StepKind::UserText, u"Write a fused RMSNorm kernel for Flux"_s),
+                  step(trace, StepKind::ToolCall, QString()),
+                  step(trace, StepKind::ToolResult, u"LOGSTART "_s + QString(20000, u'x') + u" LOGEND"_s),
+                  step(trace, StepKind::ToolCall, QString()),
+                  step(trace, StepKind::ToolResult, u"error: identifier \"__hmul2\" is undefined"_s, true),
+                  step(trace, StepKind::AssistantText, u"Include cuda_bf16.h and use __hmul2 on __nv_bfloat162."_s),
+                  step(trace, StepKind::ToolResult, u"ok: 3 tests passed"_s),
+                  step(trace, StepKind::AssistantText, u"Done: 1.8x faster than eager."_s)};
+    main.steps[1].input = trace.store(u"{\"command\":\"make\"}"_s);
+    main.steps[3].input = trace.store(u"{\"command\":\"nvcc -arch=sm_90 rmsnorm.cu\"}"_s);
     trace.threads.push_back(main);
     return trace;
 }
@@ -85,7 +85,7 @@ private Q_SLOTS:
         TraceThread sub;
         sub.id = u"agent-1"_s;
         sub.title = u"Profile the kernel"_s;
-        sub.steps = {step(StepKind::AssistantText, u"ncu says 92% of peak bandwidth"_s)};
+        sub.steps = {step(trace, StepKind::AssistantText, u"ncu says 92% of peak bandwidth"_s)};
         trace.threads.push_back(sub);
         const QString text = condenseTrace(trace, 100000);
         QVERIFY(text.contains(u"## Subagent: Profile the kernel\n\nASSISTANT: ncu says 92% of peak bandwidth"_s));

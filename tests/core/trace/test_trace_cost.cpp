@@ -20,7 +20,7 @@ Trace traceOf(const QString &format, const std::vector<std::tuple<QString, QStri
         TraceTurn turn;
         turn.role = u"assistant"_s;
         turn.model = model;
-        turn.timestamp = timestamp;
+        turn.timestamp = trace.store(timestamp);
         turn.usage = usage;
         thread.turns.push_back(turn);
     }
@@ -65,7 +65,8 @@ private Q_SLOTS:
         QTest::newRow("codex") << u"codex"_s << u"gpt-5-codex"_s << u"openai:gpt-5-codex"_s;
         QTest::newRow("inspect provider/model") << u"inspect-json"_s << u"openai/gpt-4o"_s << u"openai:gpt-4o"_s;
         QTest::newRow("already named") << u"openai-messages"_s << u"local:gemma"_s << u"local:gemma"_s;
-        QTest::newRow("claude by name") << u"fast-agent"_s << u"claude-sonnet-4-5"_s << u"anthropic:claude-sonnet-4-5"_s;
+        QTest::newRow("claude by name") << u"fast-agent"_s << u"claude-sonnet-4-5"_s
+                                        << u"anthropic:claude-sonnet-4-5"_s;
         QTest::newRow("unknown stays") << u"smolagents"_s << u"my-model"_s << u"my-model"_s;
         QTest::newRow("none") << u"claude-code"_s << QString() << QString();
     }
@@ -80,8 +81,9 @@ private Q_SLOTS:
     void turns_pricedOnTheDayOfTheirTimestamp()
     {
         const TokenUsage usage{1000, 10000, 2000, 0, 500, 100};
-        const Trace trace = traceOf(u"claude-code"_s, {{u"claude-opus-4-5-20251101"_s, u"2026-03-01T10:00:00Z"_s, usage},
-                                                        {u"claude-opus-4-5-20251101"_s, u"2026-07-01T10:00:00Z"_s, usage}});
+        const Trace trace =
+            traceOf(u"claude-code"_s, {{u"claude-opus-4-5-20251101"_s, u"2026-03-01T10:00:00Z"_s, usage},
+                                       {u"claude-opus-4-5-20251101"_s, u"2026-07-01T10:00:00Z"_s, usage}});
         const TraceCost cost = TraceCost::of(trace, table());
         // Before June: 1000*5 + 10000*0.5 + 2000*6.25 + 500*25 = 35000 per million; after: 14000.
         QCOMPARE(*cost.turn(0, 0), 0.035);
@@ -97,8 +99,8 @@ private Q_SLOTS:
     {
         const TokenUsage usage{1000, 0, 0, 0, 1000, 0};
         const Trace trace = traceOf(u"codex"_s, {{u"house-model"_s, u"2026-03-01T10:00:00Z"_s, usage},
-                                                  {u"gpt-5-codex"_s, u"2026-03-01T10:01:00Z"_s, usage},
-                                                  {u"house-model"_s, u"2026-03-01T10:02:00Z"_s, usage}});
+                                                 {u"gpt-5-codex"_s, u"2026-03-01T10:01:00Z"_s, usage},
+                                                 {u"house-model"_s, u"2026-03-01T10:02:00Z"_s, usage}});
         const TraceCost cost = TraceCost::of(trace, table());
         QVERIFY(!cost.turn(0, 0));
         QVERIFY(!cost.runningTotal(0, 0)); // nothing priced yet: no running total either
@@ -128,15 +130,16 @@ private Q_SLOTS:
 
     void sampleSession_pricedByTheShippedTable()
     {
-        Result<Trace> trace =
-            importTrace(QStringLiteral(SKILLFORGE_SOURCE_DIR "/resources/sample-project/traces/rmsnorm-flux-session.jsonl"));
+        Result<Trace> trace = importTrace(
+            QStringLiteral(SKILLFORGE_SOURCE_DIR "/resources/sample-project/traces/rmsnorm-flux-session.jsonl"));
         QVERIFY2(trace, qPrintable(trace.error));
         const TraceCost cost = TraceCost::of(*trace.value);
         QCOMPARE(cost.pricedTurns, 25);
         QCOMPARE(cost.unpricedTurns, 0);
         // Its usage (107 uncached, 718,229 read, 23,257 written 5m, 16,914 written 1h, 16,679 out) at
         // claude-opus-4-5 prices.
-        QCOMPARE(qRound64(cost.totalUsd * 1e8), qRound64((107 * 5 + 718229 * 0.5 + 23257 * 6.25 + 16914 * 10.0 + 16679 * 25) * 100));
+        QCOMPARE(qRound64(cost.totalUsd * 1e8),
+                 qRound64((107 * 5 + 718229 * 0.5 + 23257 * 6.25 + 16914 * 10.0 + 16679 * 25) * 100));
     }
 
     void formatUsd_centsAboveADollar()

@@ -18,7 +18,7 @@ QString fixture(const QString &relative)
 const TraceStep *findCall(const TraceThread &thread, const QString &id)
 {
     for (const TraceStep &step : thread.steps)
-        if (step.kind == StepKind::ToolCall && step.toolId == id)
+        if (step.kind == StepKind::ToolCall && step.toolId.toString() == id)
             return &step;
     return nullptr;
 }
@@ -68,7 +68,7 @@ private Q_SLOTS:
         QVERIFY(!trace.title.isEmpty());
         for (const TraceStep &step : trace.threads[0].steps)
             if (step.kind == StepKind::ToolResult)
-                QVERIFY2(step.paired >= 0, qPrintable(step.toolId));
+                QVERIFY2(step.paired >= 0, qPrintable(step.toolId.toString()));
     }
 
     void claudeCode_nastySession_skipsBadLinesAndKeepsTheRest()
@@ -102,7 +102,7 @@ private Q_SLOTS:
         QCOMPARE(usage.cacheWrite1h, 40);
         QCOMPARE(usage.output, 59);
         const TraceTurn &first = trace.threads[0].turns[1];
-        QCOMPARE(first.messageId, u"msg_1"_s);
+        QCOMPARE(first.messageId.toString(), u"msg_1"_s);
         QCOMPARE(first.stepCount, 3); // thinking + two tool calls written as three lines
         QCOMPARE(first.usage->output, 30);
         QCOMPARE(first.attributionSkill, u"cuda-kernels"_s);
@@ -116,10 +116,10 @@ private Q_SLOTS:
         const TraceStep *bash = findCall(main, u"toolu_1"_s);
         const TraceStep *read = findCall(main, u"toolu_2"_s);
         QVERIFY(bash && read);
-        QCOMPARE(main.steps[size_t(bash->paired)].text, u"make: *** [all] Error 1"_s);
+        QCOMPARE(main.steps[size_t(bash->paired)].text.toString(), u"make: *** [all] Error 1"_s);
         QVERIFY(main.steps[size_t(bash->paired)].isError);
-        QCOMPARE(main.steps[size_t(bash->paired)].toolName, u"Bash"_s);
-        QVERIFY(main.steps[size_t(read->paired)].text.startsWith(u"all: main.o"_s));
+        QCOMPARE(main.steps[size_t(bash->paired)].toolName.toString(), u"Bash"_s);
+        QVERIFY(main.steps[size_t(read->paired)].text.toString().startsWith(u"all: main.o"_s));
         QVERIFY(main.steps[size_t(read->paired)].line < main.steps[size_t(bash->paired)].line);
     }
 
@@ -128,9 +128,9 @@ private Q_SLOTS:
         const Trace trace = load(fixture(u"claude-code/nasty-session.jsonl"_s));
         const TraceThread &main = trace.threads[0];
         // "Thanks, finish up." (line 13) is the parent of "Done." (line 12).
-        QCOMPARE(main.steps[9].text, u"Thanks, finish up."_s);
+        QCOMPARE(main.steps[9].text.toString(), u"Thanks, finish up."_s);
         QCOMPARE(main.steps[9].line, 13);
-        QCOMPARE(main.steps[10].text, u"Done."_s);
+        QCOMPARE(main.steps[10].text.toString(), u"Done."_s);
         QCOMPARE(main.steps[11].kind, StepKind::System);
         QVERIFY(main.steps[11].text.contains(u"compact"_s));
     }
@@ -145,7 +145,7 @@ private Q_SLOTS:
         const TraceStep *task = findCall(trace.threads[0], u"toolu_3"_s);
         QVERIFY(task);
         QCOMPARE(task->childThread, 1);
-        QCOMPARE(trace.threads[0].steps[size_t(sub.parentStep)].toolId, u"toolu_3"_s);
+        QCOMPARE(trace.threads[0].steps[size_t(sub.parentStep)].toolId.toString(), u"toolu_3"_s);
         QCOMPARE(sub.turns[1].model, u"claude-haiku-4-5"_s);
         QCOMPARE(sub.steps[2].paired, 1);
     }
@@ -181,8 +181,8 @@ private Q_SLOTS:
         QCOMPARE(main.steps.size(), size_t(7));
         const TraceStep *shell = findCall(main, u"call_1"_s);
         QVERIFY(shell);
-        QCOMPARE(shell->input, u"{\"command\":[\"pytest\"]}"_s);
-        QCOMPARE(main.steps[size_t(shell->paired)].text, u"1 failed"_s);
+        QCOMPARE(shell->input.toString(), u"{\"command\":[\"pytest\"]}"_s);
+        QCOMPARE(main.steps[size_t(shell->paired)].text.toString(), u"1 failed"_s);
         QVERIFY(main.steps[size_t(shell->paired)].isError);
         QCOMPARE(main.turns[1].model, u"gpt-5-codex"_s);
         const TokenUsage usage = trace.totalUsage();
@@ -203,9 +203,9 @@ private Q_SLOTS:
         QCOMPARE(trace.skippedCount, 1);
         QVERIFY(trace.skipped[0].reason.contains(u"critic"_s));
         const TraceThread &main = trace.threads[0];
-        QCOMPARE(main.steps[size_t(findCall(main, u"call_1"_s)->paired)].text, u"Paris: 15C"_s);
-        QCOMPARE(main.steps[size_t(findCall(main, u"call_2"_s)->paired)].text, u"Rome: 20C"_s);
-        QCOMPARE(findCall(main, u"call_1"_s)->input, u"{\"city\":\"Paris\"}"_s);
+        QCOMPARE(main.steps[size_t(findCall(main, u"call_1"_s)->paired)].text.toString(), u"Paris: 15C"_s);
+        QCOMPARE(main.steps[size_t(findCall(main, u"call_2"_s)->paired)].text.toString(), u"Rome: 20C"_s);
+        QCOMPARE(findCall(main, u"call_1"_s)->input.toString(), u"{\"city\":\"Paris\"}"_s);
 
         const Trace list = load(fixture(u"openai/messages-list.json"_s));
         QCOMPARE(list.format, u"openai-messages"_s);
@@ -225,7 +225,7 @@ private Q_SLOTS:
         QCOMPARE(stats.usage.output, 24);
         QCOMPARE(stats.usage.reasoning, 5);
         const TraceStep *call = findCall(trace.threads[0], u"call_1"_s);
-        QCOMPARE(trace.threads[0].steps[size_t(call->paired)].text, u"hello"_s);
+        QCOMPARE(trace.threads[0].steps[size_t(call->paired)].text.toString(), u"hello"_s);
     }
 
     void smolagents_stepsBecomeTurnsWithErrors()
@@ -238,7 +238,7 @@ private Q_SLOTS:
         QCOMPARE(stats.toolErrors, 1);
         QCOMPARE(stats.usage.uncachedInput, 650);
         QCOMPARE(stats.usage.output, 60);
-        QCOMPARE(findCall(trace.threads[0], u"c2"_s)->input, u"{\"answer\":\"4\"}"_s);
+        QCOMPARE(findCall(trace.threads[0], u"c2"_s)->input.toString(), u"{\"answer\":\"4\"}"_s);
     }
 
     void inspectJson_samplesAsThreadsWithAttachmentsResolved()
@@ -248,7 +248,7 @@ private Q_SLOTS:
         QCOMPARE(trace.title, u"arith — openai/gpt-4o"_s);
         QCOMPARE(trace.threads.size(), size_t(2));
         QCOMPARE(trace.threads[0].steps.size(), size_t(6));
-        QCOMPARE(trace.threads[1].steps[0].text, u"A long prompt kept as an attachment."_s);
+        QCOMPARE(trace.threads[1].steps[0].text.toString(), u"A long prompt kept as an attachment."_s);
         const TokenUsage usage = trace.totalUsage();
         QCOMPARE(usage.uncachedInput, 150);
         QCOMPARE(usage.cacheRead, 20);
@@ -363,7 +363,7 @@ private Q_SLOTS:
         const Result<Trace> result = importTrace(path);
         QVERIFY2(result, qPrintable(result.error));
         QCOMPARE(result.value->format, u"claude-code"_s);
-        QCOMPARE(result.value->threads[0].steps[0].text.size(), 300 * 1024);
+        QCOMPARE(result.value->threads[0].steps[0].text.toString().size(), 300 * 1024);
     }
 
     void claudeCode_sessionSeveralReadBuffersLong_everyLineImported()
@@ -391,8 +391,49 @@ private Q_SLOTS:
         QCOMPARE(main.steps.size(), size_t(lines));
         for (int i : {0, 1, 20001, 40002, lines - 1}) {
             QCOMPARE(main.steps[size_t(i)].line, i + 1);
-            QCOMPARE(main.steps[size_t(i)].text, QStringLiteral("prompt %1 %2").arg(i).arg(QString(i % 397, u'x')));
+            QCOMPARE(main.steps[size_t(i)].text.toString(),
+                     QStringLiteral("prompt %1 %2").arg(i).arg(QString(i % 397, u'x')));
         }
+    }
+
+    void claudeCode_laterLineIsAnEarlierOnesParent_readAgainInParentOrder()
+    {
+        // Records are placed as they are read, until line 1,002 turns out to be the parent of line 1,000:
+        // then the file is read again and ordered, and nothing of the first reading is left or counted twice.
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u"late-parent.jsonl"_s);
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        auto user = [&file](const QString &uuid, const QString &parent, const QString &text) {
+            file.write(QStringLiteral("{\"type\":\"user\",\"uuid\":\"%1\",\"parentUuid\":%2,\"message\":{\"role\":"
+                                      "\"user\",\"content\":\"%3\"}}\n")
+                           .arg(uuid, parent.isEmpty() ? u"null"_s : u'"' + parent + u'"', text)
+                           .toUtf8());
+        };
+        file.write("{\"type\":\"assistant\",\"uuid\":\"a0\",\"parentUuid\":null,\"requestId\":\"r1\",\"message\":{"
+                   "\"id\":\"m1\",\"role\":\"assistant\",\"model\":\"claude-opus-4-5\",\"content\":[{\"type\":"
+                   "\"text\",\"text\":\"Hello\"}],\"usage\":{\"input_tokens\":7,\"output_tokens\":11}}}\n");
+        for (int i = 0; i < 998; ++i)
+            user(QStringLiteral("u%1").arg(i), i == 0 ? u"a0"_s : QStringLiteral("u%1").arg(i - 1),
+                 QStringLiteral("prompt %1").arg(i));
+        file.write("not json\n");
+        user(u"u998"_s, u"late"_s, u"after the late one"_s);
+        user(u"late"_s, u"u997"_s, u"written late"_s);
+        file.close();
+
+        const Result<Trace> result = importTrace(path);
+        QVERIFY2(result, qPrintable(result.error));
+        const Trace &trace = *result.value;
+        QCOMPARE(trace.skippedCount, 1);
+        QCOMPARE(trace.threads.size(), size_t(1));
+        const TraceThread &main = trace.threads[0];
+        QCOMPARE(main.steps.size(), size_t(1001));
+        QCOMPARE(main.steps[0].text.toString(), u"Hello"_s);
+        QCOMPARE(main.steps[998].text.toString(), u"prompt 997"_s);
+        QCOMPARE(main.steps[999].text.toString(), u"written late"_s);
+        QCOMPARE(main.steps[1000].text.toString(), u"after the late one"_s);
+        QCOMPARE(trace.totalUsage().output, 11);
+        QCOMPARE(trace.totalUsage().uncachedInput, 7);
     }
 
     void claudeCode_lineOfSeveralMegabytes_readWholeWithItsToolCall()
@@ -404,8 +445,9 @@ private Q_SLOTS:
         file.write("{\"type\":\"assistant\",\"uuid\":\"a1\",\"message\":{\"id\":\"m1\",\"model\":\"claude-opus-4-5\","
                    "\"content\":[{\"type\":\"tool_use\",\"id\":\"t1\",\"name\":\"Read\",\"input\":{\"path\":\"a\"}}],"
                    "\"usage\":{\"input_tokens\":3,\"output_tokens\":5}}}\n");
-        file.write("{\"type\":\"user\",\"uuid\":\"u1\",\"parentUuid\":\"a1\",\"message\":{\"role\":\"user\",\"content\":"
-                   "[{\"type\":\"tool_result\",\"tool_use_id\":\"t1\",\"content\":\"");
+        file.write(
+            "{\"type\":\"user\",\"uuid\":\"u1\",\"parentUuid\":\"a1\",\"message\":{\"role\":\"user\",\"content\":"
+            "[{\"type\":\"tool_result\",\"tool_use_id\":\"t1\",\"content\":\"");
         file.write(QByteArray(5 * 1024 * 1024, 'y'));
         file.write("\"}]}}\n");
         file.close();
@@ -413,9 +455,9 @@ private Q_SLOTS:
         QVERIFY2(result, qPrintable(result.error));
         const TraceThread &main = result.value->threads[0];
         QCOMPARE(main.steps.size(), size_t(2));
-        QCOMPARE(main.steps[1].text.size(), 5 * 1024 * 1024);
+        QCOMPARE(main.steps[1].text.toString().size(), 5 * 1024 * 1024);
         QCOMPARE(main.steps[1].paired, 0);
-        QCOMPARE(main.steps[0].input, u"{\"path\":\"a\"}"_s);
+        QCOMPARE(main.steps[0].input.toString(), u"{\"path\":\"a\"}"_s);
         QCOMPARE(result.value->totalUsage().output, 5);
     }
 

@@ -100,7 +100,8 @@ private Q_SLOTS:
                             root.filePath(u"claude/-home-dev-app/5f0c8a4e.jsonl"_s)));
         QVERIFY(QFile::copy(fixture(u"codex/rollout-2026-02-01T12-00-00-0199.jsonl"_s),
                             root.filePath(u"codex/2026/02/01/rollout-2026-02-01T12-00-00-0199.jsonl"_s)));
-        const QList<AgentSessionFile> sessions = listAgentSessions(root.filePath(u"claude"_s), root.filePath(u"codex"_s));
+        const QList<AgentSessionFile> sessions =
+            listAgentSessions(root.filePath(u"claude"_s), root.filePath(u"codex"_s));
         QCOMPARE(sessions.size(), 2);
         const auto claude = std::find_if(sessions.begin(), sessions.end(),
                                          [](const AgentSessionFile &s) { return s.agent == u"Claude Code"_s; });
@@ -108,8 +109,8 @@ private Q_SLOTS:
         QCOMPARE(claude->title, u"Fix the build"_s);
         QCOMPARE(claude->project, u"/home/dev/app"_s);
         QVERIFY(claude->bytes > 0);
-        const auto codex =
-            std::find_if(sessions.begin(), sessions.end(), [](const AgentSessionFile &s) { return s.agent == u"Codex"_s; });
+        const auto codex = std::find_if(sessions.begin(), sessions.end(),
+                                        [](const AgentSessionFile &s) { return s.agent == u"Codex"_s; });
         QCOMPARE(codex->title, u"Fix the failing test"_s);
         QCOMPARE(codex->project, u"/home/dev/proj"_s);
     }
