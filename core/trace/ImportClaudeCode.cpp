@@ -1,11 +1,13 @@
 // Claude Code session JSONL (with subagents/ files) and headless stream-json (reference/traces.md 2.1).
 
 #include "trace/ClaudeCodeRecords_p.h"
+#include "trace/FlatIndex_p.h"
 
 #include <QDir>
 #include <QFileInfo>
 #include <QJsonDocument>
 #include <QRegularExpression>
+#include <climits>
 
 namespace sf::trace_import {
 
@@ -135,19 +137,6 @@ QString systemText(const QJsonObject &object, bool *isError)
     return subtype.isEmpty() ? text : QStringLiteral("[%1] %2").arg(subtype, text);
 }
 
-/// A message id and request id: one response however many lines it was written as.
-struct ResponseKey
-{
-    std::string_view messageId, requestId;
-    bool operator==(const ResponseKey &) const = default;
-};
-
-size_t qHash(const ResponseKey &key, size_t seed = 0)
-{
-    return qHashMulti(seed, QByteArrayView(key.messageId.data(), qsizetype(key.messageId.size())),
-                      QByteArrayView(key.requestId.data(), qsizetype(key.requestId.size())));
-}
-
 /// Places the records' steps into threads: assistant lines with the same message id join one turn,
 /// consecutive tool results share a turn, and usage counts once per message id + request id. It copies
 /// what it remembers of a record, so a record's scratch texts may go once it is placed.
@@ -197,7 +186,7 @@ public:
         const int turnIndex = int(builder.thread().turns.size()) - 1;
         if (record.usage)
             addUsage(record, threadIndex, turnIndex);
-        const QString spawnedAgentId = record.spawnedAgentId.toString();
+        const QString spawnedAgentId = record.spawnedAgentId.isEmpty() ? QString() : record.spawnedAgentId.toString();
         for (int i = record.firstStep; i < record.firstStep + record.stepCount; ++i) {
             const PendingStep &pending = store.steps[size_t(i)];
             TraceStep &step = builder.addStep(pending.kind, pending.text, record.line);
@@ -224,17 +213,24 @@ private:
             m_trace->threads[size_t(threadIndex)].turns[size_t(turnIndex)].usage = record.usage;
             return;
         }
-        const auto owner = m_usageOwners.constFind(ResponseKey{record.messageId.utf8(), record.requestId.utf8()});
-        if (owner == m_usageOwners.cend()) {
-            const ResponseKey kept{m_keys.add(record.messageId.utf8()).utf8(),
-                                   m_keys.add(record.requestId.utf8()).utf8()};
-            m_usageOwners.insert(kept, {threadIndex, turnIndex});
+        // One response is its message id and request id; the key spells the id's length first, so that no two
+        // pairs of ids make the same key.
+        const std::string_view messageId = record.messageId.utf8(), requestId = record.requestId.utf8();
+        const auto length = quint32(messageId.size());
+        m_key.assign(reinterpret_cast<const char *>(&length), sizeof length);
+        m_key.append(messageId);
+        m_key.append(requestId);
+        const int owner = m_usageOwners.value(m_key);
+        if (owner < 0) {
+            m_usageOwners.insert(m_keys.add(m_key).utf8(), int(m_owners.size()));
+            m_owners.emplace_back(threadIndex, turnIndex);
             m_trace->threads[size_t(threadIndex)].turns[size_t(turnIndex)].usage = record.usage;
             return;
         }
         // The same response written again (one line per content block, or a streaming partial): keep the
         // line with the most output, never add it twice.
-        std::optional<TokenUsage> &kept = m_trace->threads[size_t(owner->first)].turns[size_t(owner->second)].usage;
+        const auto [ownerThread, ownerTurn] = m_owners[size_t(owner)];
+        std::optional<TokenUsage> &kept = m_trace->threads[size_t(ownerThread)].turns[size_t(ownerTurn)].usage;
         if (!kept || record.usage->output > kept->output)
             kept = record.usage;
     }
@@ -243,7 +239,9 @@ private:
     const QString m_assistant = u"assistant"_s;
     TraceTextStore m_keys; ///< the thread keys and response keys below point here
     QHash<QByteArrayView, int> m_threads;
-    QHash<ResponseKey, std::pair<int, int>> m_usageOwners;
+    TextIndex m_usageOwners;                   ///< response key to its index in m_owners
+    std::vector<std::pair<int, int>> m_owners; ///< (thread, turn) that holds a response's usage
+    std::string m_key;                         ///< the response key being looked up
     QHash<QString, std::pair<int, int>> m_spawningResults;
 };
 
@@ -306,65 +304,11 @@ struct FileResult
 {
     /// Takes each record as it is read; false stops the reading, with `stopped` set.
     std::function<bool(Record &)> take;
+    qint64 bytesRead = 0; ///< of the file, up to the record being taken
     QString title;
     int titleRank = 0;
     bool stopped = false;
 };
-
-/// A set of 64-bit hashes in one flat table: a record's check is a probe or two into contiguous memory,
-/// where a node-based or bucketed set costs cache misses on every one of a large session's records.
-class HashSet
-{
-public:
-    bool contains(quint64 hash) const
-    {
-        if (m_slots.empty())
-            return false;
-        const quint64 key = hash | 1; // 0 marks an empty slot
-        for (size_t i = key & m_mask;; i = (i + 1) & m_mask) {
-            if (m_slots[i] == key)
-                return true;
-            if (m_slots[i] == 0)
-                return false;
-        }
-    }
-    void insert(quint64 hash)
-    {
-        if ((m_size + 1) * 2 > m_slots.size())
-            grow();
-        const quint64 key = hash | 1;
-        for (size_t i = key & m_mask;; i = (i + 1) & m_mask) {
-            if (m_slots[i] == key)
-                return;
-            if (m_slots[i] == 0) {
-                m_slots[i] = key;
-                ++m_size;
-                return;
-            }
-        }
-    }
-
-private:
-    void grow()
-    {
-        const size_t capacity = std::max<size_t>(1024, m_slots.size() * 2);
-        std::vector<quint64> old = std::exchange(m_slots, std::vector<quint64>(capacity));
-        m_mask = m_slots.size() - 1;
-        m_size = 0;
-        for (const quint64 key : old)
-            if (key != 0)
-                insert(key);
-    }
-    std::vector<quint64> m_slots;
-    size_t m_mask = 0;
-    size_t m_size = 0;
-};
-
-/// A hash of a record's id, spread over all 64 bits (the set above probes by the low ones).
-quint64 idHash(TraceText id)
-{
-    return quint64(std::hash<std::string_view>()(id.utf8()));
-}
 
 /// Whether records taken one by one come in parent order, so that placing each as it is read gives what
 /// parentOrder() would: true while no record's uuid has been named as a parent by an earlier record (that
@@ -375,10 +319,10 @@ class FileOrderCheck
 public:
     bool accept(const Record &record)
     {
-        if (!record.uuid.isEmpty() && m_parents.contains(idHash(record.uuid)))
+        if (!record.uuid.isEmpty() && m_parents.contains(idHash(record.uuid.utf8())))
             return false;
         if (!record.parentUuid.isEmpty())
-            m_parents.insert(idHash(record.parentUuid));
+            m_parents.insert(idHash(record.parentUuid.utf8()));
         return true;
     }
 
@@ -420,6 +364,7 @@ bool readRecords(const QString &path, const QString &skipPrefix, bool streamJson
         record.line = lineNumber;
         record.firstStep = int(store->steps.size());
         const auto outcome = fast.read(view, streamJson, isMainFile, store, &record);
+        out->bytesRead = reader.position();
         if (outcome == ClaudeLineReader::Outcome::Record && !out->take(record)) {
             out->stopped = true;
             return true;
@@ -591,10 +536,14 @@ public:
     {
         FileResult file;
         FileOrderCheck order;
+        const qint64 fileBytes = QFileInfo(path).size();
         file.take = [&](Record &record) {
             if (!order.accept(record))
                 return false;
-            m_placer->place(record, *m_store, m_placer->threadFor(record.threadKey, QStringLiteral("Sidechain")));
+            const int thread = m_placer->threadFor(record.threadKey, QStringLiteral("Sidechain"));
+            if (thread == 0)
+                reserveAhead(&m_trace->threads[0], file.bytesRead, fileBytes);
+            m_placer->place(record, *m_store, thread);
             m_store->steps.clear();
             m_store->scratch.clear();
             return true;
@@ -637,6 +586,21 @@ public:
     const Placer &placer() const { return *m_placer; }
 
 private:
+    /// Before a full vector of the main thread would double: room for as many as the rest of the file will
+    /// likely bring, judged by what the part read so far brought. Doubling a large session's steps and
+    /// turns over and over touches twice their memory; capacity reserved and never reached is never touched.
+    static void reserveAhead(TraceThread *thread, qint64 bytesRead, qint64 fileBytes)
+    {
+        auto grow = [&](auto &items) {
+            if (items.capacity() - items.size() >= 16 || bytesRead <= 0 || items.size() < 64)
+                return;
+            const double projected = double(items.size()) * double(fileBytes) / double(bytesRead) * 1.1;
+            items.reserve(std::max(items.size() * 2, size_t(std::min(projected, double(INT_MAX)))));
+        };
+        grow(thread->steps);
+        grow(thread->turns);
+    }
+
     void start()
     {
         m_store = std::make_unique<RecordStore>(m_trace->texts.get());

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <cstring>
 #include <simdjson.h>
 
 namespace sf::trace_import {
@@ -376,14 +377,26 @@ bool isAgentIdChar(char c)
 
 std::string_view agentIdIn(std::string_view text)
 {
+    // This runs over every tool result: memchr for the marker's capital I, far rarer in text than its
+    // first letter, and the marker checked around each one.
     constexpr std::string_view Marker = "agentId: ";
-    for (size_t at = text.find(Marker); at != std::string_view::npos; at = text.find(Marker, at + 1)) {
+    constexpr size_t IAt = Marker.find('I');
+    const char *const begin = text.data();
+    const char *const end = begin + text.size();
+    for (const char *i = begin + std::min(IAt, text.size()); i < end;) {
+        i = static_cast<const char *>(std::memchr(i, 'I', size_t(end - i)));
+        if (!i)
+            break;
+        const auto at = size_t(i - begin) - IAt;
+        ++i;
+        if (text.substr(at, Marker.size()) != Marker)
+            continue;
         const size_t start = at + Marker.size();
-        size_t end = start;
-        while (end < text.size() && isAgentIdChar(text[end]))
-            ++end;
-        if (end > start)
-            return text.substr(start, end - start);
+        size_t stop = start;
+        while (stop < text.size() && isAgentIdChar(text[stop]))
+            ++stop;
+        if (stop > start)
+            return text.substr(start, stop - start);
     }
     return {};
 }

@@ -1,4 +1,5 @@
 #include "common/LoadError.h"
+#include "trace/FlatIndex_p.h"
 #include "trace/TraceImport_p.h"
 
 #include <QJsonDocument>
@@ -187,19 +188,19 @@ void finishTrace(Trace *trace)
         }
         thread.turns.resize(kept);
 
-        QHash<QByteArrayView, int> calls;
+        TextIndex calls;
         for (int i = 0; i < int(thread.steps.size()); ++i)
             if (thread.steps[size_t(i)].kind == StepKind::ToolCall && !thread.steps[size_t(i)].toolId.isEmpty())
-                calls.insert(thread.steps[size_t(i)].toolId.bytes(), i);
+                calls.insert(thread.steps[size_t(i)].toolId.utf8(), i);
         for (int i = 0; i < int(thread.steps.size()); ++i) {
             TraceStep &result = thread.steps[size_t(i)];
             if (result.kind != StepKind::ToolResult || result.toolId.isEmpty())
                 continue;
-            const auto call = calls.constFind(result.toolId.bytes());
-            if (call == calls.cend())
+            const int call = calls.value(result.toolId.utf8());
+            if (call < 0)
                 continue;
-            TraceStep &callStep = thread.steps[size_t(*call)];
-            result.paired = *call;
+            TraceStep &callStep = thread.steps[size_t(call)];
+            result.paired = call;
             callStep.paired = i;
             if (result.toolName.isEmpty())
                 result.toolName = callStep.toolName;

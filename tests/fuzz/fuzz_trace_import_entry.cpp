@@ -1,9 +1,9 @@
 #include "FuzzTraceImport.h"
 #include "trace/TraceImport.h"
 
-#include <QCoreApplication>
 #include <QDir>
 #include <QFile>
+#include <QTemporaryDir>
 #include <cstdio>
 #include <cstdlib>
 
@@ -65,9 +65,10 @@ void checkTrace(const Trace &trace, const QString &format)
 
 int fuzzTraceImport(const QString &format, const std::uint8_t *data, std::size_t size)
 {
-    // Importers read files (libzip needs one), so each input is written to a per-process scratch file.
-    static const QString path =
-        QDir::temp().filePath(QStringLiteral("skillforge-fuzz-trace-%1.input").arg(QCoreApplication::applicationPid()));
+    // Importers read files (libzip needs one), so each input is written to a scratch file, in a folder of
+    // this process's own that goes when the process ends.
+    static const QTemporaryDir scratch(QDir::temp().filePath(QStringLiteral("skillforge-fuzz-trace-XXXXXX")));
+    static const QString path = scratch.filePath(QStringLiteral("input"));
     {
         QFile file(path);
         require(file.open(QIODevice::WriteOnly | QIODevice::Truncate), "scratch file writable", format);
