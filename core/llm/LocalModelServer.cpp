@@ -4,6 +4,7 @@
 #include "HttpReply.h"
 #include "LlmLogging.h"
 #include "LocalRuntime.h"
+#include "common/ChildProcess.h"
 
 #include <QFileInfo>
 #include <QHostAddress>
@@ -136,6 +137,7 @@ void LocalModelServer::launch()
     m_process->setProgram(m_options.serverPath);
     m_process->setArguments(arguments);
     m_process->setStandardOutputFile(QProcess::nullDevice());
+    endWithParent(m_process); // a crashed Skillforge must not leave the server holding the model in memory
     connect(m_process, &QProcess::readyReadStandardError, this, &LocalModelServer::readStderr);
     connect(m_process, &QProcess::finished, this, &LocalModelServer::onProcessFinished);
     connect(m_process, &QProcess::errorOccurred, this, &LocalModelServer::onProcessError);

@@ -573,9 +573,11 @@ public:
     {
         const int thread = addThread(m_trace, agentId, QString(), 0);
         FileResult file;
-        m_store->steps.clear();
-        if (!readAndPlaceInParentOrder(path, QFileInfo(path).fileName(), nullptr, m_trace, m_placer.get(), thread,
-                                       m_store.get(), &file, error)) {
+        const bool read = readAndPlaceInParentOrder(path, QFileInfo(path).fileName(), nullptr, m_trace, m_placer.get(),
+                                                    thread, m_store.get(), &file, error);
+        m_store->steps.clear(); // placed: the placer keeps what it needs of them
+        m_store->scratch.clear();
+        if (!read) {
             m_trace->threads.pop_back();
             return false;
         }

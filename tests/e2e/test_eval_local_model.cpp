@@ -1,4 +1,5 @@
 // `skillforge eval` against the real llama-server and Gemma model installed by scripts/setup-local-model.
+#include "common/ChildProcess.h"
 #include "llm/LocalRuntime.h"
 
 #include <QCoreApplication>
@@ -40,6 +41,7 @@ private Q_SLOTS:
                         {"id": "warp", "input": "In one sentence: what is a warp in CUDA?", "split": "heldout",
                          "verifiers": [{"type": "not_contains", "values": ["<|im_"]}]}])");
         QProcess process;
+        sf::endWithParent(&process); // killed by QtTest's watchdog, the test takes skillforge (and its server) along
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.insert(QStringLiteral("SKILLFORGE_LLAMA_SERVER"), sf::LocalRuntime::llamaServerPath());
         env.insert(QStringLiteral("SKILLFORGE_LOCAL_MODEL"), sf::LocalRuntime::modelPath());

@@ -1,6 +1,7 @@
 // `skillforge generate` and `skillforge tests generate` with the real llama-server and Gemma model installed by
 // scripts/setup-local-model as the teacher. The model is far too small to write a good skill; what is asserted is
 // that the flows complete, write files, and that the validity report printed matches the files written.
+#include "common/ChildProcess.h"
 #include "eval/TestSuite.h"
 #include "llm/LocalRuntime.h"
 #include "skill/SkillDocument.h"
@@ -35,6 +36,7 @@ private:
     static Outcome skillforge(const QStringList &arguments)
     {
         QProcess process;
+        sf::endWithParent(&process); // killed by QtTest's watchdog, the test takes skillforge (and its server) along
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.insert(QStringLiteral("SKILLFORGE_LLAMA_SERVER"), sf::LocalRuntime::llamaServerPath());
         env.insert(QStringLiteral("SKILLFORGE_LOCAL_MODEL"), sf::LocalRuntime::modelPath());
@@ -88,10 +90,10 @@ private Q_SLOTS:
         if (m_skillDir.isEmpty())
             QSKIP("generation failed above; nothing to write tests for");
         const QString suitePath = m_dir.filePath(QStringLiteral("suite.json"));
-        const Outcome run = skillforge({QStringLiteral("tests"), QStringLiteral("generate"), m_skillDir,
-                                        QStringLiteral("--model"), QStringLiteral("local:gemma3-270m"),
-                                        QStringLiteral("--count"), QStringLiteral("2"), QStringLiteral("--max-tokens"),
-                                        QStringLiteral("1500"), QStringLiteral("--out"), suitePath});
+        const Outcome run =
+            skillforge({QStringLiteral("tests"), QStringLiteral("generate"), m_skillDir, QStringLiteral("--model"),
+                        QStringLiteral("local:gemma3-270m"), QStringLiteral("--count"), QStringLiteral("2"),
+                        QStringLiteral("--max-tokens"), QStringLiteral("1500"), QStringLiteral("--out"), suitePath});
         QVERIFY2(run.exitCode == 0, qPrintable(run.err));
         const auto suite = sf::readTestSuite(suitePath);
         QVERIFY2(std::holds_alternative<sf::TestSuite>(suite), qPrintable(run.err));
