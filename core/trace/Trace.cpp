@@ -69,24 +69,28 @@ bool TraceText::contains(QStringView needle, Qt::CaseSensitivity cs) const
 
 void TraceTextStore::FreeChunk::operator()(char *chunk) const
 {
-    std::free(chunk);
+    if (mappedBytes > 0)
+        munmap(chunk, mappedBytes);
+    else
+        std::free(chunk);
 }
 
 TraceTextStore::Chunk TraceTextStore::allocateChunk(qsizetype bytes)
 {
     constexpr size_t HugePage = 2 * 1024 * 1024;
-    void *memory = nullptr;
-    if (size_t(bytes) % HugePage == 0) {
-        // A whole number of huge pages, aligned, and asked for as such: where the kernel grants transparent
-        // huge pages on request, a session's text costs one page fault per 2 MiB instead of one per 4 KiB.
-        memory = std::aligned_alloc(HugePage, size_t(bytes));
+    if (size_t(bytes) >= HugePage) {
+        // Large chunks are mapped on their own, so that closing a large trace gives its memory back to the
+        // system at once (from malloc's heap it would stay with the process). Asked for as huge pages: where
+        // the kernel grants them on request, a session's text costs one page fault per 2 MiB, not per 4 KiB.
+        void *memory = mmap(nullptr, size_t(bytes), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (memory == MAP_FAILED)
+            throw std::bad_alloc();
 #if defined(MADV_HUGEPAGE)
-        if (memory)
-            madvise(memory, size_t(bytes), MADV_HUGEPAGE);
+        madvise(memory, size_t(bytes), MADV_HUGEPAGE);
 #endif
-    } else {
-        memory = std::malloc(size_t(bytes));
+        return Chunk(static_cast<char *>(memory), FreeChunk{size_t(bytes)});
     }
+    void *memory = std::malloc(size_t(bytes));
     if (!memory)
         throw std::bad_alloc();
     return Chunk(static_cast<char *>(memory));

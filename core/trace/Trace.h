@@ -90,6 +90,7 @@ public:
 private:
     struct FreeChunk
     {
+        size_t mappedBytes = 0; ///< a chunk mapped on its own (unmapped when freed), or 0 for malloc's
         void operator()(char *chunk) const;
     };
     using Chunk = std::unique_ptr<char, FreeChunk>;
