@@ -30,7 +30,7 @@ enum class RecordRole : quint8
 };
 QString recordRoleName(RecordRole role); ///< as TraceTurn::role spells it
 
-/// One user/assistant/system record, converted but not yet placed: placement waits for parentUuid order.
+/// One user/assistant/system record, converted but not yet placed into the trace's threads.
 /// Its own strings live in RecordStore::scratch and its steps in RecordStore::steps.
 struct Record
 {
@@ -75,8 +75,8 @@ struct RecordStore
 /// The agent id a tool result's text names ("agentId: <id>"), or empty.
 std::string_view agentIdIn(std::string_view text);
 
-/// Reads Claude Code user and assistant lines (nearly every line of a session) with simdjson, building
-/// Qt strings only for what the trace keeps. Every other line, and any line it has a doubt about (not
+/// Reads Claude Code user and assistant lines (nearly every line of a session) with simdjson, copying
+/// only what the trace keeps, as UTF-8, into the record store. Every other line, and any line it has a doubt about (not
 /// valid JSON to simdjson, very long, a value Qt would read differently), it hands back to the
 /// QJsonDocument reader, which stays the one definition of what a line means.
 class ClaudeLineReader

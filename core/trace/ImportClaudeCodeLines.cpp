@@ -1,7 +1,7 @@
 // The fast reader of Claude Code user and assistant lines: simdjson's DOM parser over the line in place,
-// then only the fields the trace keeps become Qt strings. What a line means is defined by the
-// QJsonDocument reader in ImportClaudeCode.cpp; this one follows it field by field and hands back any
-// line where the two could differ.
+// then only the fields the trace keeps are copied, as UTF-8, into the record store. What a line means is
+// defined by the QJsonDocument reader in ImportClaudeCode.cpp; this one follows it field by field and
+// hands back any line where the two could differ.
 
 #include "trace/ClaudeCodeRecords_p.h"
 

@@ -78,9 +78,6 @@ public:
 
     TraceText add(std::string_view utf8);
     TraceText add(QStringView text);
-    /// Room for @p bytes that the caller fills and then hands to commit(), for text written piece by piece.
-    char *reserve(qsizetype bytes);
-    TraceText commit(qsizetype bytes);
     qsizetype bytesAllocated() const { return m_allocated; }
     /// Forgets every text, keeping the current chunk for what comes next: a scratch store reused per record.
     void clear();
@@ -95,6 +92,9 @@ private:
     };
     using Chunk = std::unique_ptr<char, FreeChunk>;
     static Chunk allocateChunk(qsizetype bytes);
+    /// Room for @p bytes that the caller fills and then hands to commit().
+    char *reserve(qsizetype bytes);
+    TraceText commit(qsizetype bytes);
 
     std::vector<Chunk> m_chunks;
     std::vector<std::shared_ptr<TraceTextStore>> m_keptAlive;
