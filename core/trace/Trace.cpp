@@ -1,11 +1,12 @@
 #include "trace/Trace.h"
 
+#include "trace/TraceTextFinder.h"
+
 #include <QStringEncoder>
 #include <algorithm>
 #include <array>
 #include <cstdlib>
 #include <cstring>
-#include <functional>
 #include <new>
 #include <sys/mman.h>
 
@@ -22,11 +23,6 @@ constexpr std::array<QLatin1StringView, StepKindCount> KindNames = {
 constexpr qsizetype LargeText = 1024 * 1024;
 /// Chunks double from 64 KiB to this: few allocations on a large session, little slack on a small one.
 constexpr qsizetype MaxChunkBytes = 8 * 1024 * 1024;
-
-char asciiLower(char c)
-{
-    return c >= 'A' && c <= 'Z' ? char(c + ('a' - 'A')) : c;
-}
 
 } // namespace
 
@@ -47,24 +43,7 @@ qsizetype TraceText::characterCount() const
 
 bool TraceText::contains(QStringView needle, Qt::CaseSensitivity cs) const
 {
-    if (needle.isEmpty())
-        return true;
-    const bool ascii = std::all_of(needle.begin(), needle.end(), [](QChar c) { return c.unicode() < 0x80; });
-    if (!ascii)
-        return toString().contains(needle, cs);
-    std::string pattern(size_t(needle.size()), '\0');
-    std::transform(needle.begin(), needle.end(), pattern.begin(), [](QChar c) { return char(c.unicode()); });
-    if (cs == Qt::CaseSensitive)
-        return utf8().find(pattern) != std::string_view::npos;
-    // ASCII letters fold only to ASCII letters here; the rare non-ASCII letters whose case folds to ASCII
-    // (the Kelvin sign, the long s) do not match an ASCII needle, which the viewer's find accepts.
-    // Boyer-Moore-Horspool skips ahead by up to the needle's length: the viewer's find runs over every step.
-    std::transform(pattern.begin(), pattern.end(), pattern.begin(), asciiLower);
-    const auto text = utf8();
-    const std::boyer_moore_horspool_searcher searcher(
-        pattern.begin(), pattern.end(), [](char c) { return std::hash<char>()(asciiLower(c)); },
-        [](char a, char b) { return asciiLower(a) == asciiLower(b); });
-    return std::search(text.begin(), text.end(), searcher) != text.end();
+    return TraceTextFinder(needle, cs).foundIn(*this);
 }
 
 void TraceTextStore::FreeChunk::operator()(char *chunk) const

@@ -46,8 +46,7 @@ public:
     QString left(qsizetype units) const;
     /// Characters (code points), as the viewer reports a folded text's length.
     qsizetype characterCount() const;
-    /// Whether @p needle occurs; case-insensitively, an ASCII needle is matched byte-wise without
-    /// converting the text.
+    /// Whether @p needle occurs, as TraceTextFinder finds it (build one to search many texts).
     bool contains(QStringView needle, Qt::CaseSensitivity cs = Qt::CaseSensitive) const;
 
     friend bool operator==(TraceText a, TraceText b) { return a.utf8() == b.utf8(); }

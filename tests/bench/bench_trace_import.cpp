@@ -11,6 +11,7 @@
 #include "trace/StepDelegate.h"
 #include "trace/TraceFilterModel.h"
 #include "trace/TraceImport.h"
+#include "trace/TraceTextFinder.h"
 #include "trace/TraceTimelineModel.h"
 
 #include <QApplication>
@@ -29,6 +30,7 @@
 #include <sys/resource.h>
 
 using namespace sf;
+using namespace Qt::StringLiterals;
 
 namespace {
 
@@ -248,6 +250,20 @@ int main(int argc, char **argv)
                 "trace held: %.0f MB RSS now\n",
                 double(peak) / 1048576.0, double(peak) / double(bytes), double(peak - rssBefore) / 1048576.0,
                 double(peak - rssBefore) / double(bytes), double(currentRss()) / 1048576.0);
+    // Find in the viewer goes through every step until it matches: a word that is nowhere is the worst case.
+    for (const auto &[needle, cs] :
+         {std::pair{u"no-such-word"_s, Qt::CaseInsensitive}, std::pair{u"no-such-word"_s, Qt::CaseSensitive},
+          std::pair{u"naïve"_s, Qt::CaseInsensitive}}) {
+        clock.restart();
+        const TraceTextFinder finder(needle, cs);
+        qint64 found = 0;
+        for (const TraceThread &thread : result.value->threads)
+            for (const TraceStep &step : thread.steps)
+                found += finder.foundIn(step.text) || finder.foundIn(step.input);
+        std::printf("find \"%s\" (%s) through all %lld steps: %.0f ms, %lld found\n", qPrintable(needle),
+                    cs == Qt::CaseSensitive ? "case-sensitive" : "case-insensitive", qlonglong(stats.steps),
+                    double(clock.nsecsElapsed()) / 1e6, qlonglong(found));
+    }
     result = Result<Trace>::failure(QString()); // free the big trace before the viewer figures
 
     // Viewer: a million steps in the timeline.

@@ -11,6 +11,7 @@
 #include "trace/TraceImport.h"
 #include "trace/TraceLoader.h"
 #include "trace/TraceSelection.h"
+#include "trace/TraceTextFinder.h"
 #include "trace/TraceTimelineModel.h"
 
 #include <QAction>
@@ -360,15 +361,16 @@ bool TraceView::findNext(const QString &text, bool backwards)
         }
     }
     const size_t n = order.size();
+    const TraceTextFinder finder(text, Qt::CaseInsensitive);
     for (size_t k = 1; k <= n; ++k) {
         const size_t i = backwards ? (m_findPosition + n - (k % n)) % n : (m_findPosition + k) % n;
         const auto [t, s] = order[i];
         const TraceStep &step = trace->threads[size_t(t)].steps[size_t(s)];
         if (!m_filter->acceptsStep(step))
             continue;
-        const bool match = step.text.contains(text, Qt::CaseInsensitive) ||
-                           (step.kind == StepKind::ToolCall && step.input.contains(text, Qt::CaseInsensitive)) ||
-                           step.toolName.contains(text, Qt::CaseInsensitive);
+        const bool match = finder.foundIn(step.text) ||
+                           (step.kind == StepKind::ToolCall && finder.foundIn(step.input)) ||
+                           finder.foundIn(step.toolName);
         if (!match)
             continue;
         m_findPosition = i;

@@ -84,6 +84,15 @@ private Q_SLOTS:
         QTest::newRow("non-ascii needle, folded") << u"Grüße aus München"_s << u"MÜNCHEN"_s << false << true;
         QTest::newRow("non-ascii needle, absent") << u"Grüße"_s << u"ö"_s << false << false;
         QTest::newRow("empty needle") << u"x"_s << QString() << true << true;
+        QTest::newRow("case-sensitive non-ascii") << u"Grüße"_s << u"üß"_s << true << true;
+        QTest::newRow("caseless non-ascii") << u"カーネルを書く"_s << u"ネル"_s << false << true;
+        QTest::newRow("non-ascii needle, ascii run absent") << u"a naive kernel"_s << u"naïve"_s << false << false;
+        QTest::newRow("non-ascii needle with ascii run") << u"A NAÏVE kernel"_s << u"naïve"_s << false << true;
+        QTest::newRow("needle at the very end") << u"abcdefgh"_s << u"FGH"_s << false << true;
+        QTest::newRow("needle at the very start") << u"abcdefgh"_s << u"ABC"_s << false << true;
+        QTest::newRow("repeated prefix") << u"aaaaab"_s << u"AAAB"_s << false << true;
+        QTest::newRow("needle longer than 255")
+            << QString(300, u'x') + u"Y"_s << QString(299, u'X') + u"y"_s << false << true;
         QTest::newRow("longer than the text") << u"ab"_s << u"abc"_s << false << false;
     }
 
