@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
-#include <random>
+#include <vector>
 
 namespace sf::stats {
 
@@ -59,6 +59,31 @@ double median(QList<double> values)
     return quantileSorted(values, 0.5);
 }
 
+ResampleIndices::ResampleIndices(quint64 seed)
+{
+    for (quint64 &word : m_state) { // splitmix64, the seeding xoshiro's authors recommend
+        seed += 0x9e3779b97f4a7c15ULL;
+        quint64 z = seed;
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+        word = z ^ (z >> 31);
+    }
+}
+
+quint64 ResampleIndices::nextRaw()
+{
+    const auto rotl = [](quint64 x, int k) { return (x << k) | (x >> (64 - k)); };
+    const quint64 result = rotl(m_state[1] * 5, 7) * 9;
+    const quint64 t = m_state[1] << 17;
+    m_state[2] ^= m_state[0];
+    m_state[3] ^= m_state[1];
+    m_state[1] ^= m_state[2];
+    m_state[0] ^= m_state[3];
+    m_state[2] ^= t;
+    m_state[3] = rotl(m_state[3], 45);
+    return result;
+}
+
 Distribution describe(QList<double> values, quint64 seed, int resamples)
 {
     Distribution d;
@@ -68,10 +93,7 @@ Distribution describe(QList<double> values, quint64 seed, int resamples)
     std::sort(values.begin(), values.end());
     d.mean = std::accumulate(values.cbegin(), values.cend(), 0.0) / double(values.size());
     d.median = quantileSorted(values, 0.5);
-    // std::mt19937_64 is specified exactly, unlike the standard distributions, so indices come from it directly:
-    // the same seed gives the same interval on every platform. An index is the top 53 bits as a fraction of n
-    // (IEEE arithmetic, exact everywhere): a modulo's 64-bit division was most of a large run's statistics time.
-    std::mt19937_64 rng(seed);
+    ResampleIndices indices(seed);
     QList<double> means;
     QList<double> medians;
     means.reserve(resamples);
@@ -82,23 +104,26 @@ Distribution describe(QList<double> values, quint64 seed, int resamples)
     const qsizetype n = values.size();
     const qsizetype lowMiddle = (n - 1) / 2;
     const qsizetype highMiddle = n / 2;
-    QList<int> counts(n);
+    // Plain arrays in the loops: a non-const QList checks whether to detach on every access.
+    std::vector<int> counts(static_cast<size_t>(n));
+    const double *sorted = values.constData();
     for (int r = 0; r < resamples; ++r) {
         std::fill(counts.begin(), counts.end(), 0);
         for (qsizetype i = 0; i < n; ++i)
-            ++counts[qsizetype(double(rng() >> 11) * 0x1.0p-53 * double(n))];
+            ++counts[size_t(indices.next(n))];
         double sum = 0;
         double low = 0;
         double high = 0;
         qsizetype seen = 0;
         for (qsizetype j = 0; j < n; ++j) {
-            for (int c = 0; c < counts[j]; ++c)
-                sum += values[j];
-            if (seen <= lowMiddle && lowMiddle < seen + counts[j])
-                low = values[j];
-            if (seen <= highMiddle && highMiddle < seen + counts[j])
-                high = values[j];
-            seen += counts[j];
+            const int count = counts[size_t(j)];
+            for (int c = 0; c < count; ++c)
+                sum += sorted[j];
+            if (seen <= lowMiddle && lowMiddle < seen + count)
+                low = sorted[j];
+            if (seen <= highMiddle && highMiddle < seen + count)
+                high = sorted[j];
+            seen += count;
         }
         means.append(sum / double(n));
         medians.append(low + (high - low) * 0.5 * double(highMiddle - lowMiddle));

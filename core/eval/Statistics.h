@@ -51,6 +51,32 @@ struct Distribution
 };
 Distribution describe(QList<double> values, quint64 seed = 20260101, int resamples = 2000);
 
+/// The indices a bootstrap resample draws: xoshiro256** seeded through splitmix64 (both specified exactly,
+/// so a seed gives the same intervals on every platform), two 32-bit draws per output, each scaled to
+/// [0, n) by a multiplication. A large run's statistics draw hundreds of millions of them.
+class ResampleIndices
+{
+public:
+    explicit ResampleIndices(quint64 seed);
+    /// An index in [0, n); n must be below 2^32.
+    qsizetype next(qsizetype n)
+    {
+        if (!m_spareLeft) {
+            m_spare = nextRaw();
+            m_spareLeft = true;
+            return qsizetype((quint64(quint32(m_spare)) * quint64(n)) >> 32);
+        }
+        m_spareLeft = false;
+        return qsizetype(((m_spare >> 32) * quint64(n)) >> 32);
+    }
+
+private:
+    quint64 nextRaw();
+    quint64 m_state[4];
+    quint64 m_spare = 0;
+    bool m_spareLeft = false;
+};
+
 /// The median of @p values (the mean of the two middle values when n is even); 0 when empty.
 double median(QList<double> values);
 /// The @p q quantile (0..1) of sorted values, linearly interpolated between order statistics (R type 7).
