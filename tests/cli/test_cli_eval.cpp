@@ -1,3 +1,4 @@
+#include "ChatReplies.h"
 #include "ScriptedHttpServer.h"
 
 #include <QDir>
@@ -24,20 +25,7 @@ struct Result
 
 ScriptedResponse reply(const QString &text, int delayMs = 0)
 {
-    const QJsonObject body{{QStringLiteral("id"), QStringLiteral("c")},
-                           {QStringLiteral("object"), QStringLiteral("chat.completion")},
-                           {QStringLiteral("model"), QStringLiteral("student-2026-01")},
-                           {QStringLiteral("choices"),
-                            QJsonArray{QJsonObject{{QStringLiteral("index"), 0},
-                                                   {QStringLiteral("message"),
-                                                    QJsonObject{{QStringLiteral("role"), QStringLiteral("assistant")},
-                                                                {QStringLiteral("content"), text}}},
-                                                   {QStringLiteral("finish_reason"), QStringLiteral("stop")}}}},
-                           {QStringLiteral("usage"), QJsonObject{{QStringLiteral("prompt_tokens"), 40},
-                                                                 {QStringLiteral("completion_tokens"), 8}}}};
-    ScriptedResponse r = ScriptedResponse::json(200, QJsonDocument(body).toJson(QJsonDocument::Compact));
-    r.delayMs = delayMs;
-    return r;
+    return scriptedReply(text, {40, 8, QStringLiteral("student-2026-01"), delayMs});
 }
 
 // Follows the skill only when its text is in the request (the with_skill arm's system prompt).

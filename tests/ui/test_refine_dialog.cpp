@@ -33,11 +33,6 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-ScriptedResponse openAiReply(const QString &text)
-{
-    return ScriptedResponse::json(200, openAiReplyBody(text, 40, 8));
-}
-
 QByteArray skillText(const char *marker)
 {
     return QByteArray("---\nname: demo\ndescription: The demo task. Use when asked for it.\n---\nAlways say ") +
@@ -70,9 +65,9 @@ private Q_SLOTS:
         m_server->routeHandler("POST", "/v1/chat/completions", [this](const RecordedRequest &request) {
             if (QJsonDocument::fromJson(request.body).object().value(u"model"_s).toString() == u"teacher"_s) {
                 ++m_teacherCalls;
-                return openAiReply(u"=== FILE: SKILL.md ===\n"_s + QString::fromUtf8(skillText("MAGIC-V2")));
+                return scriptedReply(u"=== FILE: SKILL.md ===\n"_s + QString::fromUtf8(skillText("MAGIC-V2")));
             }
-            return openAiReply(request.body.contains("MAGIC-V2") ? u"PASS-TOKEN"_s : u"no idea"_s);
+            return scriptedReply(request.body.contains("MAGIC-V2") ? u"PASS-TOKEN"_s : u"no idea"_s);
         });
         qputenv("OPENAI_BASE_URL", m_server->baseUrl().toEncoded() + "/v1");
         qputenv("OPENAI_API_KEY", "sk-test-0000");

@@ -1,3 +1,4 @@
+#include "ChatReplies.h"
 #include "ScriptedHttpServer.h"
 #include "eval/EvalSession.h"
 #include "jobs/JobListModel.h"
@@ -31,20 +32,7 @@ namespace {
 
 ScriptedResponse reply(const QString &text, int delayMs)
 {
-    const QJsonObject body{{QStringLiteral("id"), QStringLiteral("c")},
-                           {QStringLiteral("object"), QStringLiteral("chat.completion")},
-                           {QStringLiteral("model"), QStringLiteral("student")},
-                           {QStringLiteral("choices"),
-                            QJsonArray{QJsonObject{{QStringLiteral("index"), 0},
-                                                   {QStringLiteral("message"),
-                                                    QJsonObject{{QStringLiteral("role"), QStringLiteral("assistant")},
-                                                                {QStringLiteral("content"), text}}},
-                                                   {QStringLiteral("finish_reason"), QStringLiteral("stop")}}}},
-                           {QStringLiteral("usage"), QJsonObject{{QStringLiteral("prompt_tokens"), 10},
-                                                                 {QStringLiteral("completion_tokens"), 2}}}};
-    ScriptedResponse r = ScriptedResponse::json(200, QJsonDocument(body).toJson(QJsonDocument::Compact));
-    r.delayMs = delayMs;
-    return r;
+    return scriptedReply(text, {10, 2, QStringLiteral("student"), delayMs});
 }
 
 void write(const QString &path, const QByteArray &content)

@@ -1,3 +1,4 @@
+#include "ChatReplies.h"
 #include "ScriptedHttpServer.h"
 #include "eval/EvalRunner.h"
 #include "eval/LocalExecutor.h"
@@ -24,22 +25,14 @@ namespace {
 
 const QByteArray kMagic = "USE-RMSNORM-EPS";
 
+/// The student's replies: 40 tokens in, 8 out, from the model the server names.
+const ReplyShape kStudent{40, 8, QStringLiteral("student-2026-01")};
+
 ScriptedResponse reply(const QString &text, int delayMs = 0)
 {
-    const QJsonObject body{{QStringLiteral("id"), QStringLiteral("c")},
-                           {QStringLiteral("object"), QStringLiteral("chat.completion")},
-                           {QStringLiteral("model"), QStringLiteral("student-2026-01")},
-                           {QStringLiteral("choices"),
-                            QJsonArray{QJsonObject{{QStringLiteral("index"), 0},
-                                                   {QStringLiteral("message"),
-                                                    QJsonObject{{QStringLiteral("role"), QStringLiteral("assistant")},
-                                                                {QStringLiteral("content"), text}}},
-                                                   {QStringLiteral("finish_reason"), QStringLiteral("stop")}}}},
-                           {QStringLiteral("usage"), QJsonObject{{QStringLiteral("prompt_tokens"), 40},
-                                                                 {QStringLiteral("completion_tokens"), 8}}}};
-    ScriptedResponse r = ScriptedResponse::json(200, QJsonDocument(body).toJson(QJsonDocument::Compact));
-    r.delayMs = delayMs;
-    return r;
+    ReplyShape shape = kStudent;
+    shape.delayMs = delayMs;
+    return scriptedReply(text, shape);
 }
 
 QString systemOf(const RecordedRequest &request)
@@ -55,25 +48,7 @@ QString systemOf(const RecordedRequest &request)
 
 ScriptedResponse toolCall(const QString &name, const QJsonObject &arguments)
 {
-    const QJsonObject call{{QStringLiteral("id"), QStringLiteral("call_%1").arg(name)},
-                           {QStringLiteral("type"), QStringLiteral("function")},
-                           {QStringLiteral("function"),
-                            QJsonObject{{QStringLiteral("name"), name},
-                                        {QStringLiteral("arguments"),
-                                         QString::fromUtf8(QJsonDocument(arguments).toJson(QJsonDocument::Compact))}}}};
-    const QJsonObject body{{QStringLiteral("id"), QStringLiteral("c")},
-                           {QStringLiteral("object"), QStringLiteral("chat.completion")},
-                           {QStringLiteral("model"), QStringLiteral("student-2026-01")},
-                           {QStringLiteral("choices"),
-                            QJsonArray{QJsonObject{{QStringLiteral("index"), 0},
-                                                   {QStringLiteral("message"),
-                                                    QJsonObject{{QStringLiteral("role"), QStringLiteral("assistant")},
-                                                                {QStringLiteral("content"), QJsonValue()},
-                                                                {QStringLiteral("tool_calls"), QJsonArray{call}}}},
-                                                   {QStringLiteral("finish_reason"), QStringLiteral("tool_calls")}}}},
-                           {QStringLiteral("usage"), QJsonObject{{QStringLiteral("prompt_tokens"), 40},
-                                                                 {QStringLiteral("completion_tokens"), 8}}}};
-    return ScriptedResponse::json(200, QJsonDocument(body).toJson(QJsonDocument::Compact));
+    return scriptedToolCall(name, arguments, kStudent);
 }
 
 // The tool results the request carries, in order.

@@ -25,11 +25,6 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-ScriptedResponse openAiReply(const QString &text)
-{
-    return ScriptedResponse::json(200, openAiReplyBody(text, 50, 10));
-}
-
 QString skillText(const QString &marker)
 {
     return u"---\nname: demo\ndescription: Teaches the demo task. Use when asked for it.\n---\n# Demo\nAlways say %1.\n"_s
@@ -39,7 +34,7 @@ QString skillText(const QString &marker)
 // A teacher that always writes the skill with @p marker.
 ScriptedResponse teacherWriting(const QString &marker)
 {
-    return openAiReply(u"=== FILE: SKILL.md ===\n"_s + skillText(marker));
+    return scriptedReply(u"=== FILE: SKILL.md ===\n"_s + skillText(marker));
 }
 
 } // namespace
@@ -90,7 +85,7 @@ private Q_SLOTS:
                 m_teacherRequests.append(request.body);
                 return teacherWriting(m_teacherMarker);
             }
-            return openAiReply(request.body.contains("MAGIC-V2") ? u"PASS-TOKEN"_s : u"no idea"_s);
+            return scriptedReply(request.body.contains("MAGIC-V2") ? u"PASS-TOKEN"_s : u"no idea"_s);
         });
         qputenv("OPENAI_BASE_URL", m_server->baseUrl().toEncoded() + "/v1");
         qputenv("OPENAI_API_KEY", "sk-test-0000");
