@@ -42,7 +42,7 @@ bool TraceFilterModel::acceptsStep(const TraceStep &step) const
     if (m_toolName.isEmpty())
         return true;
     return (step.kind == StepKind::ToolCall || step.kind == StepKind::ToolResult) &&
-           step.toolName.utf8() == std::string_view(m_toolNameUtf8.constData(), size_t(m_toolNameUtf8.size()));
+           step.toolName.bytes() == QByteArrayView(m_toolNameUtf8);
 }
 
 bool TraceFilterModel::filterAcceptsRow(int sourceRow, const QModelIndex &sourceParent) const
