@@ -1,7 +1,9 @@
 // A trace's texts: UTF-8 in a store of chunks, viewed by the steps.
 #include "trace/Trace.h"
+#include "trace/TraceTextFinder.h"
 
 #include <QTest>
+#include <random>
 
 using namespace sf;
 using namespace Qt::StringLiterals;
@@ -106,6 +108,34 @@ private Q_SLOTS:
         QCOMPARE(text.contains(needle, cs), found); // the expectation itself is QString's
         TraceTextStore store;
         QCOMPARE(store.add(text).contains(needle, cs), found);
+    }
+
+    void finder_agreesWithQStringOnRandomTexts()
+    {
+        // Small alphabets make matches and near misses common: both cases, a two-byte and a three-byte
+        // character, and a caseless one.
+        const QString alphabet = u"aAbBcé€x"_s;
+        std::mt19937 random(2026);
+        auto randomText = [&](int length) {
+            QString text;
+            for (int i = 0; i < length; ++i)
+                text += alphabet.at(int(random() % alphabet.size()));
+            return text;
+        };
+        TraceTextStore store;
+        int matches = 0;
+        for (int round = 0; round < 3000; ++round) {
+            const QString text = randomText(int(random() % 40));
+            const QString needle = randomText(1 + int(random() % 4));
+            const TraceText stored = store.add(text);
+            for (const Qt::CaseSensitivity cs : {Qt::CaseSensitive, Qt::CaseInsensitive}) {
+                const bool expected = text.contains(needle, cs);
+                matches += expected;
+                QVERIFY2(TraceTextFinder(needle, cs).foundIn(stored) == expected,
+                         qPrintable(u"%1 in %2"_s.arg(needle, text)));
+            }
+        }
+        QVERIFY(matches > 1000); // the comparison saw both outcomes often
     }
 
     void clear_reusesTheChunkAndForgetsTheTexts()
