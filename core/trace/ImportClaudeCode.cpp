@@ -588,9 +588,10 @@ public:
     const Placer &placer() const { return *m_placer; }
 
 private:
-    /// Before a full vector of the main thread would double: room for as many as the rest of the file will
-    /// likely bring, judged by what the part read so far brought. Doubling a large session's steps and
-    /// turns over and over touches twice their memory; capacity reserved and never reached is never touched.
+    /// Before a full vector of the main thread would double: room for as many as the whole file will likely
+    /// bring, judged by what the part read so far brought (and never less than double, so growth stays
+    /// geometric). Doubling a large session's steps and turns over and over touches twice their memory;
+    /// capacity reserved and never reached is never touched.
     static void reserveAhead(TraceThread *thread, qint64 bytesRead, qint64 fileBytes)
     {
         auto grow = [&](auto &items) {
