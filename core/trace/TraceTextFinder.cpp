@@ -41,11 +41,10 @@ TraceTextFinder::TraceTextFinder(QStringView needle, Qt::CaseSensitivity cs)
     if (needle.isEmpty())
         return;
     const bool ascii = std::all_of(needle.begin(), needle.end(), isAscii);
-    const QString text = needle.toString();
-    const bool hasCase = text.toCaseFolded() != text || text.toUpper() != text;
+    const bool hasCase = m_needle.toCaseFolded() != m_needle || m_needle.toUpper() != m_needle;
     if (cs == Qt::CaseSensitive || (!ascii && !hasCase)) {
         m_mode = Mode::Bytes;
-        const QByteArray utf8 = text.toUtf8();
+        const QByteArray utf8 = m_needle.toUtf8();
         m_pattern.assign(utf8.constData(), size_t(utf8.size()));
         return;
     }
