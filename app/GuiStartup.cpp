@@ -7,30 +7,32 @@
 #include "common/ViewPage.h"
 #include "eval/SandboxCommand.h"
 #include "generate/GenerateSkillDialog.h"
-#include "generate/SkillGenerator.h"
 #include "generate/RefineDialog.h"
+#include "generate/SkillGenerator.h"
 #include "jobs/JobListModel.h"
+#include "llm/LocalRuntime.h"
 #include "models/LocalModelStatus.h"
 #include "models/TryModelDialog.h"
-#include "settings/ProvidersPage.h"
-
-#include <QDialog>
-#include <QDialogButtonBox>
-#include <QVBoxLayout>
 #include "project/AppSettings.h"
 #include "project/SampleProject.h"
 #include "runs/RunsView.h"
+#include "settings/ProvidersPage.h"
 #include "skill/SkillView.h"
 
 #include <QApplication>
 #include <QDeadlineTimer>
+#include <QDialog>
+#include <QDialogButtonBox>
 #include <QDir>
 #include <QFileInfo>
 #include <QImageWriter>
 #include <QMenu>
 #include <QMessageBox>
 #include <QPixmap>
+#include <QPushButton>
 #include <QThread>
+#include <QTimer>
+#include <QVBoxLayout>
 
 namespace sf {
 
@@ -69,8 +71,8 @@ void wireModels(MainWindow &window, LlmServices &llm, JobListModel &jobs)
             if (!project->defaults().teacher.isEmpty())
                 models.append(project->defaults().teacher);
         }
-        if (!models.contains(QStringLiteral("local:gemma3-270m")))
-            models.prepend(QStringLiteral("local:gemma3-270m"));
+        if (!models.contains(LocalRuntime::qualifiedModelName()))
+            models.prepend(LocalRuntime::qualifiedModelName());
         TryModelDialog dialog(llm.chat(), models, &window);
         dialog.exec();
     });
@@ -118,8 +120,36 @@ void wireModels(MainWindow &window, LlmServices &llm, JobListModel &jobs)
         dialog.exec();
     });
     tools->addSeparator();
+    tools->addAction(localStatus->installAction());
     tools->addAction(localStatus->startAction());
     tools->addAction(localStatus->stopAction());
+}
+
+/// On a machine without the local model (the Debian package installs the app, not the model), say so
+/// once and offer to install it; the status bar and Tools keep the offer afterwards.
+void offerLocalModelInstall(MainWindow &window)
+{
+    AppSettings settings;
+    if (LocalRuntime::isInstalled() || settings.localModelInstallOffered())
+        return;
+    settings.setLocalModelInstallOffered(true);
+    auto *status = window.findChild<LocalModelStatus *>();
+    if (!status)
+        return;
+    QMessageBox box(QMessageBox::Question, QObject::tr("Install the local model?"),
+                    QObject::tr("Skillforge evaluates skills with %1, a small model that runs on this computer "
+                                "without a key or an account. It is not installed yet.")
+                        .arg(LocalRuntime::displayName()),
+                    QMessageBox::NoButton, &window);
+    box.setInformativeText(QObject::tr("Installing downloads about 1.1 GB and builds the llama.cpp server into %1; "
+                                       "the first time takes 10–20 minutes on two cores, and you can keep working "
+                                       "meanwhile. Tools → Install Local Model… offers it later too.")
+                               .arg(LocalRuntime::cacheDir()));
+    QPushButton *install = box.addButton(QObject::tr("Install"), QMessageBox::AcceptRole);
+    box.addButton(QObject::tr("Not Now"), QMessageBox::RejectRole);
+    box.exec();
+    if (box.clickedButton() == install)
+        status->install();
 }
 
 QString projectToOpen(const GuiOptions &options, QString *error)
@@ -178,6 +208,7 @@ int runGui(const GuiOptions &options)
 
     if (!screenshot) {
         window.show();
+        QTimer::singleShot(0, &window, [&window] { offerLocalModelInstall(window); });
         return QApplication::exec();
     }
 

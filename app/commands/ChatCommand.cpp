@@ -163,7 +163,7 @@ Command chatCommand()
         "to stderr. Busy or failing providers are retried with backoff (each retry is reported on stderr,\n"
         "and the reply starts again).\n"
         "Providers: anthropic, openai, hf, ollama, generic, and local (the embedded llama.cpp server with a\n"
-        "small model, started on demand: try --model local:gemma3-270m). Keys come from the environment\n"
+        "small model, started on demand: try --model local:qwen2.5-coder-1.5b). Keys come from the environment\n"
         "(ANTHROPIC_API_KEY, OPENAI_API_KEY, HF_TOKEN, GENERIC_API_KEY).\n\n"
         "  --json   print the reply, usage buckets, cost, timings and attempts as JSON (not streamed)\n\n"
         "Exit codes: 0 a reply came, 2 bad usage or the model call failed (with the server's message).\n");

@@ -65,7 +65,7 @@ int runModelsList(const QStringList &arguments)
         if (provider == u"local") {
             // The local model is listed from what is installed; nothing needs to start for that.
             if (LocalRuntime::isInstalled())
-                record(provider, {QStringLiteral("gemma3-270m")}, {});
+                record(provider, {LocalRuntime::modelName()}, {});
             else
                 record(provider, {}, LocalRuntime::missingReason());
             continue;

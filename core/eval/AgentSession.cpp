@@ -1,15 +1,18 @@
 #include "AgentSession.h"
 
 #include "EvalLogging.h"
+#include "common/TokenEstimate.h"
 #include "llm/ChatCall.h"
 #include "llm/ChatClient.h"
 #include "llm/ModelName.h"
+#include "llm/ToolCallText.h"
 
 #include <QDateTime>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QFutureWatcher>
+#include <QLocale>
 #include <QtConcurrent/QtConcurrentRun>
 
 namespace sf {
@@ -104,6 +107,8 @@ void AgentSession::start()
         }
     }
     m_system = systemPromptFor(m_setup, m_item.key.arm);
+    if (m_setup.config.studentTools)
+        m_tools = studentTools(isAgenticWithSkill(m_setup, m_item.key.arm));
     ChatMessage user;
     user.role = QStringLiteral("user");
     user.content = userPromptFor(m_item.testCase);
@@ -130,8 +135,7 @@ void AgentSession::callModel()
     request.temperature = m_setup.config.temperature;
     request.topP = m_setup.config.topP;
     request.seed = m_setup.config.seed;
-    if (m_setup.config.studentTools)
-        request.tools = studentTools(isAgenticWithSkill(m_setup, m_item.key.arm));
+    request.tools = m_tools;
     m_call = m_chat.chat(m_item.key.model, request);
     connect(m_call, &ChatCall::finished, this, &AgentSession::onReply);
     connect(m_call, &ChatCall::failed, this, &AgentSession::onFailed);
@@ -146,25 +150,42 @@ void AgentSession::onReply(const ChatResponse &response)
     m_result.llmMs += response.latencyMs;
     if (!response.model.isEmpty())
         m_result.resolvedModel = response.model;
+    QString text = response.text;
+    QList<ToolCall> toolCalls = response.toolCalls;
+    bool callsFromText = false;
+    if (toolCalls.isEmpty() && !m_tools.isEmpty()) {
+        // Small local models write their calls into the text; they are calls all the same.
+        TextToolCalls found = toolCallsInText(text, m_tools, m_result.toolCalls + 1);
+        if (!found.calls.isEmpty()) {
+            toolCalls = std::move(found.calls);
+            text = std::move(found.remainingText);
+            callsFromText = true;
+        }
+    }
     QJsonArray calls;
-    for (const ToolCall &call : response.toolCalls)
+    for (const ToolCall &call : std::as_const(toolCalls))
         calls.append(toolCallJson(call));
-    record({{QStringLiteral("role"), QStringLiteral("assistant")},
-            {QStringLiteral("content"), response.text},
-            {QStringLiteral("thinking"), response.thinking},
-            {QStringLiteral("tool_calls"), calls},
-            {QStringLiteral("finish_reason"), response.finishReason},
-            {QStringLiteral("usage"), usageToJson(response.usage)},
-            {QStringLiteral("latency_ms"), response.latencyMs}});
+    QJsonObject entry{{QStringLiteral("role"), QStringLiteral("assistant")},
+                      {QStringLiteral("content"), text},
+                      {QStringLiteral("thinking"), response.thinking},
+                      {QStringLiteral("tool_calls"), calls},
+                      {QStringLiteral("finish_reason"), response.finishReason},
+                      {QStringLiteral("usage"), usageToJson(response.usage)},
+                      {QStringLiteral("latency_ms"), response.latencyMs}};
+    if (callsFromText) {
+        entry.insert(QStringLiteral("tool_calls_from_text"), true);
+        entry.insert(QStringLiteral("raw_content"), response.text);
+    }
+    record(entry);
     ChatMessage assistant;
     assistant.role = QStringLiteral("assistant");
-    assistant.content = response.text;
-    assistant.toolCalls = response.toolCalls;
+    assistant.content = text;
+    assistant.toolCalls = toolCalls;
     m_messages.append(assistant);
-    if (!response.text.trimmed().isEmpty())
-        m_result.answer = response.text;
-    if (!response.toolCalls.isEmpty() && m_setup.config.studentTools) {
-        runTools(response.toolCalls);
+    if (!text.trimmed().isEmpty())
+        m_result.answer = text;
+    if (!toolCalls.isEmpty() && !m_tools.isEmpty()) {
+        runTools(toolCalls);
         return;
     }
     stop(StopReason::Answered);
@@ -172,9 +193,18 @@ void AgentSession::onReply(const ChatResponse &response)
 
 void AgentSession::onFailed(const QString &message)
 {
+    const bool overflow = m_call && m_call->exceededContext();
     if (m_call)
         m_call->deleteLater();
     m_call = nullptr;
+    if (overflow && m_item.key.arm == kWithSkillArm && m_setup.config.mode != QLatin1String("agentic")) {
+        // Say what the user can act on: the skill they wrote is most of the prompt.
+        stop(StopReason::Error,
+             QStringLiteral("The skill \"%1\" (about %2 tokens) does not fit %3 with this case. %4")
+                 .arg(m_setup.skill.name, QLocale(QLocale::English).toString(estimateTokens(m_setup.skill.body)),
+                      m_item.key.model, message));
+        return;
+    }
     stop(StopReason::Error, message);
 }
 
@@ -286,7 +316,8 @@ void AgentSession::judgeNext()
         o.type = spec.type;
         o.name = spec.name;
         o.available = false;
-        o.evidence = QStringLiteral("not available: no judge model (pass --judge MODEL)");
+        o.evidence =
+            QStringLiteral("not available: no judge model was chosen (New Evaluation's Judge model, or --judge MODEL)");
         m_result.verifiers.append(o);
         judgeNext();
         return;

@@ -62,6 +62,7 @@ private:
     WorkItem m_item;
     ItemResult m_result;
     QList<ChatMessage> m_messages;
+    QList<ToolDefinition> m_tools; // offered on every turn; empty when the student has no tools
     QString m_system;
     QJsonArray m_transcript;
     QPointer<ChatCall> m_call;

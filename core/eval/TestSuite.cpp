@@ -417,6 +417,16 @@ std::variant<TestSuite, LoadError> readSkillTestSuite(const QString &skillDir)
                                     "pass --tests FILE")};
 }
 
+bool hasSkillTestSuite(const QString &skillDir)
+{
+    const QDir dir(skillDir);
+    if (QFileInfo::exists(dir.filePath(QStringLiteral("evals/evals.json"))))
+        return true;
+    QFile meta(dir.filePath(QStringLiteral("skill_meta.json")));
+    return meta.open(QIODevice::ReadOnly) &&
+           !QJsonDocument::fromJson(meta.readAll()).object().value(QStringLiteral("tests")).toArray().isEmpty();
+}
+
 QByteArray serializeTestSuite(const TestSuite &suite, bool upskillOnly)
 {
     static const QStringList upskillVerifiers = {QStringLiteral("contains"), QStringLiteral("file_exists"),

@@ -90,5 +90,7 @@ QString writeTestSuite(const QString &path, const TestSuite &suite, bool upskill
 /// The suite a skill carries when none is given: <skill>/evals/evals.json, else the tests in skill_meta.json;
 /// an error saying so when it has neither.
 std::variant<TestSuite, LoadError> readSkillTestSuite(const QString &skillDir);
+/// Whether readSkillTestSuite() has a suite to read: evals/evals.json, or tests in skill_meta.json.
+bool hasSkillTestSuite(const QString &skillDir);
 
 } // namespace sf

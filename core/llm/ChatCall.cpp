@@ -3,6 +3,7 @@
 #include "AnthropicMessagesFormat.h"
 #include "ChatClient.h"
 #include "ChatStreamDecoder.h"
+#include "ContextFit.h"
 #include "HttpEngine.h"
 #include "HttpReply.h"
 #include "JsonBody_p.h"
@@ -200,6 +201,11 @@ void ChatCall::attemptFailed(int status, const QString &message, bool retryable,
 {
     m_attempts.append(ChatAttempt{status, m_nextWaitMs, m_attemptClock.elapsed(), message});
     m_decoder.reset();
+    if (ContextFit::saysContextExceeded(message)) {
+        // The same request overflows the same window every time; trying again only costs time.
+        m_exceededContext = true;
+        retryable = false;
+    }
     const RetryPolicy policy = m_client ? m_client->retryPolicy() : RetryPolicy();
     const int attempt = int(m_attempts.size());
     if (!retryable || attempt >= policy.maxAttempts) {

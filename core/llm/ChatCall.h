@@ -35,6 +35,8 @@ public:
 
     QString modelName() const { return m_modelText; }
     bool isDone() const { return m_done; }
+    /** Whether it failed because the request did not fit the model's context window (never retried). */
+    bool exceededContext() const { return m_exceededContext; }
     /** Every attempt so far, including the failed ones (also in ChatResponse::attempts). */
     const QList<ChatAttempt> &attempts() const { return m_attempts; }
 
@@ -78,6 +80,7 @@ private:
     QTimer m_waitTimer;
     QElapsedTimer m_attemptClock;
     qint64 m_nextWaitMs = 0;
+    bool m_exceededContext = false;
     QList<ChatAttempt> m_attempts;
     QList<QMetaObject::Connection> m_localConnections;
     bool m_holdsSlot = false;

@@ -1,7 +1,9 @@
 #include "ChatClient.h"
 
 #include "ChatCall.h"
+#include "ContextFit.h"
 #include "LocalModelServer.h"
+#include "LocalRuntime.h"
 #include "ProviderRegistry.h"
 
 using namespace Qt::StringLiterals;
@@ -34,6 +36,28 @@ ChatCall *ChatClient::chat(const QString &modelName, const ChatRequest &request)
     return call;
 }
 
+QString ChatClient::whyUnavailable(const QString &modelName) const
+{
+    const Result<ModelName> name = ModelName::parse(modelName);
+    if (!name) {
+        return name.error;
+    }
+    const ProviderConfig *provider = m_providers.find(name.value->provider);
+    if (!provider) {
+        return u"Unknown provider '%1'"_s.arg(name.value->provider);
+    }
+    if (provider->name == "local"_L1) {
+        return m_local ? LocalRuntime::missingReason() : u"The local model is not available in this session"_s;
+    }
+    if (provider->baseUrl.isEmpty()) {
+        return missingBaseUrlMessage(*provider);
+    }
+    if (provider->apiKeyRequired && m_providers.apiKey(*provider).isEmpty()) {
+        return m_providers.missingKeyMessage(*provider);
+    }
+    return {};
+}
+
 void ChatClient::start(ChatCall *call)
 {
     const Result<ModelName> name = ModelName::parse(call->m_modelText);
@@ -59,6 +83,17 @@ void ChatClient::start(ChatCall *call)
     if (provider->apiKeyRequired && call->m_apiKey.isEmpty()) {
         call->fail(m_providers.missingKeyMessage(*provider));
         return;
+    }
+    if (local && m_local) {
+        // The embedded server's window is known before it starts: a request that cannot fit is refused
+        // here with its size, not by the server with a bare HTTP 400 (or a 500 halfway through the reply).
+        const QString overflow =
+            ContextFit::fitToContext(call->m_request, m_local->requestContextTokens(), call->m_modelText);
+        if (!overflow.isEmpty()) {
+            call->m_exceededContext = true;
+            call->fail(overflow);
+            return;
+        }
     }
     if (provider->maxConcurrent > 0 && m_inFlight.value(provider->name) >= provider->maxConcurrent) {
         m_waiting[provider->name].append(call);

@@ -5,7 +5,6 @@
 #include "RetryPolicy.h"
 
 #include <QElapsedTimer>
-
 #include <QHash>
 #include <QList>
 #include <QObject>
@@ -36,6 +35,12 @@ public:
 
     /** Starts a chat; see ChatCall for ownership and signals. */
     [[nodiscard]] ChatCall *chat(const QString &modelName, const ChatRequest &request);
+
+    /**
+     * Why a call of `modelName` would fail before reaching the model (a malformed name, an unknown
+     * provider, a missing key or base URL, the local model not installed); empty when it can be tried.
+     */
+    QString whyUnavailable(const QString &modelName) const;
 
     const RetryPolicy &retryPolicy() const { return m_retryPolicy; }
     void setRetryPolicy(const RetryPolicy &policy) { m_retryPolicy = policy; }

@@ -49,7 +49,6 @@ LocalModelServer::Options LocalModelServer::Options::fromRuntime()
     Options options;
     options.serverPath = LocalRuntime::llamaServerPath();
     options.modelPath = LocalRuntime::modelPath();
-    options.chatTemplate = LocalRuntime::fallbackChatTemplate(options.modelPath);
     return options;
 }
 
@@ -94,7 +93,7 @@ void LocalModelServer::ensureStarted()
     m_errorString.clear();
     for (const QString &path : {m_options.serverPath, m_options.modelPath}) {
         if (!QFileInfo::exists(path)) {
-            fail(u"%1 does not exist; run scripts/setup to install the local model"_s.arg(path));
+            fail(u"%1 does not exist: the local model is not installed (Tools → Install Local Model…)"_s.arg(path));
             return;
         }
     }
@@ -123,9 +122,14 @@ void LocalModelServer::launch()
     }
     m_baseUrl = QUrl(u"http://127.0.0.1:%1/v1"_s.arg(port));
     const int threads = m_options.threads > 0 ? m_options.threads : std::max(1, QThread::idealThreadCount());
+    const int slots = std::max(1, m_options.slots);
     QStringList arguments{
-        u"--host"_s, u"127.0.0.1"_s, u"--port"_s, QString::number(port), u"-m"_s, m_options.modelPath, u"-c"_s,
-        QString::number(m_options.contextSize), u"--threads"_s, QString::number(threads), u"--jinja"_s,
+        u"--host"_s, u"127.0.0.1"_s, u"--port"_s, QString::number(port), u"-m"_s, m_options.modelPath,
+        // A KV cache per slot (not one shared pool): a long request cannot starve the others.
+        u"-c"_s, QString::number(qint64(m_options.contextSize) * slots), u"--parallel"_s, QString::number(slots),
+        u"--no-kv-unified"_s, u"--threads"_s, QString::number(threads),
+        // The chat template's own tool-call format, parsed back into tool_calls.
+        u"--jinja"_s,
         // Warnings and errors only: the stderr tail should show why a start failed, not per-request chatter.
         u"--log-verbosity"_s, u"2"_s, u"--no-webui"_s};
     if (!m_options.chatTemplate.isEmpty()) {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "HttpReply.h"
+#include "LocalRuntime.h"
 
 #include <QElapsedTimer>
 #include <QList>
@@ -38,8 +39,11 @@ public:
     {
         QString serverPath;
         QString modelPath;
-        int contextSize = 4096;
-        int threads = 0; // 0: one per logical core
+        // llama-server splits its context evenly across its slots (-c is their sum), so each request
+        // gets contextSize whatever the others are doing: it fits or is refused up front, never cut short.
+        int contextSize = 16384;         // tokens per request: prompt and reply
+        int slots = LocalRuntime::slots; // requests decoded at once (llama-server's --parallel)
+        int threads = 0;                 // 0: one per logical core
         int startupTimeoutMs = 120000;
         QString chatTemplate; // Jinja; empty: the template in the model's metadata
         int maxRestarts = 3;
@@ -60,6 +64,9 @@ public:
     /** The server's pid, 0 when no process runs. */
     qint64 processId() const;
     int restartCount() const { return m_restartCount; }
+    /** How many tokens one request may hold, prompt and reply together. */
+    int requestContextTokens() const { return m_options.contextSize; }
+    int slots() const { return m_options.slots; }
     QString errorString() const { return m_errorString; }
     /** The last lines the server wrote to stderr. */
     QStringList stderrTail() const { return m_stderrTail; }

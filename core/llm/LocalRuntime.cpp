@@ -1,7 +1,10 @@
 #include "LocalRuntime.h"
 
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonObject>
 
 using namespace Qt::StringLiterals;
 
@@ -12,6 +15,16 @@ namespace {
 QString env(const char *name)
 {
     return qEnvironmentVariable(name).trimmed();
+}
+
+// The manifest is compiled in (see core/llm/CMakeLists.txt); read once.
+const QJsonObject &manifest()
+{
+    static const QJsonObject object = [] {
+        QFile file(u":/local-model/local-model.json"_s);
+        return file.open(QIODevice::ReadOnly) ? QJsonDocument::fromJson(file.readAll()).object() : QJsonObject();
+    }();
+    return object;
 }
 
 } // namespace
@@ -36,31 +49,27 @@ QString LocalRuntime::llamaServerPath()
 QString LocalRuntime::modelPath()
 {
     const QString path = env("SKILLFORGE_LOCAL_MODEL");
-    return path.isEmpty() ? cacheDir() + "/models/gemma-3-270m-q4_k_m.gguf"_L1 : path;
+    return path.isEmpty() ? cacheDir() + "/models/"_L1 + manifest().value("file"_L1).toString() : path;
 }
 
-QString LocalRuntime::fallbackChatTemplate(const QString &modelPath)
+QString LocalRuntime::modelName()
 {
-    const QString fileName = QFileInfo(modelPath).fileName().toLower();
-    if (!fileName.startsWith("gemma-3"_L1) && !fileName.startsWith("gemma3"_L1)) {
-        return {};
-    }
-    // Gemma 3's published template, text only: the system prompt joins the first user turn.
-    return uR"TPL({{ bos_token }}
-{%- if messages[0]['role'] == 'system' -%}
-{%- set first_user_prefix = messages[0]['content'] + '\n\n' -%}
-{%- set loop_messages = messages[1:] -%}
-{%- else -%}
-{%- set first_user_prefix = '' -%}
-{%- set loop_messages = messages -%}
-{%- endif -%}
-{%- for message in loop_messages -%}
-{%- set role = 'model' if message['role'] == 'assistant' else message['role'] -%}
-{{ '<start_of_turn>' + role + '\n' + (first_user_prefix if loop.first else '') + (message['content'] | trim) + '<end_of_turn>\n' }}
-{%- endfor -%}
-{%- if add_generation_prompt -%}
-{{ '<start_of_turn>model\n' }}
-{%- endif -%})TPL"_s;
+    return manifest().value("name"_L1).toString();
+}
+
+QString LocalRuntime::qualifiedModelName()
+{
+    return "local:"_L1 + modelName();
+}
+
+QString LocalRuntime::displayName()
+{
+    return manifest().value("displayName"_L1).toString();
+}
+
+int LocalRuntime::trainedContextTokens()
+{
+    return manifest().value("trainedContextTokens"_L1).toInt(8192);
 }
 
 bool LocalRuntime::isInstalled()
@@ -72,12 +81,11 @@ QString LocalRuntime::missingReason()
 {
     const QFileInfo server(llamaServerPath());
     if (!server.isFile() || !server.isExecutable()) {
-        return u"The local model server %1 is missing or not executable; run scripts/setup to install it"_s.arg(
-            server.filePath());
+        return u"The local model server %1 is not installed"_s.arg(server.filePath());
     }
     const QFileInfo model(modelPath());
     if (!model.isFile()) {
-        return u"The local model %1 is missing; run scripts/setup to install it"_s.arg(model.filePath());
+        return u"The local model %1 is not installed"_s.arg(model.filePath());
     }
     return {};
 }

@@ -5,27 +5,36 @@
 namespace sf {
 
 /**
- * Where the embedded local model runtime (llama-server and its GGUF model) is installed by
- * `scripts/setup-local-model`. Resolved from the environment rather than QStandardPaths because
- * tests switch QStandardPaths to test mode and must still find the real runtime.
+ * The embedded local model runtime: llama-server and the GGUF model that `scripts/setup-local-model`
+ * installs into the user's cache. Which model that is lives in one place,
+ * `resources/local-model/local-model.json` (compiled in here and read by the installer), so another
+ * GGUF is a change of that file — or of $SKILLFORGE_LOCAL_MODEL for one machine.
+ * Paths are resolved from the environment rather than QStandardPaths because tests switch
+ * QStandardPaths to test mode and must still find the real runtime.
  */
 class LocalRuntime final
 {
 public:
     LocalRuntime() = delete;
 
+    /** Requests the embedded server decodes at once; the `local` provider sends no more than this. */
+    static constexpr int slots = 4;
+
     /** $SKILLFORGE_CACHE_DIR, else $XDG_CACHE_HOME/skillforge, else ~/.cache/skillforge. */
     static QString cacheDir();
     /** $SKILLFORGE_LLAMA_SERVER, else <cache>/bin/llama-server. */
     static QString llamaServerPath();
-    /** $SKILLFORGE_LOCAL_MODEL, else <cache>/models/gemma-3-270m-q4_k_m.gguf. */
+    /** $SKILLFORGE_LOCAL_MODEL, else <cache>/models/<the manifest's file>. */
     static QString modelPath();
 
-    /**
-     * A Jinja chat template for models whose GGUF carries none, or an empty string. The bundled
-     * Gemma 3 GGUF has no template, and llama-server's ChatML fallback makes Gemma babble.
-     */
-    static QString fallbackChatTemplate(const QString &modelPath);
+    /** The model's short name, as in `local:<name>` ("qwen2.5-coder-1.5b"). */
+    static QString modelName();
+    /** `local:` + modelName(): what users pick as a student or teacher. */
+    static QString qualifiedModelName();
+    /** What a person reads: "Qwen2.5-Coder-1.5B-Instruct (Q4_K_M)". */
+    static QString displayName();
+    /** The context the model was trained on, in tokens: the most worth giving llama-server. */
+    static int trainedContextTokens();
 
     static bool isInstalled();
     /** Why isInstalled() is false, naming the missing file; empty when installed. */

@@ -1,5 +1,7 @@
 #include "ProviderRegistry.h"
 
+#include "LocalRuntime.h"
+
 #include <algorithm>
 
 using namespace Qt::StringLiterals;
@@ -83,8 +85,8 @@ QList<ProviderConfig> ProviderRegistry::builtinsFromEnvironment()
         // Self-hosted OpenAI-compatible servers (vLLM, TGI) often run without a key.
         provider(u"generic"_s, OpenAiChat, env("GENERIC_BASE_URL"), u"GENERIC_BASE_URL"_s, u"GENERIC_API_KEY"_s, false,
                  8),
-        // llama-server's default of four slots; the base URL arrives when LocalModelServer is ready.
-        provider(u"local"_s, OpenAiChat, {}, {}, {}, false, 4),
+        // As many requests as the embedded server has slots; the base URL arrives when LocalModelServer is ready.
+        provider(u"local"_s, OpenAiChat, {}, {}, {}, false, LocalRuntime::slots),
     };
     providers[1].maxCompletionTokens = true; // o-series models reject max_tokens
     ProviderConfig &ollama = providers[3];

@@ -11,8 +11,11 @@ const QString GeometryKey = QStringLiteral("window/geometry");
 const QString StateKey = QStringLiteral("window/state");
 const QString LastViewKey = QStringLiteral("window/lastView");
 const QString ThemeKey = QStringLiteral("appearance/theme");
-const QString LocalContextKey = QStringLiteral("localModel/contextSize");
+// Tokens per request. (The older "localModel/contextSize" was llama-server's -c, which its slots share;
+// it is not carried over, as its 4,096 tokens did not hold the sample skill.)
+const QString LocalContextKey = QStringLiteral("localModel/contextPerRequest");
 const QString LocalThreadsKey = QStringLiteral("localModel/threads");
+const QString LocalInstallOfferedKey = QStringLiteral("localModel/installOffered");
 } // namespace
 
 AppSettings::AppSettings() = default;
@@ -55,10 +58,13 @@ void AppSettings::setTheme(const QString &theme) { m_settings.setValue(ThemeKey,
 
 int AppSettings::localModelContextSize() const
 {
-    return std::max(512, m_settings.value(LocalContextKey, 4096).toInt());
+    return std::max(512, m_settings.value(LocalContextKey, 16384).toInt());
 }
 
 void AppSettings::setLocalModelContextSize(int tokens) { m_settings.setValue(LocalContextKey, tokens); }
+
+bool AppSettings::localModelInstallOffered() const { return m_settings.value(LocalInstallOfferedKey, false).toBool(); }
+void AppSettings::setLocalModelInstallOffered(bool offered) { m_settings.setValue(LocalInstallOfferedKey, offered); }
 
 int AppSettings::localModelThreads() const
 {

@@ -33,9 +33,12 @@ public:
     QString theme() const;
     void setTheme(const QString &theme);
 
-    /// Context window the local llama.cpp server is started with, in tokens.
+    /// Context each request to the local llama.cpp server gets (prompt and reply), in tokens.
     int localModelContextSize() const;
     void setLocalModelContextSize(int tokens);
+    /// Whether the first start offered to install the missing local model (asked once).
+    bool localModelInstallOffered() const;
+    void setLocalModelInstallOffered(bool offered);
     /// CPU threads for the local server; 0 means "all cores".
     int localModelThreads() const;
     void setLocalModelThreads(int threads);

@@ -1,7 +1,7 @@
 #include "skill/SkillFolder.h"
 
 #include "common/AtomicFile.h"
-#include "skill/TokenEstimate.h"
+#include "common/TokenEstimate.h"
 
 #include <QDir>
 #include <QDirIterator>

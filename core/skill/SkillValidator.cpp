@@ -1,9 +1,9 @@
 #include "skill/SkillValidator.h"
 
+#include "common/TokenEstimate.h"
 #include "skill/SkillDocument.h"
 #include "skill/SkillLinks_p.h"
 #include "skill/SkillProfiles_p.h"
-#include "skill/TokenEstimate.h"
 
 #include <QDir>
 #include <QFile>

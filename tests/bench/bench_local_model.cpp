@@ -11,6 +11,7 @@
 #include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QEventLoop>
+#include <QFile>
 #include <QTimer>
 #include <algorithm>
 #include <cstdio>
@@ -33,6 +34,21 @@ double median(std::vector<double> values)
 double mean(const std::vector<double> &values)
 {
     return values.empty() ? 0.0 : std::accumulate(values.begin(), values.end(), 0.0) / double(values.size());
+}
+
+/** The resident memory of `pid` in MiB, from /proc (0 when it cannot be read). */
+double residentMiB(qint64 pid)
+{
+    QFile status(u"/proc/%1/status"_s.arg(pid));
+    if (!status.open(QIODevice::ReadOnly)) {
+        return 0;
+    }
+    for (const QByteArray &line : status.readAll().split('\n')) {
+        if (line.startsWith("VmRSS:")) {
+            return line.mid(6).trimmed().split(' ').value(0).toDouble() / 1024.0;
+        }
+    }
+    return 0;
 }
 
 /** Runs the event loop until `done` is set or `timeoutMs` passes. */
@@ -90,7 +106,9 @@ int main(int argc, char *argv[])
         return 1;
     }
     const double coldStartS = double(clock.elapsed()) / 1000.0;
-    std::printf("cold start to Ready: %.2f s\n\n", coldStartS);
+    std::printf("cold start to Ready: %.2f s\n", coldStartS);
+    std::printf("slots: %d, context per request: %d tokens, resident after start: %.0f MiB\n\n", server.slots(),
+                server.requestContextTokens(), residentMiB(server.processId()));
 
     ChatRequest request;
     request.messages = {
@@ -103,7 +121,7 @@ int main(int argc, char *argv[])
                 "tok/s server");
     const int runs = parser.value(runsOption).toInt();
     for (int i = 1; i <= runs; ++i) {
-        std::unique_ptr<ChatCall> call(client.chat(u"local:gemma3-270m"_s, request));
+        std::unique_ptr<ChatCall> call(client.chat(sf::LocalRuntime::qualifiedModelName(), request));
         bool done = false;
         std::optional<ChatResponse> result;
         QObject::connect(call.get(), &ChatCall::finished, [&](const ChatResponse &response) {
@@ -129,7 +147,8 @@ int main(int argc, char *argv[])
                     result->serverTokensPerSecond ? qPrintable(QString::number(*result->serverTokensPerSecond, 'f', 1))
                                                   : "-");
     }
-    std::printf("\nlatency ms      mean %.0f  median %.0f\n", mean(latencies), median(latencies));
+    std::printf("\nresident after the chats: %.0f MiB\n", residentMiB(server.processId()));
+    std::printf("latency ms      mean %.0f  median %.0f\n", mean(latencies), median(latencies));
     std::printf("tok/s client    mean %.1f  median %.1f\n", mean(clientTps), median(clientTps));
     if (!serverTps.empty()) {
         std::printf("tok/s server    mean %.1f  median %.1f\n", mean(serverTps), median(serverTps));

@@ -219,7 +219,7 @@ private Q_SLOTS:
     {
         // scripts/test installs the runtime, so its absence is a setup failure, not a reason to skip.
         QVERIFY2(sf::LocalRuntime::isInstalled(), qPrintable(sf::LocalRuntime::missingReason()));
-        const Result r = run({QStringLiteral("chat"), QStringLiteral("--model"), QStringLiteral("local:gemma3-270m"),
+        const Result r = run({QStringLiteral("chat"), QStringLiteral("--model"), sf::LocalRuntime::qualifiedModelName(),
                               QStringLiteral("--max-tokens"), QStringLiteral("48"), QStringLiteral("--temperature"),
                               QStringLiteral("0"), QStringLiteral("--json"),
                               QStringLiteral("Name one use of a GPU in one short sentence.")},

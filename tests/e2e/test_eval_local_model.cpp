@@ -1,4 +1,4 @@
-// `skillforge eval` against the real llama-server and Gemma model installed by scripts/setup-local-model.
+// `skillforge eval` against the real llama-server and the model installed by scripts/setup-local-model.
 #include "common/ChildProcess.h"
 #include "llm/LocalRuntime.h"
 
@@ -48,7 +48,7 @@ private Q_SLOTS:
         process.setProcessEnvironment(env);
         process.start(QStringLiteral(SKILLFORGE_EXECUTABLE),
                       {QStringLiteral("eval"), skill, QStringLiteral("--tests"), suite, QStringLiteral("--model"),
-                       QStringLiteral("local:gemma3-270m"), QStringLiteral("--no-tools"),
+                       sf::LocalRuntime::qualifiedModelName(), QStringLiteral("--no-tools"),
                        QStringLiteral("--max-output-tokens"), QStringLiteral("48"), QStringLiteral("--temperature"),
                        QStringLiteral("0"), QStringLiteral("--seed"), QStringLiteral("7"),
                        QStringLiteral("--concurrency"), QStringLiteral("2"), QStringLiteral("--out"),
@@ -106,6 +106,43 @@ private Q_SLOTS:
         QCOMPARE(arms.size(), 6); // all, train and heldout for each arm
         QCOMPARE(json.value(QStringLiteral("summary")).toObject().value(QStringLiteral("comparisons")).toArray().size(),
                  3);
+    }
+
+    void tools_theEmbeddedModelWritesAFileThroughWriteFile()
+    {
+        // The model writes its tool calls into the text (seen: a fenced JSON object); they must still run.
+        const QString skill = m_dir.filePath(QStringLiteral("greeting"));
+        write(
+            skill + QStringLiteral("/SKILL.md"),
+            "---\nname: greeting\ndescription: Greet in files.\n---\nWrite greetings into the file the task names.\n");
+        const QString suite = m_dir.filePath(QStringLiteral("tools-suite.json"));
+        write(
+            suite,
+            R"([{"id": "hello", "input": "Use the write_file tool to write a file hello.txt that contains the word hi. Then reply done.",
+                          "verifiers": [{"type": "file_contains", "path": "hello.txt", "text": "hi"}]}])");
+        QProcess process;
+        sf::endWithParent(&process);
+        process.start(QStringLiteral(SKILLFORGE_EXECUTABLE),
+                      {QStringLiteral("eval"), skill, QStringLiteral("--tests"), suite, QStringLiteral("--model"),
+                       sf::LocalRuntime::qualifiedModelName(), QStringLiteral("--max-output-tokens"),
+                       QStringLiteral("96"), QStringLiteral("--temperature"), QStringLiteral("0"),
+                       QStringLiteral("--seed"), QStringLiteral("7"), QStringLiteral("--concurrency"),
+                       QStringLiteral("2"), QStringLiteral("--out"), m_dir.filePath(QStringLiteral("tool-runs")),
+                       QStringLiteral("--json")});
+        QVERIFY(process.waitForFinished(280000));
+        const QString err = QString::fromUtf8(process.readAllStandardError());
+        QVERIFY2(process.exitStatus() == QProcess::NormalExit && process.exitCode() == 0, qPrintable(err));
+        const QJsonObject json = QJsonDocument::fromJson(process.readAllStandardOutput()).object();
+        QFile results(QDir(json.value(QStringLiteral("run_dir")).toString()).filePath(QStringLiteral("results.jsonl")));
+        QVERIFY(results.open(QIODevice::ReadOnly));
+        const QList<QByteArray> lines = results.readAll().trimmed().split('\n');
+        QCOMPARE(lines.size(), 2);
+        for (const QByteArray &line : lines) {
+            const QJsonObject r = QJsonDocument::fromJson(line).object();
+            QVERIFY2(r.value(QStringLiteral("error")).isNull(), line.constData());
+            QVERIFY2(r.value(QStringLiteral("tool_calls")).toInt() >= 1, line.constData());
+            QVERIFY2(r.value(QStringLiteral("passed")).toBool(), line.constData());
+        }
     }
 };
 

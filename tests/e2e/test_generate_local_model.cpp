@@ -56,7 +56,7 @@ private Q_SLOTS:
         const Outcome run = skillforge(
             {QStringLiteral("generate"), QStringLiteral("--task"),
              QStringLiteral("Write a CUDA kernel that adds two float vectors, and check it against the CPU."),
-             QStringLiteral("--teacher"), QStringLiteral("local:gemma3-270m"), QStringLiteral("--out"), skills,
+             QStringLiteral("--teacher"), sf::LocalRuntime::qualifiedModelName(), QStringLiteral("--out"), skills,
              QStringLiteral("--max-tokens"), QStringLiteral("1500"), QStringLiteral("--json")});
         // 0: valid; 1: written with the errors listed (or the flow failed: then there is no JSON).
         QVERIFY2(run.exitCode == 0 || run.exitCode == 1, qPrintable(run.err));
@@ -92,7 +92,7 @@ private Q_SLOTS:
         const QString suitePath = m_dir.filePath(QStringLiteral("suite.json"));
         const Outcome run =
             skillforge({QStringLiteral("tests"), QStringLiteral("generate"), m_skillDir, QStringLiteral("--model"),
-                        QStringLiteral("local:gemma3-270m"), QStringLiteral("--count"), QStringLiteral("2"),
+                        sf::LocalRuntime::qualifiedModelName(), QStringLiteral("--count"), QStringLiteral("2"),
                         QStringLiteral("--max-tokens"), QStringLiteral("1500"), QStringLiteral("--out"), suitePath});
         QVERIFY2(run.exitCode == 0, qPrintable(run.err));
         const auto suite = sf::readTestSuite(suitePath);

@@ -55,7 +55,7 @@ private:
 
     ChatResponse chatOnce()
     {
-        std::unique_ptr<ChatCall> call(m_client->chat(u"local:gemma3-270m"_s, cudaQuestion()));
+        std::unique_ptr<ChatCall> call(m_client->chat(sf::LocalRuntime::qualifiedModelName(), cudaQuestion()));
         QSignalSpy finished(call.get(), &ChatCall::finished);
         QSignalSpy failed(call.get(), &ChatCall::failed);
         [&] { QTRY_COMPARE_WITH_TIMEOUT(finished.count() + failed.count(), 1, chatTimeoutMs); }();
@@ -112,7 +112,7 @@ private Q_SLOTS:
         QVERIFY2(waitUntilReady(), qPrintable(m_server->errorString()));
         ChatRequest request = cudaQuestion();
         request.stream = true;
-        std::unique_ptr<ChatCall> call(m_client->chat(u"local:gemma3-270m"_s, request));
+        std::unique_ptr<ChatCall> call(m_client->chat(sf::LocalRuntime::qualifiedModelName(), request));
         QString streamed;
         int deltas = 0;
         connect(call.get(), &ChatCall::textDelta, this, [&](const QString &text) {

@@ -4,6 +4,7 @@
 #include "jobs/JobListModel.h"
 #include "llm/ChatClient.h"
 #include "llm/HttpEngine.h"
+#include "llm/LocalRuntime.h"
 #include "llm/ProviderRegistry.h"
 #include "project/Project.h"
 #include "runs/EvalLaunchDialog.h"
@@ -12,11 +13,14 @@
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
+#include <QComboBox>
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLineEdit>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -147,14 +151,36 @@ private Q_SLOTS:
         QVERIFY(!model.resultAt(model.index(1, 1)));
     }
 
-    void launchDialog_plansFromTheProject()
+    void launchDialog_plansFromTheProject_andSaysWhatTheRunWillTake()
     {
-        EvalLaunchDialog dialog(*m_project);
+        EvalLaunchDialog dialog(*m_project, m_chat.get());
         const EvalPlan p = dialog.plan();
         QVERIFY(p.skillDir.endsWith(QStringLiteral("/rmsnorm")));
-        QVERIFY(p.suitePath.isEmpty()); // the skill's own tests by default
+        // A suite that exists is chosen; the skill has no tests of its own, so none are offered.
+        QCOMPARE(p.suitePath, QFileInfo(m_project->testsPath() + QStringLiteral("/basic.json")).absoluteFilePath());
+        auto *suites = dialog.findChild<QComboBox *>(QStringLiteral("suiteChoice"));
+        QCOMPARE(suites->count(), 1);
         QCOMPARE(p.runsDir, m_project->runsPath());
-        QVERIFY(!p.config.models.isEmpty());
+        // The embedded model first; the project names no other student here.
+        QCOMPARE(p.config.models.value(0), LocalRuntime::qualifiedModelName());
+        // 2 cases x the default 3 repeats x 2 arms x 1 model, and a time, before Run.
+        const QString summary = dialog.summaryText();
+        QVERIFY2(summary.contains(QStringLiteral("12 items")) && summary.contains(QStringLiteral("about ")),
+                 qPrintable(summary));
+        QVERIFY2(!summary.contains(QStringLiteral("--")), qPrintable(summary)); // GUI words, not flags
+    }
+
+    void launchDialog_namesModelsThatCannotBeReached()
+    {
+        EvalLaunchDialog dialog(*m_project, m_chat.get());
+        auto *models = dialog.findChild<QLineEdit *>(QStringLiteral("studentModels"));
+        qunsetenv("HF_TOKEN");
+        models->setText(QStringLiteral("generic:student, hf:some/model"));
+        const QString summary = dialog.summaryText();
+        QVERIFY2(summary.contains(QStringLiteral("hf:some/model cannot be reached")) &&
+                     summary.contains(QStringLiteral("HF_TOKEN")),
+                 qPrintable(summary));
+        QVERIFY(!summary.contains(QStringLiteral("generic:student cannot")));
     }
 
     void withoutServices_theLaunchButtonsAreHidden()

@@ -14,13 +14,42 @@ LocalModelStatus::LocalModelStatus(LocalModelServer &server, JobListModel &jobs,
     , m_jobs(jobs)
     , m_start(new QAction(tr("Start Local Model"), this))
     , m_stop(new QAction(tr("Stop Local Model"), this))
+    , m_install(new QAction(tr("Install Local Model…"), this))
 {
     setAutoRaise(true);
     setPopupMode(QToolButton::InstantPopup);
     auto *menu = new QMenu(this);
+    menu->addAction(m_install);
     menu->addAction(m_start);
     menu->addAction(m_stop);
     setMenu(menu);
+    m_install->setToolTip(tr("Downloads %1 (about 1.1 GB) and builds the llama.cpp server into %2; the first "
+                             "time takes 10–20 minutes on two cores.")
+                              .arg(LocalRuntime::displayName(), LocalRuntime::cacheDir()));
+
+    connect(m_install, &QAction::triggered, this, &LocalModelStatus::install);
+    connect(&m_installer, &LocalModelInstaller::progress, this, [this](int percent, const QString &step) {
+        if (m_installJob) {
+            m_installJob->setProgress(percent / 100.0);
+            m_installJob->setDetail(step);
+        }
+    });
+    connect(&m_installer, &LocalModelInstaller::finished, this, [this] {
+        if (m_installJob)
+            m_installJob->finish(tr("Installed %1").arg(LocalRuntime::displayName()));
+        onStateChanged(m_server.state());
+        Q_EMIT installed();
+    });
+    connect(&m_installer, &LocalModelInstaller::failed, this, [this](const QString &message) {
+        if (m_installJob)
+            m_installJob->fail(message);
+        onStateChanged(m_server.state());
+    });
+    connect(&m_installer, &LocalModelInstaller::cancelled, this, [this] {
+        if (m_installJob)
+            m_installJob->markCancelled();
+        onStateChanged(m_server.state());
+    });
 
     connect(m_start, &QAction::triggered, this, [this] { m_server.ensureStarted(); });
     connect(m_stop, &QAction::triggered, this, [this] { m_server.stop(); });
@@ -31,15 +60,34 @@ LocalModelStatus::LocalModelStatus(LocalModelServer &server, JobListModel &jobs,
     onStateChanged(m_server.state());
 }
 
+void LocalModelStatus::install()
+{
+    if (m_installer.isRunning())
+        return;
+    m_installJob = m_jobs.add(new Job(tr("Installing the local model")));
+    m_installJob->setDetail(LocalRuntime::displayName());
+    connect(m_installJob, &Job::cancelRequested, &m_installer, &LocalModelInstaller::cancel);
+    m_installer.start();
+    onStateChanged(m_server.state());
+}
+
 void LocalModelStatus::onStateChanged(LocalModelServer::State state)
 {
     const bool installed = LocalRuntime::isInstalled();
-    m_start->setEnabled(installed && (state == LocalModelServer::State::Stopped || state == LocalModelServer::State::Failed));
+    m_install->setVisible(!installed);
+    m_install->setEnabled(!installed && !m_installer.isRunning());
+    m_start->setEnabled(installed &&
+                        (state == LocalModelServer::State::Stopped || state == LocalModelServer::State::Failed));
     m_stop->setEnabled(state == LocalModelServer::State::Starting || state == LocalModelServer::State::Ready);
     switch (state) {
     case LocalModelServer::State::Stopped:
-        setText(installed ? tr("Local model: stopped") : tr("Local model: not installed"));
-        setToolTip(installed ? tr("Starts on first use, or from this menu.") : LocalRuntime::missingReason());
+        if (installed) {
+            setText(tr("Local model: stopped"));
+            setToolTip(tr("%1 starts on first use, or from this menu.").arg(LocalRuntime::displayName()));
+        } else {
+            setText(m_installer.isRunning() ? tr("Local model: installing…") : tr("Local model: not installed"));
+            setToolTip(tr("%1. Install it from this menu.").arg(LocalRuntime::missingReason()));
+        }
         if (m_startJob)
             m_startJob->markCancelled();
         break;

@@ -2,6 +2,7 @@
 
 #include "llm/ChatCall.h"
 #include "llm/ChatClient.h"
+#include "llm/LocalRuntime.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -27,7 +28,8 @@ TryModelDialog::TryModelDialog(ChatClient &client, const QStringList &suggestedM
     resize(640, 520);
     m_model->setEditable(true);
     m_model->addItems(suggestedModels);
-    m_model->setToolTip(tr("PROVIDER:MODEL, e.g. local:gemma3-270m, anthropic:claude-opus-4-5, openai:gpt-4.1"));
+    m_model->setToolTip(
+        tr("PROVIDER:MODEL, e.g. %1, anthropic:claude-opus-4-5, openai:gpt-4.1").arg(LocalRuntime::qualifiedModelName()));
     m_prompt->setPlaceholderText(tr("Prompt"));
     m_prompt->setPlainText(tr("In two sentences: what does an RMSNorm CUDA kernel compute?"));
     m_reply->setReadOnly(true);

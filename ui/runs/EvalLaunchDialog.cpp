@@ -1,5 +1,10 @@
 #include "runs/EvalLaunchDialog.h"
 
+#include "common/TokenEstimate.h"
+#include "eval/RunEstimate.h"
+#include "eval/StudentTools.h"
+#include "llm/ChatClient.h"
+#include "llm/LocalRuntime.h"
 #include "project/Project.h"
 #include "suite/SuiteEditor.h"
 #include "suite/SuiteEditorDialog.h"
@@ -11,15 +16,17 @@
 #include <QFileInfo>
 #include <QFormLayout>
 #include <QHBoxLayout>
+#include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSpinBox>
 
 namespace sf {
 
-EvalLaunchDialog::EvalLaunchDialog(const Project &project, QWidget *parent)
+EvalLaunchDialog::EvalLaunchDialog(const Project &project, const ChatClient *chat, QWidget *parent)
     : QDialog(parent)
     , m_project(project)
+    , m_chat(chat)
     , m_runsDir(project.runsPath())
     , m_skill(new QComboBox(this))
     , m_suite(new QComboBox(this))
@@ -29,18 +36,22 @@ EvalLaunchDialog::EvalLaunchDialog(const Project &project, QWidget *parent)
     , m_concurrency(new QSpinBox(this))
     , m_tools(new QCheckBox(tr("Offer the student file and shell tools (sandboxed)"), this))
     , m_judge(new QLineEdit(this))
+    , m_summary(new QLabel(this))
 {
     setWindowTitle(tr("New Evaluation"));
     for (const ProjectItem &skill : project.items(ProjectItem::Kind::Skill))
         m_skill->addItem(skill.name, skill.path);
     m_suite->setObjectName(QStringLiteral("suiteChoice"));
-    listSuites({});
-    QStringList students = project.defaults().students;
-    if (students.isEmpty())
-        students = {QStringLiteral("local:gemma3-270m")};
-    m_models->setText(students.join(QStringLiteral(", ")));
-    m_models->setPlaceholderText(QStringLiteral("local:gemma3-270m, openai:gpt-4.1-mini"));
+    // The project's first suite: a suite that exists beats the skill's own tests, which many skills lack.
+    listSuites(project.items(ProjectItem::Kind::TestSuite).isEmpty()
+                   ? QString()
+                   : project.items(ProjectItem::Kind::TestSuite).first().path);
+    m_models->setText(defaultStudents().join(QStringLiteral(", ")));
+    m_models->setPlaceholderText(QStringLiteral("%1, openai:gpt-4.1-mini").arg(LocalRuntime::qualifiedModelName()));
+    m_models->setToolTip(tr("PROVIDER:MODEL, separated by commas"));
+    m_models->setObjectName(QStringLiteral("studentModels"));
     m_repeats->setRange(1, 50);
+    m_repeats->setToolTip(tr("How often each case runs per model and arm, unless the case says itself"));
     m_repeats->setValue(std::max(1, project.defaults().repeats));
     m_mode->addItem(tr("Inline (the skill's body in the system prompt)"), QStringLiteral("inline"));
     m_mode->addItem(tr("Agentic (listed; the model loads it with a tool)"), QStringLiteral("agentic"));
@@ -65,24 +76,48 @@ EvalLaunchDialog::EvalLaunchDialog(const Project &project, QWidget *parent)
     form->addRow(tr("Concurrency:"), m_concurrency);
     form->addRow(QString(), m_tools);
     form->addRow(tr("Judge model:"), m_judge);
+    m_summary->setObjectName(QStringLiteral("planSummary"));
+    m_summary->setWordWrap(true);
+    m_summary->setTextFormat(Qt::PlainText);
+    form->addRow(m_summary);
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     buttons->button(QDialogButtonBox::Ok)->setText(tr("Run"));
     form->addRow(buttons);
     connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
-    connect(m_models, &QLineEdit::textChanged, this, &EvalLaunchDialog::updateOk);
-    updateOk();
+    connect(m_models, &QLineEdit::textChanged, this, &EvalLaunchDialog::updateSummary);
+    connect(m_suite, &QComboBox::currentIndexChanged, this, &EvalLaunchDialog::updateSummary);
+    connect(m_repeats, &QSpinBox::valueChanged, this, &EvalLaunchDialog::updateSummary);
+    connect(m_concurrency, &QSpinBox::valueChanged, this, &EvalLaunchDialog::updateSummary);
+    connect(m_skill, &QComboBox::currentIndexChanged, this, [this] { listSuites(m_suite->currentData().toString()); });
+    updateSummary();
+}
+
+QStringList EvalLaunchDialog::defaultStudents() const
+{
+    // The embedded model always, then the project's students that can be reached now (a key is set, a
+    // server is configured): a new user has no key, and a run of models they cannot call is all errors.
+    QStringList students{LocalRuntime::qualifiedModelName()};
+    for (const QString &model : m_project.defaults().students) {
+        if (!students.contains(model) && !model.startsWith(QLatin1String("local:")) && m_chat &&
+            m_chat->whyUnavailable(model).isEmpty())
+            students.append(model);
+    }
+    return students;
 }
 
 void EvalLaunchDialog::listSuites(const QString &select)
 {
+    const QSignalBlocker blocker(m_suite);
     m_suite->clear();
-    m_suite->addItem(tr("The skill's own tests"), QString());
     for (const ProjectItem &suite : m_project.items(ProjectItem::Kind::TestSuite))
         m_suite->addItem(suite.name, suite.path);
+    if (m_skill->count() > 0 && hasSkillTestSuite(m_skill->currentData().toString()))
+        m_suite->addItem(tr("The skill's own tests"), QString());
     const int at = m_suite->findData(select);
     if (at >= 0)
         m_suite->setCurrentIndex(at);
+    updateSummary();
 }
 
 void EvalLaunchDialog::editSuite()
@@ -106,10 +141,53 @@ void EvalLaunchDialog::editSuite()
     listSuites(saved); // a suite saved under a new name in tests/ becomes selectable, and selected
 }
 
-void EvalLaunchDialog::updateOk()
+void EvalLaunchDialog::updateSummary()
 {
     auto *buttons = findChild<QDialogButtonBox *>();
-    buttons->button(QDialogButtonBox::Ok)->setEnabled(m_skill->count() > 0 && !plan().config.models.isEmpty());
+    if (!buttons)
+        return; // still being built
+    const EvalPlan p = plan();
+    bool ready = m_skill->count() > 0 && m_suite->count() > 0 && !p.config.models.isEmpty();
+    QStringList lines;
+    if (m_skill->count() == 0)
+        lines << tr("The project has no skill to evaluate yet.");
+    else if (m_suite->count() == 0)
+        lines << tr("There is no test suite for this skill yet: write one with Edit Suite….");
+    if (ready) {
+        const auto suite = p.suitePath.isEmpty() ? readSkillTestSuite(p.skillDir) : readTestSuite(p.suitePath);
+        if (const auto *error = std::get_if<LoadError>(&suite)) {
+            lines << tr("The suite cannot be read: %1").arg(error->toString());
+            ready = false;
+        } else {
+            const auto skill = loadSkillUnderTest(p.skillDir);
+            const int skillTokens = std::holds_alternative<SkillUnderTest>(skill)
+                                        ? estimateTokens(std::get<SkillUnderTest>(skill).body)
+                                        : 0;
+            const RunEstimate estimate = estimateRun(std::get<TestSuite>(suite), p.config, skillTokens);
+            const auto count = [](qsizetype n, const QString &one, const QString &many) {
+                return n == 1 ? one : many.arg(n);
+            };
+            QString line = tr("%1: %2 × 2 arms × the cases' runs")
+                               .arg(count(estimate.items, tr("1 item"), tr("%1 items")),
+                                    count(p.config.models.size(), tr("1 model"), tr("%1 models")));
+            if (estimate.casesOwnRepeats > 0)
+                line += tr(" (%1 their own repeats, which win over Repeats)")
+                            .arg(count(estimate.casesOwnRepeats, tr("1 case sets"), tr("%1 cases set")));
+            lines << line + tr("; %1 on this machine.").arg(roughDuration(estimate.seconds));
+        }
+    }
+    for (const QString &model : p.config.models) {
+        const QString why = m_chat ? m_chat->whyUnavailable(model) : QString();
+        if (!why.isEmpty())
+            lines << tr("%1 cannot be reached: %2").arg(model, why);
+    }
+    m_summary->setText(lines.join(u'\n'));
+    buttons->button(QDialogButtonBox::Ok)->setEnabled(ready);
+}
+
+QString EvalLaunchDialog::summaryText() const
+{
+    return m_summary->text();
 }
 
 EvalPlan EvalLaunchDialog::plan() const

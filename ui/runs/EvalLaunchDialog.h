@@ -6,31 +6,39 @@
 
 class QCheckBox;
 class QComboBox;
+class QLabel;
 class QLineEdit;
 class QSpinBox;
 
 namespace sf {
 
+class ChatClient;
 class Project;
 
-/// Asks what to evaluate: a skill of the project, a suite (the skill's own tests or one of tests/*.json), the
-/// student models, repeats and how the skill is delivered.
+/// Asks what to evaluate: a skill of the project, a suite (one of tests/*.json, or the skill's own tests
+/// where it has them), the student models, repeats and how the skill is delivered; and says, before Run,
+/// how many items that makes and roughly how long they take, and which models cannot be reached.
 class EvalLaunchDialog final : public QDialog
 {
     Q_OBJECT
 
 public:
-    explicit EvalLaunchDialog(const Project &project, QWidget *parent = nullptr);
+    /// `chat` tells which models can be reached (keys, servers, the local model); may be null.
+    explicit EvalLaunchDialog(const Project &project, const ChatClient *chat = nullptr, QWidget *parent = nullptr);
 
     /// The plan the fields describe (runs go to the project's runs/ folder).
     EvalPlan plan() const;
+    /// What the dialog says of the plan: items, time, models that cannot be reached.
+    QString summaryText() const;
 
 private:
-    void updateOk();
+    QStringList defaultStudents() const;
+    void updateSummary();
     void listSuites(const QString &select);
     void editSuite();
 
     const Project &m_project;
+    const ChatClient *m_chat;
     QString m_runsDir;
     QComboBox *m_skill;
     QComboBox *m_suite;
@@ -40,6 +48,7 @@ private:
     QSpinBox *m_concurrency;
     QCheckBox *m_tools;
     QLineEdit *m_judge;
+    QLabel *m_summary;
 };
 
 } // namespace sf

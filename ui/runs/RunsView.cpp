@@ -129,7 +129,7 @@ RunsView::RunsView(QWidget *parent)
     connect(m_newButton, &QPushButton::clicked, this, [this] {
         if (!m_project)
             return;
-        EvalLaunchDialog dialog(*m_project, this);
+        EvalLaunchDialog dialog(*m_project, m_chat, this);
         if (dialog.exec() == QDialog::Accepted)
             startEvaluation(dialog.plan());
     });

@@ -31,6 +31,8 @@ PreferencesDialog::PreferencesDialog(AppSettings &settings, QWidget *parent)
     m_contextSize->setRange(512, 131072);
     m_contextSize->setSingleStep(1024);
     m_contextSize->setSuffix(tr(" tokens"));
+    m_contextSize->setToolTip(tr("Prompt and reply of one request. The server holds this much for each request it "
+                                 "serves at once, so memory grows with it."));
     m_contextSize->setValue(settings.localModelContextSize());
     m_threads->setRange(0, std::max(1, QThread::idealThreadCount()));
     m_threads->setSpecialValueText(tr("All cores"));
@@ -42,7 +44,7 @@ PreferencesDialog::PreferencesDialog(AppSettings &settings, QWidget *parent)
 
     auto *local = new QGroupBox(tr("Local model (llama.cpp server)"), this);
     auto *localForm = new QFormLayout(local);
-    localForm->addRow(tr("Context size:"), m_contextSize);
+    localForm->addRow(tr("Context per request:"), m_contextSize);
     localForm->addRow(tr("CPU threads:"), m_threads);
     auto *note = new QLabel(tr("Takes effect the next time the local model server starts."), this);
     note->setWordWrap(true);

@@ -3,6 +3,7 @@
 #include "common/AtomicFile.h"
 #include "common/EmptyState.h"
 #include "common/FindBar.h"
+#include "common/TokenEstimate.h"
 #include "project/Project.h"
 #include "skill/DebouncedTask.h"
 #include "skill/FileGuard.h"
@@ -19,7 +20,6 @@
 #include "skill/SkillFilesPanel.h"
 #include "skill/SkillFolder.h"
 #include "skill/SkillVersionStore.h"
-#include "skill/TokenEstimate.h"
 #include "skill/SkillShareButton.h"
 #include "skill/VersionsDialog.h"
 

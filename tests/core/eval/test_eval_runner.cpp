@@ -350,6 +350,59 @@ private Q_SLOTS:
         }
     }
 
+    void toolCallWrittenAsText_isRun_andTheTranscriptSaysSo()
+    {
+        // What the embedded model does: the call as a fenced JSON object in the text, no tool_calls.
+        m_server->routeHandler("POST", "/v1/chat/completions", [](const RecordedRequest &request) {
+            if (toolResults(request).isEmpty())
+                return reply(QStringLiteral("```json\n{\"name\": \"write_file\", \"arguments\": {\"path\": "
+                                            "\"out/kernel.cu\", \"content\": \"__global__ void k() {}\"}}\n```"));
+            return reply(QStringLiteral("written"));
+        });
+        AgentSetup s = setup(1);
+        s.config.studentTools = true;
+        RunStore store = newStore();
+        const TestSuite files = suite(R"([{"id": "w", "input": "Write a kernel to out/kernel.cu",
+            "verifiers": [{"type": "file_contains", "path": "out/kernel.cu", "text": "__global__"}]}])");
+        const QList<ItemResult> results = runAll(s, files, store);
+        QCOMPARE(results.size(), 2);
+        for (const ItemResult &r : results) {
+            QVERIFY2(r.passed, qPrintable(r.verifiers.first().evidence));
+            QCOMPARE(r.toolCalls, 1);
+            QCOMPARE(r.answer, QStringLiteral("written"));
+        }
+        // The second request carries the call back as a real tool call, answered by the tool's result.
+        const RecordedRequest second = m_server->requests().last();
+        QCOMPARE(toolResults(second).size(), 1);
+        QFile transcript(QDir(store.dir()).filePath(results.first().transcript));
+        QVERIFY(transcript.open(QIODevice::ReadOnly));
+        QVERIFY(transcript.readAll().contains("\"tool_calls_from_text\": true"));
+    }
+
+    void skillTooLargeForTheContext_isAnErrorNamingTheSkill_notRetried()
+    {
+        m_server->routeHandler("POST", "/v1/chat/completions", [](const RecordedRequest &request) {
+            if (systemOf(request).contains(QString::fromLatin1(kMagic)))
+                return ScriptedResponse::json(400, R"({"error":{"code":400,"message":"request (5000 tokens) exceeds )"
+                                                   R"(the available context size (4096 tokens), try increasing it"}})");
+            return reply(QStringLiteral("Done."));
+        });
+        RunStore store = newStore();
+        const QList<ItemResult> results = runAll(setup(1), threeCases(), store);
+        QCOMPARE(results.size(), 6);
+        for (const ItemResult &r : results) {
+            if (r.key.arm != kWithSkillArm) {
+                QVERIFY(!r.isError());
+                continue;
+            }
+            QVERIFY(r.isError());
+            QVERIFY2(r.error.contains(QStringLiteral("The skill \"rmsnorm\"")) &&
+                         r.error.contains(QStringLiteral("tokens")) && r.error.contains(QStringLiteral("4096")),
+                     qPrintable(r.error));
+        }
+        QCOMPARE(m_server->requestCount("/v1/chat/completions"), 6); // one attempt each: an overflow is not retried
+    }
+
     void turnLimit_stopsAModelThatNeverAnswers()
     {
         m_server->routeHandler("POST", "/v1/chat/completions",

@@ -71,6 +71,18 @@ int main(int argc, char *argv[])
         server.route("GET", "/health", ScriptedResponse::json(200, R"({"status":"ok"})"));
     });
     server.route("POST", "/v1/chat/completions", ScriptedResponse::json(200, chatAnswer));
+    // The body of the last chat request, so a test sees what the client really sent.
+    server.routeHandler("GET", "/fake/last-chat", [&server](const RecordedRequest &) {
+        QByteArray body = "{}";
+        const QList<RecordedRequest> requests = server.requests();
+        for (auto it = requests.crbegin(); it != requests.crend(); ++it) {
+            if (it->path == "/v1/chat/completions") {
+                body = it->body;
+                break;
+            }
+        }
+        return ScriptedResponse::json(200, body);
+    });
     server.route("GET", "/fake/arguments",
                  ScriptedResponse::json(200, QJsonDocument(QJsonArray::fromStringList(arguments)).toJson()));
 

@@ -152,6 +152,61 @@ private Q_SLOTS:
         QCOMPARE(failed.first().first().toString(), u"HTTP 401: Incorrect API key provided: sk-tes***0001."_s);
     }
 
+    void contextOverflow_isNotRetried_data()
+    {
+        QTest::addColumn<int>("status");
+        QTest::addColumn<QByteArray>("body");
+        // llama-server refusing a prompt longer than a slot, and failing a reply that outgrew it.
+        QTest::newRow("llama-server prompt") << 400
+                                             << QByteArray(R"({"error":{"code":400,"message":"request (4169 )"
+                                                           R"(tokens) exceeds the available context size (4096 )"
+                                                           R"(tokens), try increasing it","type":)"
+                                                           R"("exceed_context_size_error"}})");
+        QTest::newRow("llama-server decode") << 500
+                                             << QByteArray(R"({"error":{"code":500,"message":"Context size has )"
+                                                           R"(been exceeded.","type":"server_error"}})");
+        QTest::newRow("openai") << 400
+                                << QByteArray(R"({"error":{"message":"The maximum context length of this model is )"
+                                              R"(8192 tokens.","code":"context_length_exceeded"}})");
+    }
+
+    void contextOverflow_isNotRetried()
+    {
+        QFETCH(int, status);
+        QFETCH(QByteArray, body);
+        m_server->route("POST", "/v1/chat/completions", ScriptedResponse::json(status, body));
+        std::unique_ptr<ChatCall> call(m_client->chat(u"openai:gpt-4.1"_s, question()));
+        QSignalSpy failed(call.get(), &ChatCall::failed);
+        QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, 5000);
+        QCOMPARE(m_server->requestCount("/v1/chat/completions"), 1);
+        QCOMPARE(call->attempts().size(), 1);
+        QVERIFY(call->exceededContext());
+        QVERIFY2(failed.first().first().toString().startsWith(u"HTTP %1: "_s.arg(status)),
+                 qPrintable(failed.first().first().toString()));
+    }
+
+    void ordinary500_isStillRetried()
+    {
+        m_server->routeSequence("POST", "/v1/chat/completions",
+                                {ScriptedResponse::json(500, R"({"error":{"message":"boom"}})"),
+                                 ScriptedResponse::json(200, openAiAnswer)});
+        std::unique_ptr<ChatCall> call(m_client->chat(u"openai:gpt-4.1"_s, question()));
+        QSignalSpy finished(call.get(), &ChatCall::finished);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 5000);
+        QCOMPARE(m_server->requestCount("/v1/chat/completions"), 2);
+        QVERIFY(!call->exceededContext());
+    }
+
+    void whyUnavailable_namesTheMissingKey_andIsEmptyWhenSet()
+    {
+        QVERIFY(m_client->whyUnavailable(u"openai:gpt-4.1"_s).isEmpty());
+        qunsetenv("HF_TOKEN");
+        QVERIFY(m_client->whyUnavailable(u"hf:moonshotai/Kimi-K2"_s).contains("HF_TOKEN"_L1));
+        QVERIFY(m_client->whyUnavailable(u"nosuch:model"_s).contains("nosuch"_L1));
+        // This client was made without a local server.
+        QVERIFY(!m_client->whyUnavailable(u"local:any"_s).isEmpty());
+    }
+
     void missingApiKey_failsNamingTheVariable_withoutSending()
     {
         qunsetenv("OPENAI_API_KEY");

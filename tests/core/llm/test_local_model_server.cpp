@@ -3,12 +3,14 @@
 #include "llm/HttpEngine.h"
 #include "llm/HttpReply.h"
 #include "llm/LocalModelServer.h"
+#include "llm/LocalRuntime.h"
 #include "llm/ProviderRegistry.h"
 
 #include <QCoreApplication>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QJsonObject>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -103,9 +105,56 @@ private Q_SLOTS:
         QVERIFY2(arguments.contains(u"--host 127.0.0.1 --port %1"_s.arg(server.baseUrl().port())),
                  qPrintable(arguments));
         QVERIFY(arguments.contains(u"-m "_s + options.modelPath));
-        QVERIFY(arguments.contains("-c 2048"_L1));
+        // Each of the four slots gets the whole context a request may use.
+        QVERIFY2(arguments.contains("-c 8192 --parallel 4 --no-kv-unified"_L1), qPrintable(arguments));
         QVERIFY(arguments.contains("--threads 3"_L1));
         QVERIFY(arguments.contains("--jinja"_L1));
+    }
+
+    void chatClient_requestLargerThanTheContext_failsBeforeSending_andSaysBy()
+    {
+        LocalModelServer::Options options = fakeOptions();
+        options.contextSize = 1024;
+        LocalModelServer server(*m_engine, options);
+        ProviderRegistry providers;
+        ChatClient client(*m_engine, providers, &server);
+        ChatRequest request;
+        request.system = u"word "_s.repeated(2000); // about 2,000 tokens
+        request.messages = {{u"user"_s, u"Hello?"_s}};
+        std::unique_ptr<ChatCall> call(client.chat(LocalRuntime::qualifiedModelName(), request));
+        QSignalSpy failed(call.get(), &ChatCall::failed);
+        QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, 5000);
+        const QString message = failed.first().first().toString();
+        QVERIFY2(message.contains("does not fit"_L1) && message.contains("1,024"_L1) &&
+                     message.contains(LocalRuntime::qualifiedModelName()),
+                 qPrintable(message));
+        QVERIFY(call->exceededContext());
+        QVERIFY(call->attempts().isEmpty());
+        QCOMPARE(server.state(), LocalModelServer::State::Stopped); // nothing was sent, so nothing had to start
+    }
+
+    void chatClient_replyLimitIsLoweredToTheRoomThePromptLeaves()
+    {
+        LocalModelServer::Options options = fakeOptions();
+        options.contextSize = 1024;
+        LocalModelServer server(*m_engine, options);
+        ProviderRegistry providers;
+        ChatClient client(*m_engine, providers, &server);
+        ChatRequest request;
+        request.messages = {{u"user"_s, u"word "_s.repeated(400)}};
+        request.maxTokens = 4096;
+        std::unique_ptr<ChatCall> call(client.chat(LocalRuntime::qualifiedModelName(), request));
+        QSignalSpy finished(call.get(), &ChatCall::finished);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 15000);
+
+        HttpRequest last;
+        last.url = server.baseUrl();
+        last.url.setPath(u"/fake/last-chat"_s);
+        std::unique_ptr<HttpReply> reply(m_engine->send(last));
+        QSignalSpy done(reply.get(), &HttpReply::finished);
+        QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, 5000);
+        const int maxTokens = QJsonDocument::fromJson(reply->response().body).object().value("max_tokens"_L1).toInt();
+        QVERIFY2(maxTokens >= 256 && maxTokens < 1024 - 400, qPrintable(QString::number(maxTokens)));
     }
 
     void ensureStarted_twice_startsOneProcess()
@@ -129,7 +178,7 @@ private Q_SLOTS:
         ChatClient client(*m_engine, providers, &server);
         ChatRequest request;
         request.messages = {{u"user"_s, u"Hello?"_s}};
-        std::unique_ptr<ChatCall> call(client.chat(u"local:gemma3-270m"_s, request));
+        std::unique_ptr<ChatCall> call(client.chat(sf::LocalRuntime::qualifiedModelName(), request));
         QSignalSpy finished(call.get(), &ChatCall::finished);
         QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 15000);
 
@@ -263,7 +312,7 @@ private Q_SLOTS:
         server.ensureStarted();
         QCOMPARE(server.state(), LocalModelServer::State::Failed);
         QCOMPARE(failed.count(), 1);
-        QVERIFY(failed.first().first().toString().contains("scripts/setup"_L1));
+        QVERIFY(failed.first().first().toString().contains("Install Local Model"_L1));
     }
 };
 

@@ -34,7 +34,7 @@ private Q_SLOTS:
         QVERIFY(project.hasProjectFile());
         QVERIFY(!project.name().isEmpty());
         QVERIFY(project.defaults().teacher.startsWith(QStringLiteral("anthropic:")));
-        QVERIFY(project.defaults().students.contains(QStringLiteral("local:gemma3-270m")));
+        QVERIFY(project.defaults().students.contains(QStringLiteral("local:qwen2.5-coder-1.5b")));
         QCOMPARE(project.defaults().repeats, 3);
     }
 
@@ -44,7 +44,9 @@ private Q_SLOTS:
         QCOMPARE(project.items(ProjectItem::Kind::Trace).size(), 1);
         QCOMPARE(project.items(ProjectItem::Kind::Skill).size(), 1);
         QCOMPARE(project.items(ProjectItem::Kind::Skill).first().name, QStringLiteral("diffusers-cuda-rmsnorm"));
-        QCOMPARE(project.items(ProjectItem::Kind::TestSuite).size(), 1);
+        // One suite any machine can check, and the kernel suite that needs a GPU.
+        QCOMPARE(project.items(ProjectItem::Kind::TestSuite).size(), 2);
+        QCOMPARE(project.items(ProjectItem::Kind::TestSuite).first().name, QStringLiteral("rmsnorm-cpu-checks.json"));
         QVERIFY(project.items(ProjectItem::Kind::Run).isEmpty()); // .gitkeep is not a run
     }
 
@@ -73,7 +75,7 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         QVERIFY(writeFileAtomically(dir.filePath(Project::FileName),
-                                    R"({"name": "x", "defaults": {"students": "local:gemma3-270m"}})").isEmpty());
+                                    R"({"name": "x", "defaults": {"students": "local:qwen2.5-coder-1.5b"}})").isEmpty());
         const LoadError error = openExpectingError(dir.path());
         QVERIFY2(error.message.contains(QStringLiteral("students")), qPrintable(error.message));
     }

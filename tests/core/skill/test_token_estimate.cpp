@@ -1,4 +1,4 @@
-#include "skill/TokenEstimate.h"
+#include "common/TokenEstimate.h"
 
 #include <QTest>
 
