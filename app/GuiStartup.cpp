@@ -14,6 +14,7 @@
 #include "models/LocalModelStatus.h"
 #include "models/TryModelDialog.h"
 #include "project/AppSettings.h"
+#include "project/Project.h"
 #include "project/SampleProject.h"
 #include "runs/RunsView.h"
 #include "settings/ProvidersPage.h"
@@ -185,6 +186,7 @@ int runGui(const GuiOptions &options)
     LlmServices llm;
     // Keys arrive from the keychain in the background; until then the environment's are used.
     llm.keys().load(llm.providers().names());
+    const bool firstStart = AppSettings().lastView().isEmpty(); // the window stores the view it opens on
     MainWindow window(&jobs);
     wireModels(window, llm, jobs);
     QString error;
@@ -201,6 +203,8 @@ int runGui(const GuiOptions &options)
         if (options.project.isEmpty())
             QMessageBox::warning(&window, QObject::tr("Cannot open the sample project"), error);
     }
+    if (!view && firstStart && window.project() && !window.project()->items(ProjectItem::Kind::Run).isEmpty())
+        view = MainWindow::View::Compare; // a first start on a project with runs: what the skill did, at once
     if (view) {
         window.openFirstItemFor(*view);
         window.showView(*view);

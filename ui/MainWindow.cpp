@@ -44,8 +44,8 @@ MainWindow::MainWindow(JobListModel *jobs, QWidget *parent)
     setWindowIcon(QIcon(QStringLiteral(":/icons/skillforge.svg")));
     m_pages = {new TraceView(this), new SkillView(this), new CompareView(this), new RunsView(this),
                new KernelsView(this)};
-    static_cast<TraceView *>(m_pages.front())->setJobs(m_jobs);  // trace imports are listed in the Jobs panel
-    static_cast<KernelsView *>(m_pages.back())->setJobs(m_jobs); // and so are kernel checks
+    static_cast<TraceView *>(m_pages.front())->setJobs(m_jobs);       // trace imports are listed in the Jobs panel
+    static_cast<KernelsView *>(m_pages.back())->setJobs(m_jobs);      // and so are kernel checks
     static_cast<CompareView *>(page(View::Compare))->setJobs(m_jobs); // and report exports
     for (ViewPage *page : m_pages) {
         m_views->addWidget(page);
@@ -186,6 +186,8 @@ void MainWindow::createDocks()
     auto *projectDock = new QDockWidget(tr("Project"), this);
     projectDock->setObjectName(QStringLiteral("projectDock"));
     projectDock->setWidget(m_sidebar);
+    // A wide view (Compare's three charts) must not squeeze the sidebar to "Trac…" and "Skil…".
+    m_sidebar->setMinimumWidth(200);
     addDockWidget(Qt::LeftDockWidgetArea, projectDock);
 
     m_jobsDock = new QDockWidget(tr("Jobs"), this);

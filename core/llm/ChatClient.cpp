@@ -6,6 +6,8 @@
 #include "LocalRuntime.h"
 #include "ProviderRegistry.h"
 
+#include <algorithm>
+
 using namespace Qt::StringLiterals;
 
 namespace sf {
@@ -56,6 +58,23 @@ QString ChatClient::whyUnavailable(const QString &modelName) const
         return m_providers.missingKeyMessage(*provider);
     }
     return {};
+}
+
+bool ChatClient::isSetUp(const QString &modelName) const
+{
+    if (!whyUnavailable(modelName).isEmpty()) {
+        return false;
+    }
+    const ProviderConfig *provider = m_providers.find(ModelName::parse(modelName).value->provider);
+    if (provider->name == "local"_L1 || provider->apiKeyRequired) {
+        return true;
+    }
+    if (!provider->baseUrlEnv.isEmpty() && !qEnvironmentVariable(provider->baseUrlEnv.toLocal8Bit().constData()).isEmpty()) {
+        return true;
+    }
+    const QList<ProviderConfig> builtins = ProviderRegistry::builtinsFromEnvironment();
+    return std::none_of(builtins.cbegin(), builtins.cend(),
+                        [provider](const ProviderConfig &builtin) { return builtin.name == provider->name; });
 }
 
 void ChatClient::start(ChatCall *call)

@@ -41,6 +41,12 @@ public:
      * provider, a missing key or base URL, the local model not installed); empty when it can be tried.
      */
     QString whyUnavailable(const QString &modelName) const;
+    /**
+     * Whether the user has set up `modelName`'s provider, rather than it merely having defaults: its key is
+     * set, its base URL comes from the environment, or the user added the provider. The local model counts
+     * once installed. A default such as Ollama's 127.0.0.1:11434 says nothing about a server being there.
+     */
+    bool isSetUp(const QString &modelName) const;
 
     const RetryPolicy &retryPolicy() const { return m_retryPolicy; }
     void setRetryPolicy(const RetryPolicy &policy) { m_retryPolicy = policy; }

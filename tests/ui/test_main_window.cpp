@@ -117,12 +117,12 @@ private Q_SLOTS:
         QVERIFY(kernels->toolchainText().contains(QStringLiteral("GPU:")));
     }
 
-    void runsView_emptyProject_hasNoRuns()
+    void runsView_sampleProject_listsItsShippedRun()
     {
         JobListModel jobs;
         MainWindow window(&jobs);
         window.openProject(m_project, true);
-        QCOMPARE(static_cast<RunsView *>(window.page(MainWindow::View::Runs))->runCount(), 0);
+        QCOMPARE(static_cast<RunsView *>(window.page(MainWindow::View::Runs))->runCount(), 1);
     }
 };
 

@@ -429,10 +429,13 @@ void CompareView::rebuild()
 
     const QLocale locale;
     const RunManifest &m = m_shown->manifest;
-    m_status->setText(tr("%1 items · %2 models · %3 cases · %4 · %5")
-                          .arg(locale.toString(m_shown->results.size()))
-                          .arg(m_shown->matrix.columns.size() / 2)
-                          .arg(m_shown->matrix.rows.size())
+    const auto count = [&locale](qsizetype n, const QString &one, const QString &many) {
+        return n == 1 ? one : many.arg(locale.toString(n));
+    };
+    m_status->setText(tr("%1 · %2 · %3 · %4 · %5")
+                          .arg(count(m_shown->results.size(), tr("1 item"), tr("%1 items")),
+                               count(m_shown->matrix.columns.size() / 2, tr("1 model"), tr("%1 models")),
+                               count(m_shown->matrix.rows.size(), tr("1 case"), tr("%1 cases")))
                           .arg(m.status.isEmpty() ? tr("status unknown") : m.status,
                                m.suitePath.isEmpty() ? m.skillName : QDir(m.suitePath).dirName()));
     rebuildCharts();

@@ -95,12 +95,11 @@ EvalLaunchDialog::EvalLaunchDialog(const Project &project, const ChatClient *cha
 
 QStringList EvalLaunchDialog::defaultStudents() const
 {
-    // The embedded model always, then the project's students that can be reached now (a key is set, a
-    // server is configured): a new user has no key, and a run of models they cannot call is all errors.
+    // The embedded model always, then the project's students whose provider the user has set up (a key, a
+    // server address): a new user has neither, and a run of models they cannot call is all errors.
     QStringList students{LocalRuntime::qualifiedModelName()};
     for (const QString &model : m_project.defaults().students) {
-        if (!students.contains(model) && !model.startsWith(QLatin1String("local:")) && m_chat &&
-            m_chat->whyUnavailable(model).isEmpty())
+        if (!students.contains(model) && !model.startsWith(QLatin1String("local:")) && m_chat && m_chat->isSetUp(model))
             students.append(model);
     }
     return students;

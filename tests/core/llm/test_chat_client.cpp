@@ -207,6 +207,23 @@ private Q_SLOTS:
         QVERIFY(!m_client->whyUnavailable(u"local:any"_s).isEmpty());
     }
 
+    void isSetUp_needsTheUsersKeyOrServerAddress_notJustADefault()
+    {
+        QVERIFY(m_client->isSetUp(u"openai:gpt-4.1"_s)); // its key is set
+        qunsetenv("OLLAMA_HOST");
+        ProviderRegistry defaults;
+        ChatClient plain(*m_engine, defaults, nullptr);
+        QVERIFY(plain.whyUnavailable(u"ollama:qwen3-coder"_s).isEmpty()); // reachable in principle...
+        QVERIFY(!plain.isSetUp(u"ollama:qwen3-coder"_s));                 // ...but nobody said a server is there
+        qputenv("OLLAMA_HOST", "127.0.0.1:11434");
+        ProviderRegistry configured;
+        ChatClient withHost(*m_engine, configured, nullptr);
+        QVERIFY(withHost.isSetUp(u"ollama:qwen3-coder"_s));
+        qunsetenv("OLLAMA_HOST");
+        qunsetenv("OPENAI_API_KEY");
+        QVERIFY(!m_client->isSetUp(u"openai:gpt-4.1"_s));
+    }
+
     void missingApiKey_failsNamingTheVariable_withoutSending()
     {
         qunsetenv("OPENAI_API_KEY");

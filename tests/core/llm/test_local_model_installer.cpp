@@ -81,7 +81,8 @@ private Q_SLOTS:
         // A pip that never finishes its download, and says who it is.
         const QString pidFile = m_cache.filePath(u"pip.pid"_s);
         QVERIFY(writeExecutable(m_cache.filePath(u"venv/bin/python"_s),
-                                "#!/bin/sh\necho $$ > '" + pidFile.toLocal8Bit() + "'\nexec sleep 120\n"));
+                                "#!/bin/sh\ncase \"$*\" in *--version*) exit 0 ;; esac\necho $$ > '" +
+                                    pidFile.toLocal8Bit() + "'\nexec sleep 120\n"));
         LocalModelInstaller installer;
         QSignalSpy progress(&installer, &LocalModelInstaller::progress);
         QSignalSpy cancelled(&installer, &LocalModelInstaller::cancelled);

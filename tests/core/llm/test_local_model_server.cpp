@@ -48,6 +48,26 @@ private:
         return options;
     }
 
+    LocalModelServer::Options smallContext() const
+    {
+        LocalModelServer::Options options = fakeOptions();
+        options.contextSize = 1024;
+        return options;
+    }
+
+    /** What the fake server answers to GET `path` (its command line, the last chat it was sent). */
+    QByteArray fakeGet(const LocalModelServer &server, const QString &path)
+    {
+        HttpRequest request;
+        request.url = server.baseUrl();
+        request.url.setPath(path);
+        std::unique_ptr<HttpReply> reply(m_engine->send(request));
+        QSignalSpy finished(reply.get(), &HttpReply::finished);
+        if (!finished.wait(5000) && finished.isEmpty())
+            return {};
+        return reply->response().body;
+    }
+
 private Q_SLOTS:
     void initTestCase()
     {
@@ -95,13 +115,8 @@ private Q_SLOTS:
         server.ensureStarted();
         QTRY_COMPARE_WITH_TIMEOUT(ready.count(), 1, 15000);
 
-        HttpRequest request;
-        request.url = server.baseUrl();
-        request.url.setPath(u"/fake/arguments"_s);
-        std::unique_ptr<HttpReply> reply(m_engine->send(request));
-        QSignalSpy finished(reply.get(), &HttpReply::finished);
-        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 5000);
-        const QString arguments = QJsonDocument::fromJson(reply->response().body).toVariant().toStringList().join(u' ');
+        const QString arguments =
+            QJsonDocument::fromJson(fakeGet(server, u"/fake/arguments"_s)).toVariant().toStringList().join(u' ');
         QVERIFY2(arguments.contains(u"--host 127.0.0.1 --port %1"_s.arg(server.baseUrl().port())),
                  qPrintable(arguments));
         QVERIFY(arguments.contains(u"-m "_s + options.modelPath));
@@ -111,11 +126,9 @@ private Q_SLOTS:
         QVERIFY(arguments.contains("--jinja"_L1));
     }
 
-    void chatClient_requestLargerThanTheContext_failsBeforeSending_andSaysBy()
+    void chatClient_requestLargerThanTheContext_failsBeforeSending_andSaysWhy()
     {
-        LocalModelServer::Options options = fakeOptions();
-        options.contextSize = 1024;
-        LocalModelServer server(*m_engine, options);
+        LocalModelServer server(*m_engine, smallContext());
         ProviderRegistry providers;
         ChatClient client(*m_engine, providers, &server);
         ChatRequest request;
@@ -135,9 +148,7 @@ private Q_SLOTS:
 
     void chatClient_replyLimitIsLoweredToTheRoomThePromptLeaves()
     {
-        LocalModelServer::Options options = fakeOptions();
-        options.contextSize = 1024;
-        LocalModelServer server(*m_engine, options);
+        LocalModelServer server(*m_engine, smallContext());
         ProviderRegistry providers;
         ChatClient client(*m_engine, providers, &server);
         ChatRequest request;
@@ -146,14 +157,8 @@ private Q_SLOTS:
         std::unique_ptr<ChatCall> call(client.chat(LocalRuntime::qualifiedModelName(), request));
         QSignalSpy finished(call.get(), &ChatCall::finished);
         QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 15000);
-
-        HttpRequest last;
-        last.url = server.baseUrl();
-        last.url.setPath(u"/fake/last-chat"_s);
-        std::unique_ptr<HttpReply> reply(m_engine->send(last));
-        QSignalSpy done(reply.get(), &HttpReply::finished);
-        QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, 5000);
-        const int maxTokens = QJsonDocument::fromJson(reply->response().body).object().value("max_tokens"_L1).toInt();
+        const int maxTokens =
+            QJsonDocument::fromJson(fakeGet(server, u"/fake/last-chat"_s)).object().value("max_tokens"_L1).toInt();
         QVERIFY2(maxTokens >= 256 && maxTokens < 1024 - 400, qPrintable(QString::number(maxTokens)));
     }
 
