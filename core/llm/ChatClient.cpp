@@ -3,7 +3,6 @@
 #include "ChatCall.h"
 #include "ContextFit.h"
 #include "LocalModelServer.h"
-#include "LocalRuntime.h"
 #include "ProviderRegistry.h"
 
 #include <algorithm>
@@ -46,10 +45,11 @@ QString ChatClient::whyUnavailable(const QString &modelName) const
     }
     const ProviderConfig *provider = m_providers.find(name.value->provider);
     if (!provider) {
-        return u"Unknown provider '%1'"_s.arg(name.value->provider);
+        return u"Unknown provider '%1' in model '%2'; known providers: %3"_s.arg(name.value->provider, modelName,
+                                                                                 m_providers.names().join(", "_L1));
     }
     if (provider->name == "local"_L1) {
-        return m_local ? LocalRuntime::missingReason() : u"The local model is not available in this session"_s;
+        return m_local ? m_local->whyNotStartable() : u"The local model is not available in this session"_s;
     }
     if (provider->baseUrl.isEmpty()) {
         return missingBaseUrlMessage(*provider);
@@ -69,7 +69,8 @@ bool ChatClient::isSetUp(const QString &modelName) const
     if (provider->name == "local"_L1 || provider->apiKeyRequired) {
         return true;
     }
-    if (!provider->baseUrlEnv.isEmpty() && !qEnvironmentVariable(provider->baseUrlEnv.toLocal8Bit().constData()).isEmpty()) {
+    if (!provider->baseUrlEnv.isEmpty() &&
+        !qEnvironmentVariable(provider->baseUrlEnv.toLocal8Bit().constData()).isEmpty()) {
         return true;
     }
     const QList<ProviderConfig> builtins = ProviderRegistry::builtinsFromEnvironment();
@@ -79,31 +80,17 @@ bool ChatClient::isSetUp(const QString &modelName) const
 
 void ChatClient::start(ChatCall *call)
 {
-    const Result<ModelName> name = ModelName::parse(call->m_modelText);
-    if (!name) {
-        call->fail(name.error);
+    if (const QString why = whyUnavailable(call->m_modelText); !why.isEmpty()) {
+        call->fail(why);
         return;
     }
-    const ProviderConfig *provider = m_providers.find(name.value->provider);
-    if (!provider) {
-        call->fail(u"Unknown provider '%1' in model '%2'; known providers: %3"_s.arg(
-            name.value->provider, call->m_modelText, m_providers.names().join(", "_L1)));
-        return;
-    }
-    call->m_name = *name.value;
+    const ModelName name = *ModelName::parse(call->m_modelText).value;
+    const ProviderConfig *provider = m_providers.find(name.provider);
+    call->m_name = name;
     call->m_provider = *provider;
-    call->m_request.model = name.value->model;
-    const bool local = provider->name == "local"_L1;
-    if (!local && provider->baseUrl.isEmpty()) {
-        call->fail(missingBaseUrlMessage(*provider));
-        return;
-    }
+    call->m_request.model = name.model;
     call->m_apiKey = m_providers.apiKey(*provider);
-    if (provider->apiKeyRequired && call->m_apiKey.isEmpty()) {
-        call->fail(m_providers.missingKeyMessage(*provider));
-        return;
-    }
-    if (local && m_local) {
+    if (provider->name == "local"_L1) {
         // The embedded server's window is known before it starts: a request that cannot fit is refused
         // here with its size, not by the server with a bare HTTP 400 (or a 500 halfway through the reply).
         const QString overflow =

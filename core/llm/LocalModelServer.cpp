@@ -82,6 +82,17 @@ qint64 LocalModelServer::processId() const
     return m_process ? m_process->processId() : 0;
 }
 
+QString LocalModelServer::whyNotStartable() const
+{
+    for (const QString &path : {m_options.serverPath, m_options.modelPath}) {
+        if (!QFileInfo::exists(path)) {
+            return u"%1 does not exist: the local model is not installed (in the app: Tools → Install Local Model…; "
+                   u"on the command line: scripts/setup-local-model)"_s.arg(path);
+        }
+    }
+    return {};
+}
+
 void LocalModelServer::ensureStarted()
 {
     if (m_state == State::Starting || m_state == State::Ready) {
@@ -91,11 +102,9 @@ void LocalModelServer::ensureStarted()
     m_portRetries = 0;
     m_stderrTail.clear();
     m_errorString.clear();
-    for (const QString &path : {m_options.serverPath, m_options.modelPath}) {
-        if (!QFileInfo::exists(path)) {
-            fail(u"%1 does not exist: the local model is not installed (Tools → Install Local Model…)"_s.arg(path));
-            return;
-        }
+    if (const QString why = whyNotStartable(); !why.isEmpty()) {
+        fail(why);
+        return;
     }
     setState(State::Starting);
     launch();

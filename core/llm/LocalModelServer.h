@@ -71,6 +71,9 @@ public:
     /** The last lines the server wrote to stderr. */
     QStringList stderrTail() const { return m_stderrTail; }
 
+    /** Why ensureStarted() cannot work (the server or the model file is missing); empty when it can. */
+    QString whyNotStartable() const;
+
     /** Starts the server when Stopped or Failed; does nothing when Starting or Ready. */
     void ensureStarted();
     /** SIGTERM, up to 3 s for the server to exit, then SIGKILL. */
