@@ -143,7 +143,7 @@ void offerLocalModelInstall(MainWindow &window)
                         .arg(LocalRuntime::displayName()),
                     QMessageBox::NoButton, &window);
     box.setInformativeText(QObject::tr("Installing downloads about 1.1 GB and builds the llama.cpp server into %1; "
-                                       "the first time takes 10–20 minutes on two cores, and you can keep working "
+                                       "the first time takes about 10 minutes on two cores, and you can keep working "
                                        "meanwhile. Tools → Install Local Model… offers it later too.")
                                .arg(LocalRuntime::cacheDir()));
     QPushButton *install = box.addButton(QObject::tr("Install"), QMessageBox::AcceptRole);

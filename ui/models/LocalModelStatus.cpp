@@ -24,7 +24,7 @@ LocalModelStatus::LocalModelStatus(LocalModelServer &server, JobListModel &jobs,
     menu->addAction(m_stop);
     setMenu(menu);
     m_install->setToolTip(tr("Downloads %1 (about 1.1 GB) and builds the llama.cpp server into %2; the first "
-                             "time takes 10–20 minutes on two cores.")
+                             "time takes about 10 minutes on two cores.")
                               .arg(LocalRuntime::displayName(), LocalRuntime::cacheDir()));
 
     connect(m_install, &QAction::triggered, this, &LocalModelStatus::install);
@@ -38,7 +38,6 @@ LocalModelStatus::LocalModelStatus(LocalModelServer &server, JobListModel &jobs,
         if (m_installJob)
             m_installJob->finish(tr("Installed %1").arg(LocalRuntime::displayName()));
         onStateChanged(m_server.state());
-        Q_EMIT installed();
     });
     connect(&m_installer, &LocalModelInstaller::failed, this, [this](const QString &message) {
         if (m_installJob)

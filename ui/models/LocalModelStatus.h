@@ -29,9 +29,6 @@ public:
     /// Installs the local model runtime as a job in the Jobs panel; does nothing while one runs.
     void install();
 
-Q_SIGNALS:
-    void installed();
-
 private:
     void onStateChanged(LocalModelServer::State state);
     void trackStartInJobs();
