@@ -108,6 +108,7 @@ QStringList EvalLaunchDialog::defaultStudents() const
 void EvalLaunchDialog::listSuites(const QString &select)
 {
     const QSignalBlocker blocker(m_suite);
+    m_readFor.clear(); // a suite saved from Edit Suite… is read again
     m_suite->clear();
     for (const ProjectItem &suite : m_project.items(ProjectItem::Kind::TestSuite))
         m_suite->addItem(suite.name, suite.path);
@@ -153,16 +154,21 @@ void EvalLaunchDialog::updateSummary()
     else if (m_suite->count() == 0)
         lines << tr("There is no test suite for this skill yet: write one with Edit Suite….");
     if (ready) {
-        const auto suite = p.suitePath.isEmpty() ? readSkillTestSuite(p.skillDir) : readTestSuite(p.suitePath);
-        if (const auto *error = std::get_if<LoadError>(&suite)) {
+        // The files are read when the skill or suite changes, not on every keystroke in the models field.
+        const QString readFor = p.skillDir + u'\n' + p.suitePath;
+        if (m_readFor != readFor || !m_suiteRead) {
+            m_readFor = readFor;
+            m_suiteRead = p.suitePath.isEmpty() ? readSkillTestSuite(p.skillDir) : readTestSuite(p.suitePath);
+            const auto skill = loadSkillUnderTest(p.skillDir);
+            m_skillTokens = std::holds_alternative<SkillUnderTest>(skill)
+                                ? estimateTokens(std::get<SkillUnderTest>(skill).body)
+                                : 0;
+        }
+        if (const auto *error = std::get_if<LoadError>(&*m_suiteRead)) {
             lines << tr("The suite cannot be read: %1").arg(error->toString());
             ready = false;
         } else {
-            const auto skill = loadSkillUnderTest(p.skillDir);
-            const int skillTokens = std::holds_alternative<SkillUnderTest>(skill)
-                                        ? estimateTokens(std::get<SkillUnderTest>(skill).body)
-                                        : 0;
-            const RunEstimate estimate = estimateRun(std::get<TestSuite>(suite), p.config, skillTokens);
+            const RunEstimate estimate = estimateRun(std::get<TestSuite>(*m_suiteRead), p.config, m_skillTokens);
             const auto count = [](qsizetype n, const QString &one, const QString &many) {
                 return n == 1 ? one : many.arg(n);
             };

@@ -1,8 +1,11 @@
 #pragma once
 
 #include "eval/EvalSession.h"
+#include "eval/TestSuite.h"
 
 #include <QDialog>
+#include <optional>
+#include <variant>
 
 class QCheckBox;
 class QComboBox;
@@ -49,6 +52,9 @@ private:
     QCheckBox *m_tools;
     QLineEdit *m_judge;
     QLabel *m_summary;
+    QString m_readFor; // the skill and suite m_suiteRead and m_skillTokens were read from
+    std::optional<std::variant<TestSuite, LoadError>> m_suiteRead;
+    int m_skillTokens = 0;
 };
 
 } // namespace sf
