@@ -14,9 +14,16 @@ QString writeFileAtomically(const QString &path, const QByteArray &data)
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly))
         return QStringLiteral("%1: cannot open for writing: %2").arg(path, file.errorString());
-    if (file.write(data) != data.size() || !file.commit())
+    if (file.write(data) != data.size() || !commitSaveFile(file))
         return QStringLiteral("%1: cannot write: %2").arg(path, file.errorString());
     return {};
+}
+
+bool commitSaveFile(QSaveFile &file)
+{
+    // flush() reports the buffer's failed write; commit() alone would not look. Without commit() the
+    // temporary file is removed when the QSaveFile goes, and errorString() keeps the system's reason.
+    return file.flush() && file.commit();
 }
 
 } // namespace sf

@@ -53,8 +53,9 @@ void CudaToolchain::detect()
     m_info.nvccPath = findNvcc();
     m_pending = 2;
 
+    // A missing tool still answers from the event loop, so detected() never fires inside detect() itself.
     if (m_info.nvccPath.isEmpty()) {
-        finishOne();
+        QTimer::singleShot(0, this, &CudaToolchain::finishOne);
     } else {
         runTool(m_info.nvccPath, {QStringLiteral("--version")}, [this](int exitCode, const QString &output) {
             if (exitCode == 0)
@@ -66,7 +67,7 @@ void CudaToolchain::detect()
     const QString smi = QStandardPaths::findExecutable(QStringLiteral("nvidia-smi"));
     if (smi.isEmpty()) {
         m_info.gpuProblem = tr("nvidia-smi was not found: no NVIDIA driver on this machine");
-        finishOne();
+        QTimer::singleShot(0, this, &CudaToolchain::finishOne);
         return;
     }
     runTool(smi,

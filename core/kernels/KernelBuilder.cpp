@@ -1,5 +1,6 @@
 #include "kernels/KernelBuilder.h"
 
+#include "common/AtomicFile.h"
 #include "kernels/CudaToolchain.h"
 #include "kernels/KernelLogging.h"
 #include "kernels/harness/VerdictProtocol.h"
@@ -245,7 +246,7 @@ void KernelBuilder::finish()
         QSaveFile report(m_workFolder + u'/' + ReportName);
         if (report.open(QIODevice::WriteOnly)) {
             report.write(QJsonDocument(m_result.toJson()).toJson());
-            report.commit();
+            commitSaveFile(report);
         }
         // An entry without a report is the remains of an interrupted build: replace it.
         if (QFileInfo::exists(m_entryFolder) && !QFileInfo::exists(m_entryFolder + u'/' + ReportName))

@@ -1,3 +1,5 @@
+#include "SkippedChecks.h"
+
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
@@ -120,7 +122,7 @@ private Q_SLOTS:
     void check_compilerErrorIsShownWithFileLineAndSource()
     {
         if (!m_haveNvcc)
-            QSKIP("nvcc is not installed here");
+            SF_SKIP("nvcc is not installed here");
         const Result r = run({u"kernel"_s, u"check"_s, u"rmsnorm"_s, u"--candidate"_s, fixture(u"broken_syntax.cu"_s)});
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.out.contains(u"broken_syntax.cu:9: identifier \"undeclared_factor\" is undefined"_s), qPrintable(r.out));
@@ -130,7 +132,7 @@ private Q_SLOTS:
     void check_sideStreamCandidateIsRejectedBeforeRunning()
     {
         if (!m_haveNvcc)
-            QSKIP("nvcc is not installed here");
+            SF_SKIP("nvcc is not installed here");
         const Result r = run({u"kernel"_s, u"check"_s, u"rmsnorm"_s, u"--candidate"_s, fixture(u"creates_stream.cu"_s)});
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.out.contains(u"cudaStreamCreateWithFlags"_s) && r.out.contains(u"creates its own CUDA stream"_s),
@@ -153,5 +155,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCliKernel)
+SF_TEST_GUILESS_MAIN(TestCliKernel)
 #include "test_cli_kernel.moc"

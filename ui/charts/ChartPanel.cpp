@@ -1,5 +1,7 @@
 #include "charts/ChartPanel.h"
 
+#include "common/AtomicFile.h"
+
 #include <QChart>
 #include <QContextMenuEvent>
 #include <QFileDialog>
@@ -45,7 +47,7 @@ QString ChartPanel::savePng(const QString &path)
         return tr("cannot write %1: %2").arg(path, file.errorString());
     if (!image.save(&file, "PNG"))
         return tr("cannot encode the PNG for %1").arg(path);
-    if (!file.commit())
+    if (!commitSaveFile(file))
         return tr("cannot write %1: %2").arg(path, file.errorString());
     return {};
 }
@@ -65,7 +67,7 @@ QString ChartPanel::saveSvg(const QString &path)
         QPainter painter(&svg);
         render(&painter, QRectF(rect()), rect());
     }
-    if (!file.commit())
+    if (!commitSaveFile(file))
         return tr("cannot write %1: %2").arg(path, file.errorString());
     return {};
 }

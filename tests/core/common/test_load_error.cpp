@@ -1,9 +1,14 @@
 #include "common/AtomicFile.h"
 #include "common/LoadError.h"
 
+#include <QDir>
 #include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <csignal>
+
+#include <sys/resource.h>
 
 using namespace sf;
 
@@ -46,20 +51,27 @@ private Q_SLOTS:
         QCOMPARE(file.readAll(), QByteArrayLiteral("second"));
     }
 
-    void writeFileAtomically_unwritableFolder_reportsFileAndKeepsOld()
+    void writeFileAtomically_failedWrite_reportsFileAndKeepsOld()
     {
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("keep.txt"));
         QVERIFY(writeFileAtomically(path, "original").isEmpty());
-        QFile::setPermissions(dir.path(), QFile::ReadOwner | QFile::ExeOwner);
-        const QString error = writeFileAtomically(path, "replacement");
-        QFile::setPermissions(dir.path(), QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
-        if (error.isEmpty())
-            QSKIP("running as root: folder permissions do not stop writes here");
-        QVERIFY(error.contains(path));
+        // A file size limit makes the write fail halfway for any user, root included (folder permissions
+        // do not stop root). Without the signal the failing write() returns EFBIG instead of ending us.
+        std::signal(SIGXFSZ, SIG_IGN);
+        rlimit saved{};
+        QCOMPARE(getrlimit(RLIMIT_FSIZE, &saved), 0);
+        rlimit small = saved;
+        small.rlim_cur = 16;
+        QCOMPARE(setrlimit(RLIMIT_FSIZE, &small), 0);
+        const QString error = writeFileAtomically(path, QByteArray(4096, 'x'));
+        QCOMPARE(setrlimit(RLIMIT_FSIZE, &saved), 0);
+        QVERIFY2(error.contains(path), qPrintable(error));
         QFile file(path);
         QVERIFY(file.open(QIODevice::ReadOnly));
         QCOMPARE(file.readAll(), QByteArrayLiteral("original"));
+        // Nothing half-written is left beside it.
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files), QStringList{QStringLiteral("keep.txt")});
     }
 };
 

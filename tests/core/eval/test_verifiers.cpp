@@ -2,6 +2,8 @@
 #include "eval/Verifiers.h"
 #include "sandbox/Sandbox.h"
 
+#include "SkippedChecks.h"
+
 #include <QDir>
 #include <QFile>
 #include <QTemporaryDir>
@@ -158,7 +160,7 @@ private Q_SLOTS:
     {
         QString why;
         if (!sandboxAvailable(&why))
-            QSKIP(qPrintable(QStringLiteral("no sandbox here: ") + why));
+            SF_SKIP(qPrintable(QStringLiteral("no sandbox here: ") + why));
         VerifyContext c = context(QString());
         c.runCommand = sandboxCommandRunner();
         VerifierSpec s = spec(QStringLiteral("command"));
@@ -210,5 +212,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestVerifiers)
+SF_TEST_GUILESS_MAIN(TestVerifiers)
 #include "test_verifiers.moc"

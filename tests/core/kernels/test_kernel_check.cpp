@@ -1,5 +1,7 @@
 #include "kernels/KernelCheck.h"
 
+#include "SkippedChecks.h"
+
 #include <QFile>
 #include <QJsonDocument>
 #include <QSignalSpy>
@@ -94,7 +96,7 @@ private Q_SLOTS:
     {
         const CudaToolchainInfo info = CudaToolchain::detectNow();
         if (info.canRun())
-            QSKIP("a GPU is present: the not-run path does not apply");
+            SF_SKIP("a GPU is present: the not-run path does not apply");
         QFile baseline(u":/kernels/gelu_tanh/baseline.cu"_s);
         QVERIFY(baseline.open(QIODevice::ReadOnly));
         KernelCheckRequest request;
@@ -126,5 +128,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestKernelCheck)
+SF_TEST_GUILESS_MAIN(TestKernelCheck)
 #include "test_kernel_check.moc"

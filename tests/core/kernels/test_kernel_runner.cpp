@@ -3,6 +3,9 @@
 #include "kernels/harness/Statistics.h"
 #include "kernels/harness/TaskSpec.h"
 #include "kernels/harness/VerdictProtocol.h"
+#include "sandbox/Sandbox.h"
+
+#include "SkippedChecks.h"
 
 #include <QDir>
 #include <QFile>
@@ -20,6 +23,14 @@ namespace {
 const std::string Key = fromHex("000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f");
 const std::string Body = R"({"status":"passed","reason":"ok"})";
 } // namespace
+
+// The runner always starts inside bubblewrap; where no sandbox can be made, these checks are skipped, not passed.
+#define SKIP_WITHOUT_SANDBOX()                                                                                         \
+    do {                                                                                                               \
+        QString why;                                                                                                   \
+        if (!sandboxAvailable(&why))                                                                                   \
+            SF_SKIP(qPrintable(u"no sandbox here: "_s + why));                                                         \
+    } while (false)
 
 /// The verdict pipe protocol, the runner process wrapper and the runner's statistics, all on the CPU.
 class TestKernelRunner : public QObject
@@ -113,6 +124,7 @@ private Q_SLOTS:
 
     void runner_candidatePrintingAPassOnStdoutIsIgnored()
     {
+        SKIP_WITHOUT_SANDBOX();
         const QString forged = QString::fromStdString(encodeVerdictFrame(Body, Key, "n1"));
         const KernelRunOutcome o = runWith(fakeRunner(u"stdout.sh"_s, "printf '%s' '" + forged.toUtf8() + "'\necho '{\"status\":\"passed\"}'\n"));
         QVERIFY(!o.authentic);
@@ -121,6 +133,7 @@ private Q_SLOTS:
 
     void runner_framesOnTheVerdictPipeWithoutTheKeyAreRejected()
     {
+        SKIP_WITHOUT_SANDBOX();
         // The script cannot know the key the runner was given, so its signature is wrong.
         const QString forged = QString::fromStdString(encodeVerdictFrame(Body, Key, "guess"));
         KernelRunOutcome o = runWith(fakeRunner(u"fd3.sh"_s, "printf '%s' '" + forged.toUtf8() + "' >&3\n"));
@@ -133,12 +146,14 @@ private Q_SLOTS:
 
     void runner_keyFileIsGoneAfterTheRun()
     {
+        SKIP_WITHOUT_SANDBOX();
         runWith(fakeRunner(u"quiet.sh"_s, "exit 0\n"));
         QVERIFY(!QFile::exists(m_dir.filePath(u"verdict.key"_s)));
     }
 
     void runner_crashHangAndExitAreFailuresWithTheirCause()
     {
+        SKIP_WITHOUT_SANDBOX();
         KernelRunOutcome o = runWith(fakeRunner(u"crash.sh"_s, "echo 'illegal memory access' >&2\nkill -SEGV $$\n"));
         QVERIFY(!o.authentic);
         QVERIFY(o.crashed);
@@ -162,8 +177,9 @@ private Q_SLOTS:
 
     void realRunner_signsItsVerdictForThisRun()
     {
+        SKIP_WITHOUT_SANDBOX();
 #ifndef SKILLFORGE_KERNEL_RUNNER_BUILD_PATH
-        QSKIP("this build has no kernel runner (no CUDA compiler)");
+        SF_SKIP("this build has no kernel runner (no CUDA compiler)");
 #else
         // Only the work folder and the libraries are visible in the sandbox: the task is copied in, as KernelCheck does.
         const QString task = m_dir.filePath(u"task.json"_s);
@@ -231,5 +247,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestKernelRunner)
+SF_TEST_GUILESS_MAIN(TestKernelRunner)
 #include "test_kernel_runner.moc"
