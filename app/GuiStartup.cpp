@@ -180,6 +180,9 @@ int runGui(const GuiOptions &options)
             return cli::BadUsage;
         }
     }
+    const bool screenshot = !options.screenshot.isEmpty();
+    if (screenshot)
+        AppSettings::keepUnchangedInThisProcess(); // a picture is not a visit: recent projects and view stay
     Theme::apply(Theme::modeFromName(options.theme.isEmpty() ? AppSettings().theme() : options.theme));
 
     JobListModel jobs;
@@ -191,7 +194,6 @@ int runGui(const GuiOptions &options)
     wireModels(window, llm, jobs);
     QString error;
     const QString project = projectToOpen(options, &error);
-    const bool screenshot = !options.screenshot.isEmpty();
     if (!project.isEmpty())
         error = window.openProject(project, /*quiet=*/screenshot);
     if (!error.isEmpty()) {

@@ -33,7 +33,7 @@ LlmServices::LlmServices()
     , m_chat(m_engine, m_providers, &m_localServer)
     , m_lister(m_engine, m_providers)
 {
-    QSettings settings;
+    QSettings settings(AppSettings::filePath(), QSettings::IniFormat);
     ProviderSettings::applyTo(m_providers, settings);
 }
 

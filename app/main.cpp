@@ -1,6 +1,7 @@
 // skillforge: the GUI and the command line share one executable and one core.
 #include "CommandRegistry.h"
 #include "GuiStartup.h"
+#include "project/AppSettings.h"
 
 #include <QApplication>
 #include <QCoreApplication>
@@ -12,7 +13,8 @@ namespace {
 
 void setApplicationIdentity()
 {
-    // No organisation name: settings go to ~/.config/skillforge.conf, data to ~/.local/share/skillforge.
+    // No organisation name, so that the standard paths are ~/.config/skillforge/, ~/.local/share/skillforge/
+    // and ~/.cache/skillforge/; AppSettings names the settings file in the first of them.
     QCoreApplication::setApplicationName(QStringLiteral("skillforge"));
     QCoreApplication::setApplicationVersion(QStringLiteral(SKILLFORGE_VERSION));
 }
@@ -66,5 +68,7 @@ int main(int argc, char **argv)
     }
     const auto app = makeApplication(argc, argv, command->needsGui || command->rendersOffscreen,
                                      command->rendersOffscreen || rest.contains(QStringLiteral("--screenshot")));
+    if (const QString problem = sf::AppSettings::moveFromOldPlace(); !problem.isEmpty())
+        err(QStringLiteral("skillforge: %1\n").arg(problem));
     return command->run(rest);
 }

@@ -1,7 +1,10 @@
 #include "project/AppSettings.h"
 
+#include <QCoreApplication>
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
+#include <QStandardPaths>
 
 namespace sf {
 
@@ -16,9 +19,49 @@ const QString ThemeKey = QStringLiteral("appearance/theme");
 const QString LocalContextKey = QStringLiteral("localModel/contextPerRequest");
 const QString LocalThreadsKey = QStringLiteral("localModel/threads");
 const QString LocalInstallOfferedKey = QStringLiteral("localModel/installOffered");
+
+bool unchangedInThisProcess = false;
 } // namespace
 
-AppSettings::AppSettings() = default;
+AppSettings::AppSettings()
+    : m_settings(filePath(), QSettings::IniFormat)
+{
+}
+
+QString AppSettings::filePath()
+{
+    return QDir(QStandardPaths::writableLocation(QStandardPaths::AppConfigLocation))
+        .filePath(QCoreApplication::applicationName() + QStringLiteral(".conf"));
+}
+
+QString AppSettings::moveFromOldPlace()
+{
+    const QString newPath = filePath();
+    const QString oldPath = QDir(QStandardPaths::writableLocation(QStandardPaths::GenericConfigLocation))
+                                .filePath(QStringLiteral("Unknown Organization/") + QFileInfo(newPath).fileName());
+    if (QFileInfo::exists(newPath) || !QFileInfo::exists(oldPath))
+        return {};
+    if (!QDir().mkpath(QFileInfo(newPath).absolutePath()))
+        return QStringLiteral("cannot create %1 to move the settings %2 there")
+            .arg(QFileInfo(newPath).absolutePath(), oldPath);
+    // A copy first, so that a failure halfway leaves the old file whole; it is removed once the new one is complete.
+    if (!QFile::copy(oldPath, newPath))
+        return QStringLiteral("cannot move the settings %1 to %2").arg(oldPath, newPath);
+    QFile::remove(oldPath);
+    QDir().rmdir(QFileInfo(oldPath).absolutePath()); // only when nothing else lives there
+    return {};
+}
+
+void AppSettings::keepUnchangedInThisProcess()
+{
+    unchangedInThisProcess = true;
+}
+
+void AppSettings::write(const QString &key, const QVariant &value)
+{
+    if (!unchangedInThisProcess)
+        m_settings.setValue(key, value);
+}
 
 QStringList AppSettings::recentProjects() const
 {
@@ -38,39 +81,40 @@ void AppSettings::addRecentProject(const QString &folder)
     list.prepend(clean);
     while (list.size() > MaxRecentProjects)
         list.removeLast();
-    m_settings.setValue(RecentProjectsKey, list);
+    write(RecentProjectsKey, list);
 }
 
 void AppSettings::clearRecentProjects()
 {
-    m_settings.remove(RecentProjectsKey);
+    if (!unchangedInThisProcess)
+        m_settings.remove(RecentProjectsKey);
 }
 
 QByteArray AppSettings::windowGeometry() const { return m_settings.value(GeometryKey).toByteArray(); }
-void AppSettings::setWindowGeometry(const QByteArray &geometry) { m_settings.setValue(GeometryKey, geometry); }
+void AppSettings::setWindowGeometry(const QByteArray &geometry) { write(GeometryKey, geometry); }
 QByteArray AppSettings::windowState() const { return m_settings.value(StateKey).toByteArray(); }
-void AppSettings::setWindowState(const QByteArray &state) { m_settings.setValue(StateKey, state); }
+void AppSettings::setWindowState(const QByteArray &state) { write(StateKey, state); }
 QString AppSettings::lastView() const { return m_settings.value(LastViewKey).toString(); }
-void AppSettings::setLastView(const QString &view) { m_settings.setValue(LastViewKey, view); }
+void AppSettings::setLastView(const QString &view) { write(LastViewKey, view); }
 
 QString AppSettings::theme() const { return m_settings.value(ThemeKey, QStringLiteral("system")).toString(); }
-void AppSettings::setTheme(const QString &theme) { m_settings.setValue(ThemeKey, theme); }
+void AppSettings::setTheme(const QString &theme) { write(ThemeKey, theme); }
 
 int AppSettings::localModelContextSize() const
 {
     return std::max(512, m_settings.value(LocalContextKey, 16384).toInt());
 }
 
-void AppSettings::setLocalModelContextSize(int tokens) { m_settings.setValue(LocalContextKey, tokens); }
+void AppSettings::setLocalModelContextSize(int tokens) { write(LocalContextKey, tokens); }
 
 bool AppSettings::localModelInstallOffered() const { return m_settings.value(LocalInstallOfferedKey, false).toBool(); }
-void AppSettings::setLocalModelInstallOffered(bool offered) { m_settings.setValue(LocalInstallOfferedKey, offered); }
+void AppSettings::setLocalModelInstallOffered(bool offered) { write(LocalInstallOfferedKey, offered); }
 
 int AppSettings::localModelThreads() const
 {
     return std::max(0, m_settings.value(LocalThreadsKey, 0).toInt());
 }
 
-void AppSettings::setLocalModelThreads(int threads) { m_settings.setValue(LocalThreadsKey, threads); }
+void AppSettings::setLocalModelThreads(int threads) { write(LocalThreadsKey, threads); }
 
 } // namespace sf

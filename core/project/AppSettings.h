@@ -17,6 +17,17 @@ public:
 
     AppSettings();
 
+    /// skillforge.conf in the application's config folder (~/.config/skillforge/, XDG_CONFIG_HOME honoured),
+    /// beside prompts/ and pricing.json. Every QSettings of the application opens this file.
+    static QString filePath();
+    /// Moves the file Qt chose while the application set no organisation (~/.config/Unknown Organization/
+    /// skillforge.conf) to filePath(), once, when there is none there yet. Returns a message naming both
+    /// files when the move fails, else an empty string.
+    static QString moveFromOldPlace();
+    /// From now on this process changes no setting: one-shot commands (a screenshot) leave the user's
+    /// recent projects, view and window alone.
+    static void keepUnchangedInThisProcess();
+
     /// Most recent first; folders that no longer exist are dropped.
     QStringList recentProjects() const;
     void addRecentProject(const QString &folder);
@@ -44,6 +55,8 @@ public:
     void setLocalModelThreads(int threads);
 
 private:
+    void write(const QString &key, const QVariant &value);
+
     mutable QSettings m_settings;
 };
 

@@ -147,7 +147,8 @@ QString ProjectTreeModel::categoryTitle(ProjectItem::Kind kind)
     case ProjectItem::Kind::Skill: return tr("Skills");
     case ProjectItem::Kind::TestSuite: return tr("Test suites");
     case ProjectItem::Kind::Run: return tr("Runs");
-    case ProjectItem::Kind::KernelTask: return tr("Kernel tasks");
+    // The bundled tasks are not project files (the Kernels view lists them too): the group counts the project's own.
+    case ProjectItem::Kind::KernelTask: return tr("Project kernel tasks");
     }
     return {};
 }

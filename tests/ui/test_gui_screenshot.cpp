@@ -1,6 +1,8 @@
 // Runs the real executable the way the README's screenshots are made, and checks the pictures.
 #include "TestFiles.h"
 
+#include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QGuiApplication>
 #include <QImage>
@@ -15,6 +17,8 @@ class TestGuiScreenshot : public QObject
 
 private:
     QTemporaryDir m_home;
+
+    QString settingsFile() const { return m_home.filePath(QStringLiteral("config/skillforge/skillforge.conf")); }
 
     QProcess *run(const QStringList &arguments)
     {
@@ -83,6 +87,29 @@ private Q_SLOTS:
         }
         QVERIFY2(blue > 5000, qPrintable(QString::number(blue)));
         QVERIFY2(orange > 200, qPrintable(QString::number(orange)));
+        // A picture is not a visit: the project is not among the recent ones, the next start does not open it.
+        QFile settings(settingsFile());
+        if (settings.open(QIODevice::ReadOnly))
+            QVERIFY2(!settings.readAll().contains(project.path().toUtf8()), "the screenshot recorded the project");
+    }
+
+    // Settings live in ~/.config/skillforge/skillforge.conf; a file Qt put under "Unknown Organization" moves there.
+    void start_movesSettingsFromTheOldPlaceOnce()
+    {
+        const QString oldFolder = m_home.filePath(QStringLiteral("config/Unknown Organization"));
+        QVERIFY(QDir().mkpath(oldFolder));
+        QFile::remove(settingsFile());
+        QFile old(oldFolder + QStringLiteral("/skillforge.conf"));
+        QVERIFY(old.open(QIODevice::WriteOnly));
+        old.write("[appearance]\ntheme=dark\n");
+        old.close();
+        // Any command moves it, before it runs (this one then fails on its missing folder).
+        QProcess *process = run({QStringLiteral("validate"), m_home.filePath(QStringLiteral("no-such-skill"))});
+        QVERIFY(process->waitForFinished(60000));
+        QVERIFY(!QFile::exists(old.fileName()));
+        QFile moved(settingsFile());
+        QVERIFY(moved.open(QIODevice::ReadOnly));
+        QVERIFY(moved.readAll().contains("theme=dark"));
     }
 
     void screenshot_unknownView_exitsWithUsageError()

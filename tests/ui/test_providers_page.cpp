@@ -5,6 +5,7 @@
 #include "llm/LocalRuntime.h"
 #include "llm/ModelLister.h"
 #include "llm/ProviderRegistry.h"
+#include "project/AppSettings.h"
 #include "settings/ProvidersPage.h"
 
 #include <QApplication>
@@ -51,7 +52,7 @@ private Q_SLOTS:
     void initTestCase()
     {
         QStandardPaths::setTestModeEnabled(true);
-        QSettings().clear();
+        QSettings(AppSettings::filePath(), QSettings::IniFormat).clear();
         m_engine = std::make_unique<HttpEngine>();
         LocalModelServer::Options options = LocalModelServer::Options::fromRuntime();
         options.startupTimeoutMs = 180000;
@@ -60,7 +61,7 @@ private Q_SLOTS:
 
     void init()
     {
-        QSettings().clear();
+        QSettings(AppSettings::filePath(), QSettings::IniFormat).clear();
         auto keys = std::make_unique<KeychainKeyStore>(u"Skillforge-test"_s);
         m_keys = keys.get();
         m_providers = std::make_unique<ProviderRegistry>(std::move(keys));
@@ -105,7 +106,7 @@ private Q_SLOTS:
         QVERIFY(!child<QListWidget>(u"providerList"_s)->findItems(u"my-llama"_s, Qt::MatchExactly).isEmpty());
         QVERIFY(child<QLineEdit>(u"providerKey"_s)->text().isEmpty()); // the typed key is gone from the form
         // The provider is in the settings file; the key is not.
-        QSettings settings;
+        QSettings settings(AppSettings::filePath(), QSettings::IniFormat);
         settings.sync();
         QFile file(settings.fileName());
         QVERIFY(file.open(QIODevice::ReadOnly));
@@ -166,7 +167,7 @@ private Q_SLOTS:
         QTest::mouseClick(child<QPushButton>(u"removeProvider"_s), Qt::LeftButton);
         QVERIFY(!m_providers->find(u"temp"_s));
         QVERIFY(list->findItems(u"temp"_s, Qt::MatchExactly).isEmpty());
-        QSettings settings;
+        QSettings settings(AppSettings::filePath(), QSettings::IniFormat);
         QCOMPARE(settings.beginReadArray(u"llm/providers"_s), 0);
         settings.endArray();
     }

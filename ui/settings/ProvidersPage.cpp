@@ -5,6 +5,7 @@
 #include "llm/ModelLister.h"
 #include "llm/ProviderRegistry.h"
 #include "llm/ProviderSettings.h"
+#include "project/AppSettings.h"
 
 #include <QComboBox>
 #include <QFormLayout>
@@ -131,7 +132,7 @@ ProvidersPage::~ProvidersPage() = default;
 
 QList<ProviderConfig> ProvidersPage::userProviders() const
 {
-    QSettings settings;
+    QSettings settings(AppSettings::filePath(), QSettings::IniFormat);
     return ProviderSettings::load(settings);
 }
 
@@ -251,7 +252,7 @@ QString ProvidersPage::save()
         QList<ProviderConfig> own = userProviders();
         own.removeIf([&provider](const ProviderConfig &entry) { return entry.name == provider.name; });
         own.append(provider);
-        QSettings settings;
+        QSettings settings(AppSettings::filePath(), QSettings::IniFormat);
         ProviderSettings::save(settings, own);
         m_providers.add(provider);
     }
@@ -276,7 +277,7 @@ void ProvidersPage::removeSelected()
     if (own.removeIf([&name](const ProviderConfig &entry) { return entry.name == name; }) == 0) {
         return; // built-ins cannot be removed
     }
-    QSettings settings;
+    QSettings settings(AppSettings::filePath(), QSettings::IniFormat);
     ProviderSettings::save(settings, own);
     if (m_keys.hasStoredKey(name)) {
         m_keys.setKey(name, QString());

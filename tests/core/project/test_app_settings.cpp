@@ -1,6 +1,9 @@
 #include "project/AppSettings.h"
 
 #include <QCoreApplication>
+#include <QDir>
+#include <QFile>
+#include <QSettings>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
@@ -61,6 +64,56 @@ private Q_SLOTS:
         QCOMPARE(settings.localModelContextSize(), 8192);
         settings.setLocalModelThreads(-3);
         QCOMPARE(settings.localModelThreads(), 0);
+    }
+
+    void filePath_isTheConfFileInTheApplicationsConfigFolder()
+    {
+        const QString folder = QStandardPaths::writableLocation(QStandardPaths::AppConfigLocation);
+        QCOMPARE(AppSettings::filePath(), folder + QStringLiteral("/skillforge-test-settings.conf"));
+        QVERIFY(!AppSettings::filePath().contains(QStringLiteral("Unknown Organization")));
+        AppSettings().setTheme(QStringLiteral("dark"));
+        QCOMPARE(QSettings(AppSettings::filePath(), QSettings::IniFormat).value(QStringLiteral("appearance/theme")),
+                 QVariant(QStringLiteral("dark")));
+    }
+
+    void moveFromOldPlace_movesTheOldFileOnceAndNeverOverwrites()
+    {
+        const QString oldFolder = QStandardPaths::writableLocation(QStandardPaths::GenericConfigLocation)
+                                  + QStringLiteral("/Unknown Organization");
+        const QString oldPath = oldFolder + QStringLiteral("/skillforge-test-settings.conf");
+        QFile::remove(AppSettings::filePath());
+        QVERIFY(QDir().mkpath(oldFolder));
+        {
+            QSettings old(oldPath, QSettings::IniFormat);
+            old.setValue(QStringLiteral("appearance/theme"), QStringLiteral("light"));
+        }
+        QCOMPARE(AppSettings::moveFromOldPlace(), QString());
+        QVERIFY(!QFile::exists(oldPath));
+        QCOMPARE(AppSettings().theme(), QStringLiteral("light"));
+
+        // A newer file is never replaced by an old one that reappears.
+        {
+            QSettings old(oldPath, QSettings::IniFormat);
+            old.setValue(QStringLiteral("appearance/theme"), QStringLiteral("dark"));
+        }
+        QCOMPARE(AppSettings::moveFromOldPlace(), QString());
+        QCOMPARE(AppSettings().theme(), QStringLiteral("light"));
+        QVERIFY(QFile::exists(oldPath));
+        QFile::remove(oldPath);
+    }
+
+    // Last: it changes the whole process.
+    void keepUnchangedInThisProcess_setterChangesNothing()
+    {
+        QTemporaryDir project;
+        AppSettings settings;
+        settings.setLastView(QStringLiteral("trace"));
+        AppSettings::keepUnchangedInThisProcess();
+        settings.setLastView(QStringLiteral("compare"));
+        settings.addRecentProject(project.path());
+        settings.clearRecentProjects();
+        QCOMPARE(AppSettings().lastView(), QStringLiteral("trace"));
+        QVERIFY(!AppSettings().recentProjects().contains(project.path()));
     }
 };
 
