@@ -1,0 +1,50 @@
+#include "EvalConfig.h"
+
+#include <QJsonArray>
+
+namespace sf {
+
+QJsonObject EvalConfig::toJson() const
+{
+    auto optional = [](const auto &value) { return value ? QJsonValue(double(*value)) : QJsonValue(); };
+    return {{QStringLiteral("models"), QJsonArray::fromStringList(models)},
+            {QStringLiteral("runs"), runs},
+            {QStringLiteral("mode"), mode},
+            {QStringLiteral("concurrency"), concurrency},
+            {QStringLiteral("max_turns"), maxTurns},
+            {QStringLiteral("max_tokens"), maxTokens},
+            {QStringLiteral("timeout_seconds"), timeoutSeconds},
+            {QStringLiteral("max_output_tokens"), maxOutputTokens},
+            {QStringLiteral("command_timeout_seconds"), commandTimeoutSeconds},
+            {QStringLiteral("temperature"), optional(temperature)},
+            {QStringLiteral("top_p"), optional(topP)},
+            {QStringLiteral("seed"), optional(seed)},
+            {QStringLiteral("judge_model"), judgeModel},
+            {QStringLiteral("student_tools"), studentTools}};
+}
+
+EvalConfig EvalConfig::fromJson(const QJsonObject &o)
+{
+    EvalConfig c;
+    for (const QJsonValue &m : o.value(QStringLiteral("models")).toArray())
+        c.models.append(m.toString());
+    c.runs = o.value(QStringLiteral("runs")).toInt(c.runs);
+    c.mode = o.value(QStringLiteral("mode")).toString(c.mode);
+    c.concurrency = o.value(QStringLiteral("concurrency")).toInt(c.concurrency);
+    c.maxTurns = o.value(QStringLiteral("max_turns")).toInt(c.maxTurns);
+    c.maxTokens = o.value(QStringLiteral("max_tokens")).toInteger(c.maxTokens);
+    c.timeoutSeconds = o.value(QStringLiteral("timeout_seconds")).toInt(c.timeoutSeconds);
+    c.maxOutputTokens = o.value(QStringLiteral("max_output_tokens")).toInt(c.maxOutputTokens);
+    c.commandTimeoutSeconds = o.value(QStringLiteral("command_timeout_seconds")).toInt(c.commandTimeoutSeconds);
+    if (o.value(QStringLiteral("temperature")).isDouble())
+        c.temperature = o.value(QStringLiteral("temperature")).toDouble();
+    if (o.value(QStringLiteral("top_p")).isDouble())
+        c.topP = o.value(QStringLiteral("top_p")).toDouble();
+    if (o.value(QStringLiteral("seed")).isDouble())
+        c.seed = o.value(QStringLiteral("seed")).toInteger();
+    c.judgeModel = o.value(QStringLiteral("judge_model")).toString();
+    c.studentTools = o.value(QStringLiteral("student_tools")).toBool(true);
+    return c;
+}
+
+} // namespace sf

@@ -1,0 +1,33 @@
+#pragma once
+
+#include <QJsonObject>
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+
+namespace sf {
+
+/// The settings of an evaluation, recorded in run.json.
+struct EvalConfig
+{
+    QStringList models;
+    int runs = 1;                            ///< repeats of a case that does not say
+    QString mode = QStringLiteral("inline"); ///< "inline" or "agentic"
+    int concurrency = 4;
+    int maxTurns = 12;          ///< model calls per item
+    qint64 maxTokens = 200000;  ///< input + output tokens per item
+    int timeoutSeconds = 600;   ///< wall time per item
+    int maxOutputTokens = 2048; ///< per model call
+    int commandTimeoutSeconds = 60;
+    std::optional<double> temperature;
+    std::optional<double> topP;
+    std::optional<qint64> seed;
+    QString judgeModel;
+    bool studentTools = true; ///< offer read_file/write_file/list_files/run_command (off for plain Q&A models)
+
+    QJsonObject toJson() const;
+    static EvalConfig fromJson(const QJsonObject &object);
+};
+
+} // namespace sf
