@@ -1,7 +1,7 @@
 #pragma once
 
-#include "Verifiers.h"
-#include "llm/ChatTypes.h"
+#include "VerifierOutcome.h"
+#include "usage/TokenUsage.h"
 
 #include <QJsonObject>
 #include <QMap>

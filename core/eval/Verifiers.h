@@ -1,6 +1,7 @@
 #pragma once
 
 #include "TestSuite.h"
+#include "VerifierOutcome.h"
 #include "llm/ChatTypes.h"
 
 #include <QString>
@@ -8,18 +9,6 @@
 #include <optional>
 
 namespace sf {
-
-/// What one verifier concluded, with the evidence a person needs to trust it.
-struct VerifierOutcome
-{
-    QString type;
-    QString name;
-    bool passed = false;
-    bool available = true;    ///< false when the check could not run here (no sandbox, no GPU): never a pass
-    QString evidence;         ///< what matched, what was missing, the command's output...
-    std::optional<int> score; ///< llm_judge: 1-5
-    QString reasoning;        ///< llm_judge: the judge's own words
-};
 
 /// A shell command run in the student's workspace, contained: how it ended and what it printed.
 struct CommandOutcome

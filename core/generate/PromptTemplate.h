@@ -1,6 +1,6 @@
 #pragma once
 
-#include "llm/Result.h"
+#include "common/Result.h"
 
 #include <QHash>
 #include <QString>

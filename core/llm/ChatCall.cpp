@@ -9,7 +9,7 @@
 #include "JsonBody_p.h"
 #include "LlmLogging.h"
 #include "OpenAiChatFormat.h"
-#include "Pricing.h"
+#include "usage/Pricing.h"
 #include "RetryPolicy.h"
 
 #include <QRandomGenerator>

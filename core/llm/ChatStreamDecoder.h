@@ -2,7 +2,7 @@
 
 #include "ChatTypes.h"
 #include "ProviderConfig.h"
-#include "Result.h"
+#include "common/Result.h"
 #include "SseParser.h"
 
 #include <QJsonObject>

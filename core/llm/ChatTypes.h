@@ -1,5 +1,7 @@
 #pragma once
 
+#include "usage/TokenUsage.h"
+
 #include <QList>
 #include <QMetaType>
 #include <QString>
@@ -83,34 +85,6 @@ struct ChatAttempt
     qint64 waitMs = 0; // backoff (or rate-limit) wait before this attempt started
     qint64 durationMs = 0;
     QString error{}; // empty for the attempt that succeeded
-};
-
-/**
- * Token counts in separate, non-overlapping buckets, whatever the provider's own convention
- * (OpenAI counts cached tokens inside prompt_tokens, Anthropic does not), so costs add up correctly.
- */
-struct TokenUsage
-{
-    qint64 uncachedInput = 0;
-    qint64 cacheRead = 0;
-    qint64 cacheWrite5m = 0;
-    qint64 cacheWrite1h = 0;
-    qint64 output = 0;
-    qint64 reasoning = 0; // already counted inside output
-
-    qint64 totalInput() const { return uncachedInput + cacheRead + cacheWrite5m + cacheWrite1h; }
-
-    /** Bucket by bucket: a conversation of several calls reports one total. */
-    TokenUsage &operator+=(const TokenUsage &other)
-    {
-        uncachedInput += other.uncachedInput;
-        cacheRead += other.cacheRead;
-        cacheWrite5m += other.cacheWrite5m;
-        cacheWrite1h += other.cacheWrite1h;
-        output += other.output;
-        reasoning += other.reasoning;
-        return *this;
-    }
 };
 
 /** The answer to a ChatRequest, with usage and timing. */

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "HttpReply.h"
-#include "Result.h"
+#include "common/Result.h"
 
 #include <QObject>
 #include <QStringList>

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "ChatTypes.h"
-#include "Result.h"
+#include "common/Result.h"
 
 #include <QByteArray>
 #include <QJsonObject>

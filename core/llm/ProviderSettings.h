@@ -1,7 +1,7 @@
 #pragma once
 
 #include "ProviderConfig.h"
-#include "Result.h"
+#include "common/Result.h"
 
 #include <QList>
 

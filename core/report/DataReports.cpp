@@ -1,7 +1,7 @@
 // The machine-readable reports: CSV (one row per item), JSON (everything) and JUnit XML (for CI systems).
 #include "ReportTables_p.h"
 #include "ReportWriters_p.h"
-#include "llm/ApiKeyStore.h"
+#include "common/Secrets.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

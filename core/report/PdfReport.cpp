@@ -2,7 +2,7 @@
 // is real text (searchable, readable by pdftotext) and its charts are the same drawings as PNG.
 #include "ReportTables_p.h"
 #include "ReportWriters_p.h"
-#include "llm/ApiKeyStore.h"
+#include "common/Secrets.h"
 
 #include <QBuffer>
 #include <QImage>

@@ -3,7 +3,7 @@
 #include "ReportWriters_p.h"
 #include "common/AtomicFile.h"
 #include "eval/RunAnalysis.h"
-#include "llm/ApiKeyStore.h"
+#include "common/Secrets.h"
 
 #include <QDir>
 #include <QFileInfo>

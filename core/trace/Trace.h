@@ -1,6 +1,6 @@
 #pragma once
 
-#include "llm/ChatTypes.h"
+#include "usage/TokenUsage.h"
 
 #include <QByteArrayView>
 #include <QHash>

@@ -1,6 +1,6 @@
 #include "trace/TraceCost.h"
 
-#include "llm/Pricing.h"
+#include "usage/Pricing.h"
 
 #include <QDate>
 #include <QHash>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "llm/Result.h"
+#include "common/Result.h"
 #include "trace/Trace.h"
 
 #include <QStringList>

@@ -1,5 +1,6 @@
 #include "settings/ProvidersPage.h"
 
+#include "common/Secrets.h"
 #include "llm/ApiKeyStore.h"
 #include "llm/KeychainKeyStore.h"
 #include "llm/ModelLister.h"

@@ -1,5 +1,7 @@
 #include "llm/ProviderRegistry.h"
 
+#include "common/Secrets.h"
+
 #include <QStandardPaths>
 #include <QTest>
 

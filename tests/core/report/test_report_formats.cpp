@@ -1,5 +1,5 @@
 #include "ReportTestRuns.h"
-#include "llm/ApiKeyStore.h"
+#include "common/Secrets.h"
 #include "report/Report.h"
 #include "report/ReportCharts.h"
 

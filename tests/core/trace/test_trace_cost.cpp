@@ -1,4 +1,4 @@
-#include "llm/Pricing.h"
+#include "usage/Pricing.h"
 #include "trace/TraceCost.h"
 #include "trace/TraceImport.h"
 

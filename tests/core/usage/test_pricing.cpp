@@ -1,4 +1,4 @@
-#include "llm/Pricing.h"
+#include "usage/Pricing.h"
 
 #include <QDir>
 #include <QFile>

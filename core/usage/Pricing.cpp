@@ -1,6 +1,5 @@
 #include "Pricing.h"
 
-#include "LlmLogging.h"
 #include "common/LoadError.h"
 
 #include <QDir>
@@ -8,6 +7,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLoggingCategory>
 #include <QRegularExpression>
 #include <QStandardPaths>
 
@@ -16,6 +16,9 @@ using namespace Qt::StringLiterals;
 namespace sf {
 
 namespace {
+
+// A bad pricing file is worth a warning whatever else is logged.
+Q_LOGGING_CATEGORY(lcPricing, "skillforge.pricing", QtInfoMsg)
 
 Result<Pricing> failure(const QString &file, const QByteArray &json, qsizetype offset, const QString &message)
 {
@@ -114,7 +117,7 @@ const Pricing &Pricing::shared()
             if (parsed) {
                 pricing = *parsed.value;
             } else {
-                qCWarning(lcChat).noquote() << "Built-in pricing table:" << parsed.error;
+                qCWarning(lcPricing).noquote() << "Built-in pricing table:" << parsed.error;
             }
         }
         QFile user(userFilePath());
@@ -123,7 +126,7 @@ const Pricing &Pricing::shared()
             if (parsed) {
                 pricing.overrideWith(*parsed.value);
             } else {
-                qCWarning(lcChat).noquote() << "Pricing override ignored:" << parsed.error;
+                qCWarning(lcPricing).noquote() << "Pricing override ignored:" << parsed.error;
             }
         }
         return pricing;

@@ -1,0 +1,20 @@
+#pragma once
+
+#include <QString>
+#include <optional>
+
+namespace sf {
+
+/// What one verifier concluded, with the evidence a person needs to trust it.
+struct VerifierOutcome
+{
+    QString type;
+    QString name;
+    bool passed = false;
+    bool available = true;    ///< false when the check could not run here (no sandbox, no GPU): never a pass
+    QString evidence;         ///< what matched, what was missing, the command's output...
+    std::optional<int> score; ///< llm_judge: 1-5
+    QString reasoning;        ///< llm_judge: the judge's own words
+};
+
+} // namespace sf
