@@ -21,19 +21,17 @@
 #include "skill/SkillFolder.h"
 #include "skill/SkillVersionStore.h"
 #include "skill/SkillShareButton.h"
+#include "skill/SkillViewHeader.h"
 #include "skill/VersionsDialog.h"
 
 #include <QDir>
 #include <QEvent>
 #include <QFile>
 #include <QFileInfo>
-#include <QHBoxLayout>
-#include <QLabel>
 #include <QLocale>
 #include <QMessageBox>
 #include <QSplitter>
 #include <QStackedWidget>
-#include <QToolButton>
 #include <QVBoxLayout>
 
 namespace sf {
@@ -46,17 +44,6 @@ constexpr int ValidationDebounceMs = 300;
 constexpr int OutlineDebounceMs = 250;
 constexpr int FormDebounceMs = 150;
 
-QToolButton *makeToggle(QWidget *parent, const QString &text, const QString &tip)
-{
-    auto *button = new QToolButton(parent);
-    button->setText(text);
-    button->setToolTip(tip);
-    button->setCheckable(true);
-    button->setChecked(true);
-    button->setAutoRaise(true);
-    return button;
-}
-
 } // namespace
 
 SkillView::SkillView(QWidget *parent)
@@ -68,12 +55,7 @@ SkillView::SkillView(QWidget *parent)
     , m_stack(new QStackedWidget(this))
     , m_empty(new EmptyState(this))
     , m_live(new LiveDraftPage(this))
-    , m_title(new QLabel(this))
-    , m_tokens(new QLabel(this))
-    , m_formToggle(makeToggle(this, tr("Front Matter"), tr("Show the front-matter form above the source")))
-    , m_previewToggle(makeToggle(this, tr("Preview"), tr("Show the live preview beside the source")))
-    , m_versionsButton(new QToolButton(this))
-    , m_share(new SkillShareButton(this))
+    , m_header(new SkillViewHeader(this))
     , m_notice(new NoticeBar(this))
     , m_files(new SkillFilesPanel(this))
     , m_outline(new OutlinePanel(this))
@@ -88,10 +70,6 @@ SkillView::SkillView(QWidget *parent)
     m_empty->setText(tr("No skill selected"),
                      tr("Choose a skill or a test suite in the project sidebar. A skill is a folder with SKILL.md "
                         "(YAML front matter and Markdown) plus optional references/, scripts/ and assets/."));
-    m_versionsButton->setText(tr("Versions…"));
-    m_versionsButton->setToolTip(tr("Every saved version of the skill: compare any two, restore one"));
-    m_versionsButton->setAutoRaise(true);
-    m_tokens->setToolTip(tr("Estimated tokens of this file and of the whole skill"));
     buildLayout();
 
     m_validation = new DebouncedTask(
@@ -182,16 +160,16 @@ SkillView::SkillView(QWidget *parent)
         if (!m_folder.isEmpty() && path.startsWith(m_folder + u'/') && QFileInfo(path).isFile() && maybeSave())
             openFile(path);
     });
-    connect(m_formToggle, &QToolButton::toggled, this, &SkillView::updatePanels);
-    connect(m_previewToggle, &QToolButton::toggled, this, [this](bool on) {
+    connect(m_header, &SkillViewHeader::formToggled, this, &SkillView::updatePanels);
+    connect(m_header, &SkillViewHeader::previewToggled, this, [this](bool on) {
         updatePanels();
         if (on && isPreviewShown())
             m_preview->renderNow();
     });
-    connect(m_versionsButton, &QToolButton::clicked, this, &SkillView::showVersions);
+    connect(m_header, &SkillViewHeader::versionsRequested, this, &SkillView::showVersions);
     m_files->setConfirm(m_confirm);
-    m_share->setConfirm(m_confirm);
-    connect(m_share, &SkillShareButton::reported, this, [this](const QString &message) {
+    m_header->shareButton()->setConfirm(m_confirm);
+    connect(m_header->shareButton(), &SkillShareButton::reported, this, [this](const QString &message) {
         m_notice->showNotice(message.toHtmlEscaped().replace(u'\n', QStringLiteral("<br>")), NoticeBar::Kind::Information,
                              {{tr("OK"), {}, QStringLiteral("dismissButton")}});
     });
@@ -220,17 +198,6 @@ void SkillView::changeEvent(QEvent *event)
 
 void SkillView::buildLayout()
 {
-    m_title->setTextFormat(Qt::RichText);
-    auto *header = new QHBoxLayout;
-    header->setContentsMargins(8, 4, 8, 4);
-    header->addWidget(m_title, 1);
-    header->addWidget(m_tokens);
-    header->addSpacing(8);
-    header->addWidget(m_formToggle);
-    header->addWidget(m_previewToggle);
-    header->addWidget(m_versionsButton);
-    header->addWidget(m_share);
-
     auto *editorPane = new QWidget(this);
     auto *editorLayout = new QVBoxLayout(editorPane);
     editorLayout->setContentsMargins(0, 0, 0, 0);
@@ -264,7 +231,7 @@ void SkillView::buildLayout()
     auto *pageLayout = new QVBoxLayout(page);
     pageLayout->setContentsMargins(0, 0, 0, 0);
     pageLayout->setSpacing(0);
-    pageLayout->addLayout(header);
+    pageLayout->addWidget(m_header);
     pageLayout->addWidget(m_notice);
     pageLayout->addWidget(vertical, 1);
     m_stack->addWidget(m_empty);
@@ -356,7 +323,7 @@ void SkillView::openPath(const QString &path)
     if (info.isDir()) {
         m_folder = QDir::cleanPath(info.absoluteFilePath());
         m_files->setFolder(m_folder);
-        m_share->setSkill(m_folder, m_project ? m_project->rootPath() : QString());
+        m_header->shareButton()->setSkill(m_folder, m_project ? m_project->rootPath() : QString());
         const QString skillMd = skillMdPath();
         if (QFileInfo::exists(skillMd))
             openFile(skillMd);
@@ -364,7 +331,7 @@ void SkillView::openPath(const QString &path)
             m_validation->runNow();
     } else {
         m_folder.clear();
-        m_share->setSkill({}, {});
+        m_header->shareButton()->setSkill({}, {});
         m_files->setSingleFile(info.absoluteFilePath());
         openFile(info.absoluteFilePath());
     }
@@ -512,7 +479,7 @@ void SkillView::setConfirm(Confirm confirm)
 {
     m_confirm = std::move(confirm);
     m_files->setConfirm(m_confirm);
-    m_share->setConfirm(m_confirm);
+    m_header->shareButton()->setConfirm(m_confirm);
     if (m_versions)
         m_versions->setConfirm(m_confirm);
 }
@@ -566,87 +533,6 @@ void SkillView::jumpToProblem(const SkillProblem &problem)
         m_editor->goTo(problem.line, problem.column);
 }
 
-void SkillView::offerRecovery()
-{
-    m_recovery = m_guard->pendingRecovery(m_editor->toPlainText());
-    if (!m_recovery)
-        return;
-    m_notice->showNotice(
-        tr("<b>%1</b> has unsaved edits from %2 that were never saved — Skillforge did not close normally. "
-           "Recover them?")
-            .arg(relativePath(m_file).toHtmlEscaped(),
-                 QLocale().toString(m_recovery->savedAt.toLocalTime(), QLocale::ShortFormat)),
-        NoticeBar::Kind::Warning,
-        {{tr("Recover"), [this] { acceptRecovery(); }, QStringLiteral("recoverButton")},
-         {tr("Discard"), [this] { discardRecovery(); }, QStringLiteral("discardRecoveryButton")}});
-}
-
-void SkillView::acceptRecovery()
-{
-    if (!m_recovery)
-        return;
-    const QString text = m_recovery->text;
-    m_recovery.reset();
-    m_notice->hide();
-    // One undoable edit on top of the saved text: undo shows what is on disk.
-    m_editor->replaceText(text);
-    syncFormFromSource();
-}
-
-void SkillView::discardRecovery()
-{
-    m_recovery.reset();
-    m_notice->hide();
-    m_guard->removeRecovery();
-}
-
-void SkillView::onChangedOnDisk(const QByteArray &bytes)
-{
-    if (!isModified()) {
-        reloadFrom(bytes);
-        Q_EMIT reloadedFromDisk();
-        return;
-    }
-    m_reloadOffered = true;
-    m_notice->showNotice(tr("<b>%1</b> was changed by another program, and you have unsaved edits.")
-                             .arg(relativePath(m_file).toHtmlEscaped()),
-                         NoticeBar::Kind::Warning,
-                         {{tr("Reload (Discard My Edits)"), [this] { acceptReload(); }, QStringLiteral("reloadButton")},
-                          {tr("Keep My Edits"), [this] { keepLocalEdits(); }, QStringLiteral("keepButton")}});
-}
-
-void SkillView::reloadFrom(const QByteArray &bytes)
-{
-    m_guard->acknowledgeDisk(bytes);
-    m_guard->removeRecovery();
-    // An undoable edit, so a reload can be taken back; then the text is what is on disk, unmodified.
-    m_editor->replaceText(QString::fromUtf8(bytes));
-    m_editor->document()->setModified(false);
-    syncFormFromSource();
-    m_files->refresh();
-}
-
-void SkillView::acceptReload()
-{
-    m_reloadOffered = false;
-    m_notice->hide();
-    QFile file(m_file);
-    if (file.open(QIODevice::ReadOnly)) {
-        reloadFrom(file.readAll());
-        Q_EMIT reloadedFromDisk();
-    }
-}
-
-void SkillView::keepLocalEdits()
-{
-    m_reloadOffered = false;
-    m_notice->hide();
-    // Do not ask again about the same change on disk; saving will overwrite it.
-    QFile file(m_file);
-    if (file.open(QIODevice::ReadOnly))
-        m_guard->acknowledgeDisk(file.readAll());
-}
-
 VersionsDialog *SkillView::showVersions()
 {
     if (m_folder.isEmpty())
@@ -677,33 +563,21 @@ VersionsDialog *SkillView::versionsDialog() const
     return m_versions;
 }
 
-void SkillView::onVersionRestored()
-{
-    // The folder now holds the restored files: show them, dropping the editor's unsaved edits.
-    const QString file = m_file;
-    m_guard->removeRecovery();
-    m_editor->document()->setModified(false);
-    m_files->refresh();
-    openFile(QFileInfo::exists(file) ? file : skillMdPath());
-}
-
 void SkillView::updatePanels()
 {
     const bool skillMd = isEditingSkillMd();
     const bool markdown = m_highlighter->documentLanguage() == MarkdownHighlighter::Language::Markdown;
-    m_form->setVisible(skillMd && m_formToggle->isChecked());
-    m_formToggle->setEnabled(skillMd);
+    m_form->setVisible(skillMd && m_header->isFormWanted());
     // Code (scripts, test suites) has nothing to preview; the editor gets the room.
     m_preview->setVisible(isPreviewShown());
-    m_previewToggle->setEnabled(markdown);
+    m_header->setAvailable(skillMd, markdown, !m_folder.isEmpty());
     m_problems->setVisible(!m_folder.isEmpty());
     m_outline->setVisible(markdown);
-    m_versionsButton->setEnabled(!m_folder.isEmpty());
 }
 
 bool SkillView::isPreviewShown() const
 {
-    return !m_file.isEmpty() && m_previewToggle->isChecked() &&
+    return !m_file.isEmpty() && m_header->isPreviewWanted() &&
            m_highlighter->documentLanguage() == MarkdownHighlighter::Language::Markdown;
 }
 
@@ -718,19 +592,17 @@ QString SkillView::skillMdPath() const
 void SkillView::updateTitle()
 {
     if (m_file.isEmpty()) {
-        m_title->clear();
-        m_tokens->clear();
+        m_header->setFile({}, false);
         return;
     }
     const QString where = m_folder.isEmpty() ? m_file : QFileInfo(m_folder).fileName() + u'/' + relativePath(m_file);
-    m_title->setText(
-        QStringLiteral("<b>%1</b>%2").arg(where.toHtmlEscaped(), isModified() ? tr(" — modified") : QString()));
+    m_header->setFile(where, isModified());
     if (!m_folder.isEmpty()) {
-        m_tokens->setText(tr("≈ %1 tokens · skill ≈ %2")
-                              .arg(QLocale().toString(m_files->tokensOf(relativePath(m_file))),
-                                   QLocale().toString(m_files->totalTokens())));
+        m_header->setTokens(tr("≈ %1 tokens · skill ≈ %2")
+                                .arg(QLocale().toString(m_files->tokensOf(relativePath(m_file))),
+                                     QLocale().toString(m_files->totalTokens())));
     } else {
-        m_tokens->clear();
+        m_header->setTokens({});
     }
 }
 

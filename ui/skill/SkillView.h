@@ -9,14 +9,10 @@
 #include <functional>
 #include <optional>
 
-class QLabel;
 class QSplitter;
 class QStackedWidget;
-class QToolButton;
 
 namespace sf {
-
-class SkillShareButton;
 
 class DebouncedTask;
 class EmptyState;
@@ -32,6 +28,7 @@ class ProblemsPanel;
 class SkillEditor;
 class SkillFilesPanel;
 class SkillGenerator;
+class SkillViewHeader;
 class VersionsDialog;
 
 /**
@@ -157,12 +154,7 @@ private:
     EmptyState *m_empty;
     LiveDraftPage *m_live;
     QWidget *m_pageBeforeDraft = nullptr; ///< what to go back to when a failed draft is closed
-    QLabel *m_title;
-    QLabel *m_tokens;
-    QToolButton *m_formToggle;
-    QToolButton *m_previewToggle;
-    QToolButton *m_versionsButton;
-    SkillShareButton *m_share;
+    SkillViewHeader *m_header;
     NoticeBar *m_notice;
     SkillFilesPanel *m_files;
     OutlinePanel *m_outline;
