@@ -154,6 +154,13 @@ std::variant<SkillVersion, QString> SkillVersionStore::snapshot(const QString &o
     return version;
 }
 
+std::variant<SkillVersion, QString> SkillVersionStore::keepBeforeChange(const QString &change)
+{
+    const bool first = versions().isEmpty();
+    return snapshot(QStringLiteral("user"), first ? QStringLiteral("As found, before %1").arg(change)
+                                                  : QStringLiteral("Changed outside Skillforge, kept before %1").arg(change));
+}
+
 QMap<QString, QByteArray> SkillVersionStore::files(const QString &versionId) const
 {
     if (!isPlainId(versionId))

@@ -31,6 +31,11 @@ public:
     /// Stores the current content. When it is identical to the newest version, stores nothing and returns
     /// that version. An error string on failure.
     std::variant<SkillVersion, QString> snapshot(const QString &origin, const QString &message);
+    /// Before a change the user makes (a save, a rename, a deletion): stores the folder as it is now unless the newest
+    /// version already holds it, so the skill as it was found (written by hand, unpacked, copied in) and edits
+    /// another program made are never overwritten without a version to go back to. @p change says what is about to
+    /// happen ("saving SKILL.md"). The version that holds the current state, or an error string.
+    std::variant<SkillVersion, QString> keepBeforeChange(const QString &change);
     QMap<QString, QByteArray> files(const QString &versionId) const; ///< relative path -> content
     /// Snapshots the current state first (origin "user", "before restoring <id>"), then makes the folder
     /// hold exactly the version's files (.versions/ kept). "" or an error.

@@ -329,6 +329,19 @@ private Q_SLOTS:
         QVERIFY(!files->files().contains(QStringLiteral("references/kernel-notes.md")));
         QVERIFY(!QFileInfo::exists(QDir(m_skill).filePath(QStringLiteral("references/kernel-notes.md"))));
         QCOMPARE(view->currentFile(), QFileInfo(skillMd()).absoluteFilePath()); // back to SKILL.md
+
+        // Every change here left versions: the skill as found, then one after each change, none "outside".
+        const QList<SkillVersion> versions = SkillVersionStore(m_skill).versions();
+        QStringList messages;
+        for (const SkillVersion &version : versions)
+            messages.prepend(version.message);
+        QCOMPARE(messages, (QStringList{QStringLiteral("As found, before adding references/notes.md"),
+                                        QStringLiteral("Added references/notes.md"),
+                                        QStringLiteral("Renamed references/notes.md to references/kernel-notes.md"),
+                                        QStringLiteral("Deleted references/kernel-notes.md")}));
+        // The deleted file is in the version before its deletion.
+        QCOMPARE(SkillVersionStore(m_skill).files(versions[1].id).value(QStringLiteral("references/kernel-notes.md")),
+                 QByteArray("# Notes\n\nSome notes about the kernel.\n"));
     }
 
     void save_storesVersion_diffShowsChangedLines_restoreAsksAndReloads()
@@ -336,25 +349,30 @@ private Q_SLOTS:
         auto view = openView(/*confirm=*/false);
         SkillVersionStore store(m_skill);
         QCOMPARE(store.versions().size(), 0);
+        const QByteArray original = readFile(skillMd()).toUtf8();
 
         view->editor()->moveCursor(QTextCursor::End);
         typeText(view->editor(), QStringLiteral("\nFirst marker line.\n"));
         QVERIFY(view->save());
         QVERIFY(!view->isModified());
         QVERIFY(readFile(skillMd()).endsWith(QStringLiteral("First marker line.\n")));
-        QCOMPARE(store.versions().size(), 1);
+        // The first save keeps the skill as it was before any edit, then the saved text.
+        QCOMPARE(store.versions().size(), 2);
+        const SkillVersion asFound = store.versions().last();
+        QVERIFY2(asFound.message.startsWith(QStringLiteral("As found")), qPrintable(asFound.message));
+        QCOMPARE(store.files(asFound.id).value(QStringLiteral("SKILL.md")), original);
         const QString firstText = view->editor()->toPlainText();
 
         moveToEndOfLine(view->editor(), 12);
         QTest::keyClicks(view->editor(), QStringLiteral(" Second edit."));
         QVERIFY(view->save());
         const QList<SkillVersion> versions = store.versions();
-        QCOMPARE(versions.size(), 2);
+        QCOMPARE(versions.size(), 3);
         QCOMPARE(versions.first().origin, QStringLiteral("user"));
 
         VersionsDialog *dialog = view->showVersions();
         QVERIFY(dialog);
-        QCOMPARE(dialog->versions().size(), 2);
+        QCOMPARE(dialog->versions().size(), 3);
         dialog->compare(versions[1].id, versions[0].id);
         DiffView *diff = dialog->diffView();
         int changed = 0;
@@ -388,6 +406,12 @@ private Q_SLOTS:
         QCOMPARE(view->editor()->toPlainText(), firstText);
         QCOMPARE(readFile(skillMd()), firstText);
         QVERIFY(!view->isModified());
+
+        // The original comes back too.
+        dialog->selectVersion(asFound.id);
+        restore->click();
+        QCOMPARE(view->editor()->toPlainText().toUtf8(), original);
+        QCOMPARE(readFile(skillMd()).toUtf8(), original);
     }
 
     void recovery_afterCrash_offersUnsavedEdits_andApplies()

@@ -1,6 +1,7 @@
 #include "skill/SkillFilesPanel.h"
 
 #include "skill/SkillFolder.h"
+#include "skill/SkillVersionStore.h"
 
 #include <QApplication>
 #include <QDir>
@@ -318,12 +319,31 @@ QString SkillFilesPanel::addFile(const QString &relativePath, const QByteArray &
     auto opened = SkillFolder::open(m_folder);
     if (auto *error = std::get_if<LoadError>(&opened))
         return error->toString();
+    if (const QString kept = keepBeforeChange(tr("adding %1").arg(relativePath)); !kept.isEmpty())
+        return kept;
     const QString error = std::get<SkillFolder>(opened).addFile(relativePath, content);
     if (!error.isEmpty())
         return error;
     refresh();
     const QString path = QDir(m_folder).filePath(SkillFolder::cleanRelativePath(relativePath));
+    const QString stored = storeVersion(tr("Added %1").arg(relativePath));
     Q_EMIT fileAdded(path);
+    return stored;
+}
+
+QString SkillFilesPanel::keepBeforeChange(const QString &change) const
+{
+    const auto kept = SkillVersionStore(m_folder).keepBeforeChange(change);
+    if (const auto *error = std::get_if<QString>(&kept))
+        return tr("Nothing was changed: the skill as it is could not be kept as a version first (%1)").arg(*error);
+    return {};
+}
+
+QString SkillFilesPanel::storeVersion(const QString &message) const
+{
+    const auto stored = SkillVersionStore(m_folder).snapshot(QStringLiteral("user"), message);
+    if (const auto *error = std::get_if<QString>(&stored))
+        return tr("Done, but no version was stored: %1").arg(*error);
     return {};
 }
 
@@ -332,6 +352,8 @@ QString SkillFilesPanel::renameFile(const QString &from, const QString &to)
     auto opened = SkillFolder::open(m_folder);
     if (auto *error = std::get_if<LoadError>(&opened))
         return error->toString();
+    if (const QString kept = keepBeforeChange(tr("renaming %1").arg(from)); !kept.isEmpty())
+        return kept;
     const QString error = std::get<SkillFolder>(opened).renameFile(from, to);
     if (!error.isEmpty())
         return error;
@@ -341,19 +363,22 @@ QString SkillFilesPanel::renameFile(const QString &from, const QString &to)
         m_current = toPath;
     m_liveTokens.remove(from);
     refresh();
+    const QString stored = storeVersion(tr("Renamed %1 to %2").arg(from, to));
     Q_EMIT fileRenamed(fromPath, toPath);
-    return {};
+    return stored;
 }
 
 QString SkillFilesPanel::removeFile(const QString &relativePath)
 {
-    if (!m_confirm(tr("Delete File"), tr("Delete %1 from the skill? The last saved version stays in the skill's "
-                                         "version history.")
+    if (!m_confirm(tr("Delete File"), tr("Delete %1 from the skill? The skill as it is now stays in its version "
+                                         "history (Versions…).")
                                           .arg(relativePath)))
         return {};
     auto opened = SkillFolder::open(m_folder);
     if (auto *error = std::get_if<LoadError>(&opened))
         return error->toString();
+    if (const QString kept = keepBeforeChange(tr("deleting %1").arg(relativePath)); !kept.isEmpty())
+        return kept;
     const QString error = std::get<SkillFolder>(opened).removeFile(relativePath);
     if (!error.isEmpty())
         return error;
@@ -362,8 +387,9 @@ QString SkillFilesPanel::removeFile(const QString &relativePath)
     if (m_current == path)
         m_current.clear();
     refresh();
+    const QString stored = storeVersion(tr("Deleted %1").arg(relativePath));
     Q_EMIT fileRemoved(path);
-    return {};
+    return stored;
 }
 
 void SkillFilesPanel::chooseNewFile()

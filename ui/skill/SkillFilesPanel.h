@@ -46,7 +46,8 @@ public:
 
     void setConfirm(Confirm confirm) { m_confirm = std::move(confirm); }
 
-    /// Each returns "" or an error message, and updates the list.
+    /// Each returns "" or an error message, and updates the list. Each keeps a version of the skill before and after
+    /// the change, so it can be taken back in Versions….
     QString addFile(const QString &relativePath, const QByteArray &content = {});
     QString renameFile(const QString &from, const QString &to);
     /// Asks first (through the confirm function); "" also when the user said no.
@@ -68,6 +69,10 @@ private:
     void chooseRename();
     void chooseRemove();
     void showError(const QString &error);
+    /// Stores the skill as it is before a rename or deletion: "" or why nothing may change.
+    QString keepBeforeChange(const QString &change) const;
+    /// Stores the skill after a change made here, so the next change does not take it for someone else's.
+    QString storeVersion(const QString &message) const;
     void updateTotal();
     void updateButtons();
     void watchFolders();

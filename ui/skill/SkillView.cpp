@@ -156,6 +156,14 @@ SkillView::SkillView(QWidget *parent)
     connect(m_files, &SkillFilesPanel::fileAdded, m_validation, &DebouncedTask::request);
     connect(m_files, &SkillFilesPanel::fileRenamed, m_validation, &DebouncedTask::request);
     connect(m_files, &SkillFilesPanel::fileRemoved, m_validation, &DebouncedTask::request);
+    // Each change in the files panel stores versions; an open Versions dialog lists them.
+    const auto reloadVersions = [this] {
+        if (m_versions)
+            m_versions->reload();
+    };
+    connect(m_files, &SkillFilesPanel::fileAdded, this, reloadVersions);
+    connect(m_files, &SkillFilesPanel::fileRenamed, this, reloadVersions);
+    connect(m_files, &SkillFilesPanel::fileRemoved, this, reloadVersions);
     connect(m_preview, &MarkdownPreview::fileLinkActivated, this, [this](const QString &path) {
         if (!m_folder.isEmpty() && path.startsWith(m_folder + u'/') && QFileInfo(path).isFile() && maybeSave())
             openFile(path);
@@ -400,6 +408,17 @@ bool SkillView::save()
     if (m_file.isEmpty())
         return true;
     const QByteArray bytes = m_editor->toPlainText().toUtf8();
+    if (!m_folder.isEmpty()) {
+        // What is on disk now may be in no version yet (the skill as first opened, or another program's edits).
+        const auto kept = SkillVersionStore(m_folder).keepBeforeChange(tr("saving %1").arg(relativePath(m_file)));
+        if (const auto *keepError = std::get_if<QString>(&kept)) {
+            QMessageBox::critical(this, tr("Save failed"),
+                                  tr("Not saved: the skill as it is on disk could not be kept as a version first, "
+                                     "so saving would lose it.\n\n%1")
+                                      .arg(*keepError));
+            return false;
+        }
+    }
     const QString error = writeFileAtomically(m_file, bytes);
     if (!error.isEmpty()) {
         QMessageBox::critical(this, tr("Save failed"), error);

@@ -120,6 +120,31 @@ private Q_SLOTS:
         QVERIFY(store.files(versions.first().id).contains(QStringLiteral("scripts/new.py")));
     }
 
+    void keepBeforeChange_storesTheFolderAsFound_thenOnlyOutsideChanges()
+    {
+        SkillVersionStore store(m_skill);
+        const auto found = store.keepBeforeChange(QStringLiteral("saving SKILL.md"));
+        QVERIFY(std::holds_alternative<SkillVersion>(found));
+        QCOMPARE(store.versions().size(), 1);
+        QCOMPARE(std::get<SkillVersion>(found).message, QStringLiteral("As found, before saving SKILL.md"));
+        QCOMPARE(store.files(std::get<SkillVersion>(found).id).value(QStringLiteral("SKILL.md")),
+                 QByteArray("---\nname: demo\n---\nv1\n"));
+
+        // Nothing changed since: no new version.
+        QVERIFY(std::holds_alternative<SkillVersion>(store.keepBeforeChange(QStringLiteral("saving SKILL.md"))));
+        QCOMPARE(store.versions().size(), 1);
+
+        // Another program edited a file: its state is kept, and said to be someone else's.
+        QVERIFY(writeText(m_skill, QStringLiteral("references/a.md"), QStringLiteral("A2 by another editor")));
+        const auto outside = store.keepBeforeChange(QStringLiteral("deleting references/a.md"));
+        QVERIFY(std::holds_alternative<SkillVersion>(outside));
+        QCOMPARE(store.versions().size(), 2);
+        QCOMPARE(std::get<SkillVersion>(outside).message,
+                 QStringLiteral("Changed outside Skillforge, kept before deleting references/a.md"));
+        QCOMPARE(store.files(std::get<SkillVersion>(outside).id).value(QStringLiteral("references/a.md")),
+                 QByteArray("A2 by another editor"));
+    }
+
     void restore_unknownOrEscapingId_fails()
     {
         SkillVersionStore store(m_skill);
