@@ -146,6 +146,7 @@ int runEval(const QStringList &arguments)
         parser.addOption({QString::fromLatin1(name), QString(), QString::fromLatin1(value)});
     parser.addOption(QCommandLineOption(QStringLiteral("json")));
     parser.addOption(QCommandLineOption(QStringLiteral("no-tools")));
+    parser.addOption(QCommandLineOption(QStringLiteral("override-case-repeats")));
     if (!parseArguments(parser, kCommand, arguments))
         return BadUsage;
     bool ok = true;
@@ -180,6 +181,7 @@ int runEval(const QStringList &arguments)
             !number("max-turns", &config.maxTurns, 1) || !number("timeout", &config.timeoutSeconds, 1) ||
             !number("max-output-tokens", &config.maxOutputTokens, 1))
             return BadUsage;
+        config.runsForEveryCase = parser.isSet(QStringLiteral("override-case-repeats"));
         config.mode = parser.value(QStringLiteral("mode")).isEmpty() ? QStringLiteral("inline")
                                                                      : parser.value(QStringLiteral("mode"));
         if (config.mode != QLatin1String("inline") && config.mode != QLatin1String("agentic")) {
@@ -268,8 +270,8 @@ Command evalCommand()
     command.words = {kCommand};
     command.summary = QStringLiteral("measure a skill: models with and without it on a test suite");
     command.help = QStringLiteral(
-        "Usage: skillforge eval SKILL_DIR [--tests FILE] --model M... [--runs N] [--mode inline|agentic]\n"
-        "                       [--concurrency C] [--out RUNS_DIR] [--resume RUN_DIR] [--json]\n"
+        "Usage: skillforge eval SKILL_DIR [--tests FILE] --model M... [--runs N [--override-case-repeats]]\n"
+        "                       [--mode inline|agentic] [--concurrency C] [--out RUNS_DIR] [--resume RUN_DIR] [--json]\n"
         "                       [--min-lift X] [--min-pass-rate X] [--judge M] [--no-tools]\n"
         "                       [--max-turns N] [--timeout S] [--max-output-tokens N] [--temperature T] [--seed N]\n\n"
         "Runs every test case on every model twice, without the skill (baseline) and with it, --runs times\n"
@@ -282,6 +284,8 @@ Command evalCommand()
         "  --out RUNS_DIR      where the run folder goes (default ./runs): run.json, results.jsonl, transcripts/\n"
         "  --resume RUN_DIR    finish a run: the items missing from its results.jsonl run, and those that\n"
         "                      ended in an error (provider fault) run again, their new result superseding it\n"
+        "  --runs N            repeats per case and arm (1); a case's own \"repeats\" wins over it, unless\n"
+        "                      --override-case-repeats makes N apply to every case\n"
         "  --judge M           the model that grades llm_judge verifiers and skill-creator expectations\n"
         "  --no-tools          offer the student no tools (for models that cannot call them)\n"
         "  --max-turns N       model calls per item (12); --timeout S: wall time per item (600)\n"

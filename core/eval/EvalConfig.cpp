@@ -9,6 +9,7 @@ QJsonObject EvalConfig::toJson() const
     auto optional = [](const auto &value) { return value ? QJsonValue(double(*value)) : QJsonValue(); };
     return {{QStringLiteral("models"), QJsonArray::fromStringList(models)},
             {QStringLiteral("runs"), runs},
+            {QStringLiteral("runs_for_every_case"), runsForEveryCase},
             {QStringLiteral("mode"), mode},
             {QStringLiteral("concurrency"), concurrency},
             {QStringLiteral("max_turns"), maxTurns},
@@ -29,6 +30,7 @@ EvalConfig EvalConfig::fromJson(const QJsonObject &o)
     for (const QJsonValue &m : o.value(QStringLiteral("models")).toArray())
         c.models.append(m.toString());
     c.runs = o.value(QStringLiteral("runs")).toInt(c.runs);
+    c.runsForEveryCase = o.value(QStringLiteral("runs_for_every_case")).toBool(false);
     c.mode = o.value(QStringLiteral("mode")).toString(c.mode);
     c.concurrency = o.value(QStringLiteral("concurrency")).toInt(c.concurrency);
     c.maxTurns = o.value(QStringLiteral("max_turns")).toInt(c.maxTurns);

@@ -13,6 +13,7 @@ struct EvalConfig
 {
     QStringList models;
     int runs = 1;                            ///< repeats of a case that does not say
+    bool runsForEveryCase = false;           ///< `runs` also for cases that set their own `repeats`
     QString mode = QStringLiteral("inline"); ///< "inline" or "agentic"
     int concurrency = 4;
     int maxTurns = 12;          ///< model calls per item
@@ -25,6 +26,9 @@ struct EvalConfig
     std::optional<qint64> seed;
     QString judgeModel;
     bool studentTools = true; ///< offer read_file/write_file/list_files/run_command (off for plain Q&A models)
+
+    /// How often a case whose own `repeats` is @p caseRepeats (0: none) runs per model and arm.
+    int repeatsOf(int caseRepeats) const { return caseRepeats > 0 && !runsForEveryCase ? caseRepeats : runs; }
 
     QJsonObject toJson() const;
     static EvalConfig fromJson(const QJsonObject &object);

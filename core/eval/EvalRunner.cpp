@@ -29,12 +29,12 @@ QList<ItemKey> EvalRunner::matrix(const TestSuite &suite, const EvalConfig &conf
 {
     int maxRepeats = 0;
     for (const TestCase &c : suite.cases)
-        maxRepeats = std::max(maxRepeats, c.repeats > 0 ? c.repeats : config.runs);
+        maxRepeats = std::max(maxRepeats, config.repeatsOf(c.repeats));
     QList<ItemKey> items;
     bool baselineFirst = true;
     for (int repeat = 1; repeat <= maxRepeats; ++repeat) {
         for (const TestCase &c : suite.cases) {
-            if (repeat > (c.repeats > 0 ? c.repeats : config.runs))
+            if (repeat > config.repeatsOf(c.repeats))
                 continue;
             for (const QString &model : config.models) {
                 const QString first = baselineFirst ? kBaselineArm : kWithSkillArm;

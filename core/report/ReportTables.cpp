@@ -3,6 +3,7 @@
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QJsonValue>
+#include <QMap>
 #include <QSet>
 #include <algorithm>
 
@@ -43,6 +44,40 @@ QString costText(double v)
 QString secondsText(double ms)
 {
     return QString::number(ms / 1000, 'f', 2) + QStringLiteral(" s");
+}
+
+QString repeatsText(const RunAnalysis &run)
+{
+    // What ran, not only what the run asked for: a case's own "repeats" wins over the run's unless the run said
+    // otherwise, so one number would misstate the cost and the sample size.
+    QMap<int, int> casesByRepeats;
+    for (const CaseRow &row : run.matrix.rows) {
+        qsizetype repeats = 0;
+        for (const CaseCell &cell : row.cells)
+            repeats = std::max(repeats, cell.items.size());
+        ++casesByRepeats[int(repeats)];
+    }
+    QStringList counts;
+    for (auto it = casesByRepeats.begin(); it != casesByRepeats.end(); ++it)
+        counts.append(QStringLiteral("%1 for %2 %3")
+                          .arg(it.key())
+                          .arg(it.value())
+                          .arg(it.value() == 1 ? QStringLiteral("case") : QStringLiteral("cases")));
+    QString ran = casesByRepeats.size() == 1 ? QString::number(casesByRepeats.firstKey()) : counts.join(u", ");
+    if (casesByRepeats.isEmpty())
+        ran = QStringLiteral("(none ran)");
+
+    const QJsonObject &parameters = run.manifest.parameters;
+    const QJsonValue asked = parameters.value(QStringLiteral("runs"));
+    if (!asked.isDouble())
+        return ran;
+    const bool forEveryCase = parameters.value(QStringLiteral("runs_for_every_case")).toBool();
+    if (casesByRepeats.size() == 1 && casesByRepeats.firstKey() == asked.toInt())
+        return ran;
+    return QStringLiteral("%1 (the run asked for %2%3)")
+        .arg(ran)
+        .arg(asked.toInt())
+        .arg(forEveryCase ? QStringLiteral(" for every case") : QStringLiteral("; a case's own repeats win"));
 }
 
 QStringList splitsOf(const RunAnalysis &run)
@@ -90,9 +125,7 @@ QList<QPair<QString, QString>> measuredFacts(const RunAnalysis &run)
                                                .arg(run.matrix.rows.size())
                                                .arg(run.matrix.rows.size() - heldOut)
                                                .arg(heldOut)});
-    const QJsonValue repeats = m.parameters.value(QStringLiteral("runs"));
-    facts.append({QStringLiteral("Repeats per case"),
-                  repeats.isDouble() ? QString::number(repeats.toInt()) : QStringLiteral("(not recorded)")});
+    facts.append({QStringLiteral("Repeats per case"), repeatsText(run)});
     const QString mode = m.parameters.value(QStringLiteral("mode")).toString();
     if (!mode.isEmpty())
         facts.append({QStringLiteral("Skill delivery"), mode});

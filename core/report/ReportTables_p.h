@@ -28,6 +28,9 @@ QString tokensText(double v);
 QString costText(double v);
 QString secondsText(double ms);
 
+/// How many repeats each case had, as they ran ("3", or "1 for 4 cases, 3 for 7 cases"), with what the run asked for
+/// where that differs.
+QString repeatsText(const RunAnalysis &run);
 /// The splits a run's summary has: "all", then "train" and "heldout" when any case is held out.
 QStringList splitsOf(const RunAnalysis &run);
 QString splitTitle(const QString &split);

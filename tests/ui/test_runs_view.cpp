@@ -1,5 +1,6 @@
 #include "ChatReplies.h"
 #include "ScriptedHttpServer.h"
+#include "eval/EvalRunner.h"
 #include "eval/EvalSession.h"
 #include "jobs/JobListModel.h"
 #include "llm/ChatClient.h"
@@ -13,6 +14,7 @@
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
 #include <QFile>
@@ -23,6 +25,7 @@
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QStandardPaths>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -168,6 +171,40 @@ private Q_SLOTS:
         QVERIFY2(summary.contains(QStringLiteral("12 items")) && summary.contains(QStringLiteral("about ")),
                  qPrintable(summary));
         QVERIFY2(!summary.contains(QStringLiteral("--")), qPrintable(summary)); // GUI words, not flags
+    }
+
+    void launchDialog_casesWithTheirOwnRepeats_sayWhichWins_andTheUserChooses()
+    {
+        write(m_project->testsPath() + QStringLiteral("/own-repeats.json"),
+              R"([{"id": "a", "input": "first", "repeats": 3, "expected": {"contains": "MAGIC-EPS"}},
+                  {"id": "b", "input": "second", "expected": {"contains": "MAGIC-EPS"}}])");
+        EvalLaunchDialog dialog(*m_project, m_chat.get());
+        auto *suites = dialog.findChild<QComboBox *>(QStringLiteral("suiteChoice"));
+        auto *repeats = dialog.findChild<QSpinBox *>(QStringLiteral("repeats"));
+        auto *forEveryCase = dialog.findChild<QCheckBox *>(QStringLiteral("repeatsForEveryCase"));
+        QVERIFY(repeats && forEveryCase);
+        QVERIFY(forEveryCase->isHidden()); // basic.json: no case sets its own repeats
+        const int ownRepeats = suites->findData(
+            QFileInfo(m_project->testsPath() + QStringLiteral("/own-repeats.json")).absoluteFilePath());
+        QVERIFY(ownRepeats >= 0);
+        suites->setCurrentIndex(ownRepeats);
+        repeats->setValue(1);
+        QVERIFY(!forEveryCase->isHidden());
+        QVERIFY2(forEveryCase->text().contains(QStringLiteral("1 case")), qPrintable(forEveryCase->text()));
+        // a runs 3 times, b once: 4 per arm.
+        QString summary = dialog.summaryText();
+        QVERIFY2(summary.contains(QStringLiteral("8 items")) && summary.contains(QStringLiteral("win over Repeats")),
+                 qPrintable(summary));
+        QVERIFY(!dialog.plan().config.runsForEveryCase);
+        forEveryCase->setChecked(true);
+        summary = dialog.summaryText();
+        QVERIFY2(summary.contains(QStringLiteral("4 items")) && summary.contains(QStringLiteral("every case")),
+                 qPrintable(summary));
+        QVERIFY(dialog.plan().config.runsForEveryCase);
+        QCOMPARE(EvalRunner::matrix(std::get<TestSuite>(readTestSuite(dialog.plan().suitePath)), dialog.plan().config)
+                     .size(),
+                 4);
+        QFile::remove(m_project->testsPath() + QStringLiteral("/own-repeats.json"));
     }
 
     void launchDialog_namesModelsThatCannotBeReached()

@@ -32,6 +32,7 @@ EvalLaunchDialog::EvalLaunchDialog(const Project &project, const ChatClient *cha
     , m_suite(new QComboBox(this))
     , m_models(new QLineEdit(this))
     , m_repeats(new QSpinBox(this))
+    , m_repeatsForEveryCase(new QCheckBox(this))
     , m_mode(new QComboBox(this))
     , m_concurrency(new QSpinBox(this))
     , m_tools(new QCheckBox(tr("Offer the student file and shell tools (sandboxed)"), this))
@@ -50,9 +51,13 @@ EvalLaunchDialog::EvalLaunchDialog(const Project &project, const ChatClient *cha
     m_models->setPlaceholderText(QStringLiteral("%1, openai:gpt-4.1-mini").arg(LocalRuntime::qualifiedModelName()));
     m_models->setToolTip(tr("PROVIDER:MODEL, separated by commas"));
     m_models->setObjectName(QStringLiteral("studentModels"));
+    m_repeats->setObjectName(QStringLiteral("repeats"));
     m_repeats->setRange(1, 50);
     m_repeats->setToolTip(tr("How often each case runs per model and arm, unless the case says itself"));
     m_repeats->setValue(std::max(1, project.defaults().repeats));
+    m_repeatsForEveryCase->setObjectName(QStringLiteral("repeatsForEveryCase"));
+    m_repeatsForEveryCase->setToolTip(tr("Unchecked, a case that sets its own repeats in the suite runs that often"));
+    m_repeatsForEveryCase->setVisible(false); // shown when the suite has cases with repeats of their own
     m_mode->addItem(tr("Inline (the skill's body in the system prompt)"), QStringLiteral("inline"));
     m_mode->addItem(tr("Agentic (listed; the model loads it with a tool)"), QStringLiteral("agentic"));
     m_mode->setCurrentIndex(project.defaults().skillDelivery == QLatin1String("agentic") ? 1 : 0);
@@ -71,7 +76,10 @@ EvalLaunchDialog::EvalLaunchDialog(const Project &project, const ChatClient *cha
     connect(editSuite, &QPushButton::clicked, this, &EvalLaunchDialog::editSuite);
     form->addRow(tr("Test suite:"), suiteRow);
     form->addRow(tr("Student models:"), m_models);
-    form->addRow(tr("Repeats:"), m_repeats);
+    auto *repeatsRow = new QHBoxLayout;
+    repeatsRow->addWidget(m_repeats);
+    repeatsRow->addWidget(m_repeatsForEveryCase, 1);
+    form->addRow(tr("Repeats:"), repeatsRow);
     form->addRow(tr("Skill delivery:"), m_mode);
     form->addRow(tr("Concurrency:"), m_concurrency);
     form->addRow(QString(), m_tools);
@@ -88,6 +96,7 @@ EvalLaunchDialog::EvalLaunchDialog(const Project &project, const ChatClient *cha
     connect(m_models, &QLineEdit::textChanged, this, &EvalLaunchDialog::updateSummary);
     connect(m_suite, &QComboBox::currentIndexChanged, this, &EvalLaunchDialog::updateSummary);
     connect(m_repeats, &QSpinBox::valueChanged, this, &EvalLaunchDialog::updateSummary);
+    connect(m_repeatsForEveryCase, &QCheckBox::toggled, this, &EvalLaunchDialog::updateSummary);
     connect(m_concurrency, &QSpinBox::valueChanged, this, &EvalLaunchDialog::updateSummary);
     connect(m_skill, &QComboBox::currentIndexChanged, this, [this] { listSuites(m_suite->currentData().toString()); });
     updateSummary();
@@ -172,12 +181,19 @@ void EvalLaunchDialog::updateSummary()
             const auto count = [](qsizetype n, const QString &one, const QString &many) {
                 return n == 1 ? one : many.arg(n);
             };
-            QString line = tr("%1: %2 × 2 arms × the cases' runs")
+            // Cases with repeats of their own make Repeats a choice: say which wins, and let the user pick.
+            m_repeatsForEveryCase->setVisible(estimate.casesOwnRepeats > 0);
+            m_repeatsForEveryCase->setText(
+                count(estimate.casesOwnRepeats, tr("also for the 1 case that sets its own"),
+                      tr("also for the %1 cases that set their own")));
+            QString line = tr("%1: %2 × 2 arms × each case's repeats")
                                .arg(count(estimate.items, tr("1 item"), tr("%1 items")),
                                     count(p.config.models.size(), tr("1 model"), tr("%1 models")));
-            if (estimate.casesOwnRepeats > 0)
-                line += tr(" (%1 their own repeats, which win over Repeats)")
-                            .arg(count(estimate.casesOwnRepeats, tr("1 case sets"), tr("%1 cases set")));
+            if (estimate.casesOwnRepeats > 0 && !p.config.runsForEveryCase)
+                line += tr(" (%1 own repeats, which win over Repeats)")
+                            .arg(count(estimate.casesOwnRepeats, tr("1 case keeps its"), tr("%1 cases keep their")));
+            else if (estimate.casesOwnRepeats > 0)
+                line += tr(" (Repeats for every case, the suite's own repeats set aside)");
             lines << line + tr("; %1 on this machine.").arg(roughDuration(estimate.seconds));
         }
     }
@@ -206,6 +222,7 @@ EvalPlan EvalLaunchDialog::plan() const
             plan.config.models.append(model.trimmed());
     }
     plan.config.runs = m_repeats->value();
+    plan.config.runsForEveryCase = m_repeatsForEveryCase->isChecked();
     plan.config.mode = m_mode->currentData().toString();
     plan.config.concurrency = m_concurrency->value();
     plan.config.studentTools = m_tools->isChecked();

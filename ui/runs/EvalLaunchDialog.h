@@ -47,6 +47,7 @@ private:
     QComboBox *m_suite;
     QLineEdit *m_models;
     QSpinBox *m_repeats;
+    QCheckBox *m_repeatsForEveryCase;
     QComboBox *m_mode;
     QSpinBox *m_concurrency;
     QCheckBox *m_tools;

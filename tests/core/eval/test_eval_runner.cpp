@@ -170,6 +170,13 @@ private Q_SLOTS:
         for (const ItemKey &k : items)
             unique.insert(k.toString());
         QCOMPARE(unique.size(), items.size());
+
+        // Asked to, the run's repeats apply to every case, the one with its own too.
+        s.cases[0].repeats = 5;
+        QCOMPARE(EvalRunner::matrix(s, config).size(), 2 * 2 * (5 + 2 + 1));
+        config.runsForEveryCase = true;
+        QCOMPARE(EvalRunner::matrix(s, config).size(), 2 * 2 * (2 + 2 + 2));
+        QVERIFY(EvalConfig::fromJson(config.toJson()).runsForEveryCase);
     }
 
     void skillFollowingModel_showsLiftOne_withIdenticalPromptsApartFromTheSkill()

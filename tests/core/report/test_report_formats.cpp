@@ -298,6 +298,53 @@ private Q_SLOTS:
         }
     }
 
+    void repeatsPerCase_saysWhatRan_andWhatTheRunAskedFor()
+    {
+        QTemporaryDir dir;
+        const QString runDir = dir.filePath(QStringLiteral("run"));
+        QVERIFY(copyTree(fixtureRun(QStringLiteral("v1")), runDir));
+        const auto markdownOf = [&] {
+            const RunAnalysis run = loadRun(runDir);
+            const QString path = dir.filePath(QStringLiteral("report.md"));
+            QFile::remove(path);
+            return write(run, ReportFormat::Markdown, path).isEmpty() ? QString::fromUtf8(readFile(path)) : QString();
+        };
+        // Every case ran the 2 repeats the run asked for.
+        QVERIFY2(markdownOf().contains(QStringLiteral("| Repeats per case | 2 |")), qPrintable(markdownOf()));
+
+        // The run asked for 1, the cases' own repeats (2) won: say both.
+        QJsonObject manifest = QJsonDocument::fromJson(readFile(runDir + QStringLiteral("/run.json"))).object();
+        QJsonObject parameters = manifest.value(u"parameters").toObject();
+        parameters.insert(QStringLiteral("runs"), 1);
+        manifest.insert(QStringLiteral("parameters"), parameters);
+        QFile::remove(runDir + QStringLiteral("/run.json"));
+        QFile file(runDir + QStringLiteral("/run.json"));
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(QJsonDocument(manifest).toJson());
+        file.close();
+        QString md = markdownOf();
+        QVERIFY2(md.contains(QStringLiteral("| Repeats per case | 2 (the run asked for 1; a case's own repeats win) |")),
+                 qPrintable(md));
+
+        // One case ran once: the counts per case.
+        QFile results(runDir + QStringLiteral("/results.jsonl"));
+        QVERIFY(results.open(QIODevice::ReadOnly));
+        QList<QByteArray> kept;
+        for (const QByteArray &line : results.readAll().split('\n')) {
+            const QJsonObject o = QJsonDocument::fromJson(line).object();
+            if (!(o.value(u"case").toString() == u"layernorm-fused" && o.value(u"repeat").toInt() == 2))
+                kept.append(line);
+        }
+        results.close();
+        QVERIFY(results.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        results.write(kept.join('\n'));
+        results.close();
+        md = markdownOf();
+        QVERIFY2(md.contains(QStringLiteral("| Repeats per case | 1 for 1 case, 2 for 4 cases (the run asked for 1; a "
+                                            "case's own repeats win) |")),
+                 qPrintable(md));
+    }
+
     void charts_showTheSummaryFigures_neverOwnOnes()
     {
         const RunAnalysis run = loadRun(fixtureRun(QStringLiteral("v1")));
