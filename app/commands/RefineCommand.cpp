@@ -127,6 +127,10 @@ int runRefine(const QStringList &arguments)
     });
     QObject::connect(&loop, &RefineLoop::failed, qApp, [&](const QString &message) {
         err(QStringLiteral("skillforge refine: %1\n").arg(message));
+        if (const QString reply = loop.failedReply(); !reply.isEmpty()) {
+            // What the teacher wrote instead of a skill, so the user can see why (and adjust the teacher or prompt).
+            err(QStringLiteral("The teacher's reply:\n%1\n").arg(reply));
+        }
         QCoreApplication::quit();
     });
     loop.start(request);
@@ -150,8 +154,9 @@ Command refineCommand()
         "cases they failed with the skill (each verifier's evidence, their answers, the lift so far;\n"
         "held-out cases are measured but never shown), lets the teacher write a new version, and\n"
         "evaluates again. It stops at the first of: --target-lift reached, --target-pass-rate reached,\n"
-        "a plateau (lift changing by less than D, default 0.02, twice in a row), K iterations (default\n"
-        "3), or --max-cost spent (needs priced models). Each version is kept in the skill's .versions/\n"
+        "a plateau (lift changing by less than D, default 0.02, twice in a row), K improvements (default\n"
+        "3: the teacher writes at most K new versions, so at most K + 1 evaluations), or --max-cost spent\n"
+        "(needs priced models). Each version is kept in the skill's .versions/\n"
         "(origin refine:N) and each evaluation is a run in RUNS_DIR (default runs/).\n\n"
         "Exit codes: 0 the loop ended on a criterion, 1 a model or evaluation failed, 2 bad usage.\n");
     command.run = runRefine;

@@ -42,6 +42,8 @@ void RefineLoop::start(const RefineRequest &request)
     Q_ASSERT(!m_running);
     m_request = request;
     m_iterations.clear();
+    m_proposalFailed = false;
+    m_failedReply.clear();
     m_running = true;
     if (request.teacherModel.isEmpty() || request.config.models.isEmpty()) {
         return fail(QStringLiteral("refining needs a teacher and at least one student model"));
@@ -197,8 +199,11 @@ QString RefineLoop::stopReasonAfter(const RefineIteration &latest) const
                 .arg(k);
         }
     }
-    if (latest.number >= criteria.maxIterations) {
-        return QStringLiteral("iteration limit reached (%1)").arg(criteria.maxIterations);
+    // Iteration 1 measures the skill as it is; each later one measures one of the teacher's improvements.
+    if (latest.number > criteria.maxIterations) {
+        return criteria.maxIterations == 1
+                   ? QStringLiteral("iteration limit reached (1 improvement tried)")
+                   : QStringLiteral("iteration limit reached (%1 improvements tried)").arg(criteria.maxIterations);
     }
     return {};
 }
@@ -292,7 +297,11 @@ void RefineLoop::propose()
     connect(m_generator, &SkillGenerator::finished, this, &RefineLoop::onProposal);
     connect(m_generator, &SkillGenerator::failed, this, [this](const QString &message) {
         m_generator->deleteLater();
-        message == u"cancelled" ? finish(message) : fail(message);
+        if (message == u"cancelled")
+            return finish(message);
+        m_proposalFailed = true;
+        m_failedReply = m_generator->lastReply();
+        fail(message);
     });
     m_generator->start(generation);
 }
@@ -329,6 +338,18 @@ void RefineLoop::reject()
         return fail(QStringLiteral("cannot restore version %1: %2").arg(m_iterations.last().versionId, error));
     }
     Q_EMIT stage(QStringLiteral("Proposal rejected; asking the teacher again"));
+    propose();
+}
+
+void RefineLoop::retry()
+{
+    if (!canRetry() || m_iterations.isEmpty()) {
+        return;
+    }
+    m_proposalFailed = false;
+    m_failedReply.clear();
+    m_running = true;
+    Q_EMIT stage(QStringLiteral("Asking the teacher again"));
     propose();
 }
 

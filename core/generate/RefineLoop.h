@@ -26,7 +26,8 @@ struct RefineCriteria
     std::optional<double> targetPassRate; ///< with-skill train pass rate (mean over students) at or above this
     double plateauDelta = 0.02;           ///< lift changed by less than this...
     int plateauIterations = 2;            ///< ...this many evaluations in a row
-    int maxIterations = 3;                ///< evaluations in all
+    int maxIterations = 3;                ///< improvement attempts: the teacher's versions evaluated, after the first
+                                          ///< evaluation of the skill as it is (so K attempts are K + 1 evaluations)
     std::optional<double> maxCostUsd;     ///< evaluation spend so far; needs priced models
 };
 
@@ -81,6 +82,12 @@ public:
     void cancel();
     void accept(); ///< attended: keep the proposal and evaluate it
     void reject(); ///< attended: restore the version evaluated and ask the teacher again
+    /// After the teacher failed to propose a version (failed() with canRetry()): ask it again, keeping the
+    /// evaluations made so far.
+    void retry();
+    bool canRetry() const { return !m_running && m_proposalFailed; }
+    /// What the teacher last wrote, when its proposal failed; "" when no reply came (a provider error).
+    QString failedReply() const { return m_failedReply; }
 
     const QList<RefineIteration> &iterations() const { return m_iterations; }
 
@@ -111,6 +118,8 @@ private:
     QPointer<SkillGenerator> m_generator;
     bool m_awaitingDecision = false;
     bool m_running = false;
+    bool m_proposalFailed = false;
+    QString m_failedReply;
 };
 
 } // namespace sf

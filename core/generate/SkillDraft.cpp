@@ -53,8 +53,9 @@ SkillDraft SkillDraft::parse(const QString &reply)
         if (whole.startsWith(QStringLiteral("---"))) {
             draft.files.insert(QStringLiteral("SKILL.md"), (whole + u'\n').toUtf8());
         } else {
-            draft.problems.append(QStringLiteral("the reply has no \"=== FILE: PATH ===\" lines and does not start "
-                                                 "with SKILL.md front matter"));
+            draft.problems.append(QStringLiteral("the reply is not a skill: it neither starts with SKILL.md's front "
+                                                 "matter (a \"---\" line, then name and description) nor marks its "
+                                                 "files with lines such as \"=== FILE: SKILL.md ===\""));
         }
         return draft;
     }

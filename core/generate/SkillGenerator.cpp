@@ -220,6 +220,7 @@ void SkillGenerator::ask()
 void SkillGenerator::onReply(const ChatResponse &response)
 {
     m_call->deleteLater();
+    m_lastReply = response.text;
     m_result.usage += response.usage;
     m_result.latencyMs += response.latencyMs;
 
@@ -267,7 +268,7 @@ void SkillGenerator::onReply(const ChatResponse &response)
         return;
     }
     if (!draft.isUsable() && m_firstDraft.isEmpty()) {
-        return fail(QStringLiteral("the teacher's replies contain no usable skill: %1")
+        return fail(QStringLiteral("the teacher's replies contain no usable skill (asked twice): %1")
                         .arg(draft.problems.join(QStringLiteral("; "))));
     }
     install(draft.isUsable() ? files : m_firstDraft);

@@ -75,6 +75,8 @@ public:
 
     void start(const SkillGenerationRequest &request);
     void cancel();
+    /** The teacher's last complete reply, so that a failure can show what it wrote. */
+    QString lastReply() const { return m_lastReply; }
     bool isRunning() const { return m_running; }
 
 Q_SIGNALS:
@@ -98,6 +100,7 @@ private:
     QPointer<ChatCall> m_call;
     SkillGenerationResult m_result;
     QMap<QString, QByteArray> m_firstDraft; ///< kept in case the repair reply is unusable
+    QString m_lastReply;
     bool m_running = false;
 };
 

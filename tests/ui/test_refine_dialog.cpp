@@ -54,6 +54,7 @@ private:
     std::optional<Project> m_project;
     JobListModel m_jobs;
     int m_teacherCalls = 0;
+    bool m_teacherRefuses = false; ///< the teacher answers with prose instead of a skill
 
 private Q_SLOTS:
     void initTestCase()
@@ -65,6 +66,8 @@ private Q_SLOTS:
         m_server->routeHandler("POST", "/v1/chat/completions", [this](const RecordedRequest &request) {
             if (QJsonDocument::fromJson(request.body).object().value(u"model"_s).toString() == u"teacher"_s) {
                 ++m_teacherCalls;
+                if (m_teacherRefuses)
+                    return scriptedReply(u"Sorry, I would rather not rewrite this skill today."_s);
                 return scriptedReply(u"=== FILE: SKILL.md ===\n"_s + QString::fromUtf8(skillText("MAGIC-V2")));
             }
             return scriptedReply(request.body.contains("MAGIC-V2") ? u"PASS-TOKEN"_s : u"no idea"_s);
@@ -128,6 +131,43 @@ private Q_SLOTS:
         QCOMPARE(dialog.liftSeries()->at(1).y(), 1.0);
         QCOMPARE(changed.count(), 1);
         QCOMPARE(m_jobs.jobAt(0)->state(), Job::State::Finished);
+    }
+
+    void oneImprovement_teacherFails_showsItsReply_andRetryAsksAgain()
+    {
+        m_teacherCalls = 0;
+        m_teacherRefuses = true;
+        QFile skill(m_project->skillsPath() + u"/demo/SKILL.md"_s);
+        QVERIFY(skill.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        skill.write(skillText("MAGIC-V1"));
+        skill.close();
+        RefineDialog dialog(*m_client, m_jobs, *m_project, refusingCommandRunner(u"none"_s));
+        dialog.show();
+        QVERIFY(dialog.setSkill(u"demo"_s));
+        QVERIFY(dialog.setSuite(u"demo.json"_s));
+        dialog.setTeacher(u"openai:teacher"_s);
+        dialog.setStudents({u"openai:student"_s});
+        dialog.setAttended(false);
+        dialog.setIterations(1); // one improvement: the teacher is asked
+        dialog.start();
+
+        QTRY_VERIFY_WITH_TIMEOUT(dialog.retryButton()->isVisible(), 30000);
+        QCOMPARE(m_teacherCalls, 2); // the draft, then the repair request
+        QVERIFY2(dialog.failedReplyView()->isVisible() &&
+                     dialog.failedReplyView()->toPlainText().contains(u"rather not rewrite"_s),
+                 qPrintable(dialog.failedReplyView()->toPlainText()));
+        QVERIFY2(dialog.statusText().contains(u"Retry"_s) && dialog.statusText().contains(u"front matter"_s),
+                 qPrintable(dialog.statusText()));
+        QVERIFY(!dialog.statusText().contains(u"FILE: PATH"_s));
+        QCOMPARE(dialog.iterationsModel()->rowCount(), 1); // the first evaluation stands
+
+        m_teacherRefuses = false;
+        dialog.retryButton()->click();
+        QTRY_VERIFY_WITH_TIMEOUT(dialog.statusText().startsWith(u"Stopped: iteration limit reached"_s), 30000);
+        QVERIFY(!dialog.retryButton()->isVisible());
+        QCOMPARE(m_teacherCalls, 3);
+        QCOMPARE(dialog.iterationsModel()->rowCount(), 2);
+        QCOMPARE(dialog.iterationsModel()->index(1, RefineIterationsModel::WithSkill).data().toString(), u"100%"_s);
     }
 };
 

@@ -14,11 +14,13 @@
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDoubleSpinBox>
+#include <QFileInfo>
 #include <QFormLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QLineSeries>
+#include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QSplitter>
@@ -46,6 +48,8 @@ RefineDialog::RefineDialog(ChatClient &client, JobListModel &jobs, const Project
     , m_start(new QPushButton(tr("Start"), this))
     , m_accept(new QPushButton(tr("Accept"), this))
     , m_reject(new QPushButton(tr("Reject"), this))
+    , m_retry(new QPushButton(tr("Retry"), this))
+    , m_failedReply(new QPlainTextEdit(this))
     , m_status(new QLabel(this))
     , m_table(new QTableView(this))
     , m_model(new RefineIterationsModel(this))
@@ -72,12 +76,20 @@ RefineDialog::RefineDialog(ChatClient &client, JobListModel &jobs, const Project
     m_students->setPlaceholderText(tr("PROVIDER:MODEL, comma separated"));
     m_iterations->setRange(1, 50);
     m_iterations->setValue(3);
+    m_iterations->setToolTip(tr("How many new versions the teacher may write. The skill as it is is evaluated "
+                                "first, then each new version: 3 improvements are up to 4 evaluations."));
     m_targetLift->setRange(-1.0, 1.0);
     m_targetLift->setSingleStep(0.05);
     m_targetLift->setValue(0.3);
     m_attended->setChecked(true);
     m_accept->setEnabled(false);
     m_reject->setEnabled(false);
+    m_retry->setToolTip(tr("Ask the teacher again for a new version; the evaluations made so far are kept"));
+    m_retry->hide();
+    m_failedReply->setReadOnly(true);
+    m_failedReply->setObjectName(QStringLiteral("failedReply"));
+    m_failedReply->setPlaceholderText(tr("The teacher sent no reply."));
+    m_failedReply->hide();
     m_status->setWordWrap(true);
     m_table->setModel(m_model);
     m_table->verticalHeader()->hide();
@@ -118,7 +130,7 @@ RefineDialog::RefineDialog(ChatClient &client, JobListModel &jobs, const Project
     auto *stops = new QHBoxLayout;
     stops->addWidget(new QLabel(tr("At most"), this));
     stops->addWidget(m_iterations);
-    stops->addWidget(new QLabel(tr("iterations;"), this));
+    stops->addWidget(new QLabel(tr("improvements;"), this));
     stops->addWidget(m_useTargetLift);
     stops->addWidget(m_targetLift);
     stops->addStretch();
@@ -132,8 +144,10 @@ RefineDialog::RefineDialog(ChatClient &client, JobListModel &jobs, const Project
     auto *proposalLayout = new QVBoxLayout(proposal);
     proposalLayout->setContentsMargins(0, 0, 0, 0);
     proposalLayout->addWidget(m_diff, 1);
+    proposalLayout->addWidget(m_failedReply, 1); // in the diff's place when the teacher's proposal failed
     auto *decision = new QHBoxLayout;
     decision->addStretch();
+    decision->addWidget(m_retry);
     decision->addWidget(m_reject);
     decision->addWidget(m_accept);
     proposalLayout->addLayout(decision);
@@ -152,6 +166,7 @@ RefineDialog::RefineDialog(ChatClient &client, JobListModel &jobs, const Project
     connect(m_start, &QPushButton::clicked, this, &RefineDialog::start);
     connect(m_accept, &QPushButton::clicked, this, &RefineDialog::acceptProposal);
     connect(m_reject, &QPushButton::clicked, this, &RefineDialog::rejectProposal);
+    connect(m_retry, &QPushButton::clicked, this, &RefineDialog::retryProposal);
     connect(buttons, &QDialogButtonBox::rejected, this, &RefineDialog::reject);
 }
 
@@ -209,9 +224,14 @@ QString RefineDialog::statusText() const
 
 void RefineDialog::start()
 {
-    if (m_loop) {
+    if (m_loop && !m_loop->canRetry()) {
         return;
     }
+    if (m_loop) {
+        m_loop->deleteLater(); // a failed refine, kept for Retry: Start begins anew
+        m_loop = nullptr;
+    }
+    showFailedReply(false);
     RefineRequest request;
     request.skillDir = m_skill->currentData().toString();
     request.suitePath = m_suite->currentData().toString();
@@ -273,8 +293,36 @@ void RefineDialog::rejectProposal()
     }
 }
 
+void RefineDialog::retryProposal()
+{
+    if (!m_loop || !m_loop->canRetry()) {
+        return;
+    }
+    showFailedReply(false);
+    setRunning(true);
+    m_job = m_jobs.add(new Job(tr("Refine %1 (teacher asked again)").arg(QFileInfo(m_skillDir).fileName())));
+    connect(m_job, &Job::cancelRequested, m_loop, &RefineLoop::cancel);
+    m_loop->retry();
+}
+
+void RefineDialog::showFailedReply(bool show)
+{
+    m_failedReply->setVisible(show);
+    m_retry->setVisible(show);
+    m_diff->setVisible(!show);
+    m_accept->setVisible(!show);
+    m_reject->setVisible(!show);
+    if (!show) {
+        m_failedReply->clear();
+    }
+}
+
 void RefineDialog::reject()
 {
+    if (m_loop && m_loop->canRetry()) {
+        QDialog::reject();
+        return;
+    }
     if (m_loop) {
         m_loop->cancel(); // finished("cancelled") follows
         return;
@@ -292,7 +340,8 @@ void RefineDialog::onIteration(const RefineIteration &iteration)
     m_iterationAxis->setRange(1, qMax(2, iteration.number));
     m_iterationAxis->setTickCount(qMax(2, iteration.number));
     if (m_job) {
-        m_job->setProgress(double(iteration.number) / double(m_iterations->value()));
+        // The first evaluation, then one per improvement.
+        m_job->setProgress(double(iteration.number) / double(m_iterations->value() + 1));
     }
 }
 
@@ -324,12 +373,26 @@ void RefineDialog::onFinished(const QString &reason)
 
 void RefineDialog::onFailed(const QString &message)
 {
-    m_loop->deleteLater();
     setRunning(false);
     setDeciding(false);
-    m_status->setText(message);
     if (m_job) {
         m_job->fail(message);
+    }
+    if (m_loop->canRetry()) {
+        // The evaluations stand; only the teacher's new version is missing. Show what it wrote and offer Retry.
+        const QString reply = m_loop->failedReply();
+        m_failedReply->setPlainText(reply);
+        showFailedReply(true);
+        m_status->setText(reply.isEmpty()
+                              ? tr("The teacher could not be asked for a new version: %1. Retry asks it again; "
+                                   "the evaluations made so far are kept.")
+                                    .arg(message)
+                              : tr("The teacher's reply (below) held no usable new version: %1. Retry asks it "
+                                   "again; the evaluations made so far are kept.")
+                                    .arg(message));
+    } else {
+        m_loop->deleteLater();
+        m_status->setText(message);
     }
     Q_EMIT skillChanged(m_skillDir);
 }

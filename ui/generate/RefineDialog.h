@@ -11,6 +11,7 @@ class QDoubleSpinBox;
 class QLabel;
 class QLineEdit;
 class QLineSeries;
+class QPlainTextEdit;
 class QPushButton;
 class QSpinBox;
 class QTableView;
@@ -53,9 +54,14 @@ public:
     void start();
     void acceptProposal();
     void rejectProposal();
+    /// After the teacher's proposal failed: ask it again, keeping the evaluations made.
+    void retryProposal();
 
     RefineIterationsModel *iterationsModel() const { return m_model; }
     DiffView *proposalDiff() const { return m_diff; }
+    /// The teacher's reply when its proposal failed (hidden otherwise).
+    QPlainTextEdit *failedReplyView() const { return m_failedReply; }
+    QPushButton *retryButton() const { return m_retry; }
     QLineSeries *liftSeries() const { return m_trainLift; }
     QString statusText() const;
 
@@ -72,6 +78,7 @@ private:
     void onFailed(const QString &message);
     void setRunning(bool running);
     void setDeciding(bool deciding);
+    void showFailedReply(bool show);
 
     ChatClient &m_client;
     JobListModel &m_jobs;
@@ -92,6 +99,8 @@ private:
     QPushButton *m_start;
     QPushButton *m_accept;
     QPushButton *m_reject;
+    QPushButton *m_retry;
+    QPlainTextEdit *m_failedReply;
     QLabel *m_status;
     QTableView *m_table;
     RefineIterationsModel *m_model;

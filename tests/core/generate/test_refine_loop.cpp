@@ -166,8 +166,26 @@ private Q_SLOTS:
         QSignalSpy finished(&loop, &RefineLoop::finished);
         loop.start(req);
         QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 30000);
-        QCOMPARE(finished.first().first().toString(), u"iteration limit reached (2)"_s);
+        QCOMPARE(finished.first().first().toString(), u"iteration limit reached (2 improvements tried)"_s);
+        // The skill as it was, then each of the two improvements.
+        QCOMPARE(loop.iterations().size(), 3);
+        QCOMPARE(m_teacherRequests.size(), 2);
+    }
+
+    void refine_oneIteration_asksTheTeacherOnce_andMeasuresTheProposal()
+    {
+        RefineRequest req = request();
+        req.criteria.maxIterations = 1;
+        RefineLoop loop(*m_client, refusingCommandRunner(u"none"_s));
+        QSignalSpy finished(&loop, &RefineLoop::finished);
+        loop.start(req);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 30000);
+        QCOMPARE(m_teacherRequests.size(), 1);
         QCOMPARE(loop.iterations().size(), 2);
+        QVERIFY(!loop.iterations().first().proposedVersionId.isEmpty());
+        QVERIFY(loop.iterations().first().accepted);
+        QCOMPARE(loop.iterations().last().trainPassRate, 1.0); // the teacher's MAGIC-V2 made the students pass
+        QCOMPARE(finished.first().first().toString(), u"iteration limit reached (1 improvement tried)"_s);
     }
 
     void refine_stopsOnAPlateau()
