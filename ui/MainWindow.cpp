@@ -120,7 +120,10 @@ void MainWindow::createActions()
     m_saveAction->setShortcut(QKeySequence::Save);
     file->addSeparator();
     file->addAction(tr("&Export Report…"), this, [this] {
-        ExportReportDialog::exportRun(m_jobs, {}, {}, m_project ? m_project->runsPath() : QString(), this);
+        // The run on screen (Compare's pair, the Runs view's run); else the dialog picks the newest.
+        const ViewPage *shown = page(currentView());
+        ExportReportDialog::exportRun(m_jobs, shown->shownRunDir(), shown->comparedRunDir(),
+                                      m_project ? m_project->runsPath() : QString(), this);
     });
     file->addSeparator();
     QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);

@@ -9,9 +9,10 @@ namespace sf {
 
 QString RunAnalysis::label() const
 {
-    const QString name = manifest.skillVersion.isEmpty() ? manifest.runId
-                                                         : QStringLiteral("%1 %2").arg(manifest.skillName,
-                                                                                       manifest.skillVersion);
+    // By the skill it measured, which a person recognizes; the run id only when the manifest names no skill.
+    QString name = manifest.skillName.isEmpty() ? manifest.runId : manifest.skillName;
+    if (!manifest.skillName.isEmpty() && !manifest.skillVersion.isEmpty())
+        name += u' ' + manifest.skillVersion;
     const QDateTime started = QDateTime::fromString(manifest.startedAt, Qt::ISODate);
     if (!started.isValid())
         return name;

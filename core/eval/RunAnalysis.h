@@ -19,7 +19,8 @@ struct RunAnalysis
     RunSummary summary;
     CaseMatrix matrix;
 
-    /// A short label for charts and tables: the skill version (or run id) and the run's date.
+    /// A short label for charts, tables and run choices: the skill (and its version) and the run's date; the run id
+    /// only when the manifest names no skill.
     QString label() const;
     /// The transcript of @p result as stored in the run folder, or an empty object when it is missing.
     QJsonObject transcript(const ItemResult &result) const;

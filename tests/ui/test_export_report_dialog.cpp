@@ -1,6 +1,7 @@
 // The Export Report dialog as a user drives it: a fixture run exported through a job in the Jobs panel.
 #include "../support/TestFiles.h"
 #include "MainWindow.h"
+#include "common/ViewPage.h"
 #include "jobs/Job.h"
 #include "jobs/JobListModel.h"
 #include "project/SampleProject.h"
@@ -8,6 +9,7 @@
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
+#include <QComboBox>
 #include <QDir>
 #include <QFile>
 #include <QMenu>
@@ -147,6 +149,28 @@ private Q_SLOTS:
         action->trigger();
         auto *dialog = window.findChild<ExportReportDialog *>();
         QVERIFY(dialog && dialog->isVisible());
+        // Nothing typed: the project's run is chosen, by name, and the report has a place to go.
+        const QStringList runs = QDir(project + QStringLiteral("/runs")).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
+        QCOMPARE(runs.size(), 1);
+        QCOMPARE(QFileInfo(dialog->runDir()).fileName(), runs.first());
+        auto *choice = dialog->findChild<QComboBox *>(QStringLiteral("runChoice"));
+        QVERIFY(choice);
+        QVERIFY2(choice->currentText().startsWith(QStringLiteral("diffusers-cuda-rmsnorm")), qPrintable(choice->currentText()));
+        QVERIFY(dialog->compareDir().isEmpty());
+        QVERIFY(dialog->outputPath().endsWith(runs.first() + QStringLiteral(".html")));
+        QVERIFY(button(dialog, QStringLiteral("Export"))->isEnabled());
+        dialog->close();
+
+        // From the Runs view, the run it shows.
+        const QString second = project + QStringLiteral("/runs/20300101T000000Z-abcdef");
+        QVERIFY(test::copyTree(fixtureRun(QStringLiteral("v2")), second));
+        window.showView(MainWindow::View::Runs);
+        window.page(MainWindow::View::Runs)->openPath(project + QStringLiteral("/runs/") + runs.first());
+        action->trigger();
+        QTRY_VERIFY(window.findChildren<ExportReportDialog *>().size() == 1);
+        dialog = window.findChild<ExportReportDialog *>();
+        QCOMPARE(QFileInfo(dialog->runDir()).fileName(), runs.first());
+        QCOMPARE(dialog->findChild<QComboBox *>(QStringLiteral("runChoice"))->count(), 2); // both runs listed
         dialog->close();
     }
 

@@ -32,6 +32,10 @@ public:
     virtual void activateReplace() {}
     /// True while the view is still loading or detecting something in the background.
     virtual bool isBusy() const { return false; }
+    /// The run folder this view shows, and a second one it compares it with, if any (File → Export Report… opens
+    /// on them).
+    virtual QString shownRunDir() const { return {}; }
+    virtual QString comparedRunDir() const { return {}; }
 
 Q_SIGNALS:
     void modificationChanged(bool modified);

@@ -3,6 +3,7 @@
 #include "charts/ChartPanel.h"
 #include "charts/ComparisonCharts.h"
 #include "common/EmptyState.h"
+#include "common/RunList.h"
 #include "compare/CaseChangesModel.h"
 #include "compare/CaseDetailDialog.h"
 #include "compare/CaseMatrixModel.h"
@@ -44,26 +45,6 @@ struct LoadedRun
 };
 
 /// A run's label and start time from its run.json alone (results are read only when the run is shown).
-struct RunEntry
-{
-    QString path;
-    QString label;
-    QDateTime started;
-};
-
-RunEntry describeRun(const ProjectItem &item)
-{
-    RunEntry entry{item.path, item.name, {}};
-    QFile file(item.path + QStringLiteral("/run.json"));
-    if (file.open(QIODevice::ReadOnly)) {
-        RunAnalysis header;
-        header.manifest = RunManifest::fromJson(QJsonDocument::fromJson(file.readAll()).object());
-        entry.label = header.label();
-        entry.started = QDateTime::fromString(header.manifest.startedAt, Qt::ISODate);
-    }
-    return entry;
-}
-
 QTableWidgetItem *cell(const QString &text, const QVariant &sortValue = {})
 {
     auto *item = new QTableWidgetItem(text);
@@ -250,28 +231,9 @@ void CompareView::reloadRunList()
     }
     const QString run = m_runCombo->currentData().toString();
     const QString compared = m_compareCombo->currentData().toString();
-    QList<RunEntry> runs;
-    if (m_project) {
-        for (const ProjectItem &item : m_project->items(ProjectItem::Kind::Run))
-            runs.append(describeRun(item));
-    }
-    // Newest first by when the run started; folder names (timestamps) already are, so ties keep that order.
-    std::stable_sort(runs.begin(), runs.end(),
-                     [](const RunEntry &a, const RunEntry &b) { return a.started > b.started; });
-    {
-        const QSignalBlocker blockRuns(m_runCombo);
-        const QSignalBlocker blockCompare(m_compareCombo);
-        m_runCombo->clear();
-        m_compareCombo->clear();
-        m_compareCombo->addItem(tr("(no second run)"), QString());
-        for (const RunEntry &entry : runs) {
-            m_runCombo->addItem(entry.label, entry.path);
-            m_runCombo->setItemData(m_runCombo->count() - 1, QDir::toNativeSeparators(entry.path), Qt::ToolTipRole);
-            m_compareCombo->addItem(entry.label, entry.path);
-        }
-        m_runCombo->setCurrentIndex(std::max(0, m_runCombo->findData(run)));
-        m_compareCombo->setCurrentIndex(std::max(0, m_compareCombo->findData(compared)));
-    }
+    const QList<RunListEntry> runs = m_project ? listRuns(m_project->runsPath()) : QList<RunListEntry>();
+    fillRunCombo(m_runCombo, runs, run);
+    fillRunCombo(m_compareCombo, runs, compared, tr("(no second run)"));
     if (runs.isEmpty()) {
         m_empty->setText(tr("Nothing to compare yet"),
                          tr("The comparison shows each student model's pass rate, tokens, cost and latency "
@@ -282,6 +244,16 @@ void CompareView::reloadRunList()
         m_stack->setCurrentIndex(1);
     }
     requestRuns();
+}
+
+QString CompareView::shownRunDir() const
+{
+    return m_shown ? m_shown->dir : QString();
+}
+
+QString CompareView::comparedRunDir() const
+{
+    return m_compared ? m_compared->dir : QString();
 }
 
 void CompareView::openPath(const QString &path)

@@ -57,6 +57,8 @@ public:
 
     /// The runs shown (the second is null without a comparison); null while loading.
     std::shared_ptr<const RunAnalysis> shownRun() const { return m_shown; }
+    QString shownRunDir() const override;
+    QString comparedRunDir() const override;
     std::shared_ptr<const RunAnalysis> comparedRun() const { return m_compared; }
     QString loadError() const;
 

@@ -1,6 +1,7 @@
 #include "ExportReportDialog.h"
 
 #include "jobs/Job.h"
+#include "common/RunList.h"
 #include "jobs/JobListModel.h"
 
 #include <QComboBox>
@@ -44,14 +45,31 @@ QString formatLabel(ReportFormat format)
     return {};
 }
 
-QWidget *withButton(QLineEdit *edit, QPushButton *button)
+QWidget *withButton(QWidget *field, QPushButton *button)
 {
     auto *row = new QWidget;
     auto *layout = new QHBoxLayout(row);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(edit, 1);
+    layout->addWidget(field, 1);
     layout->addWidget(button);
     return row;
+}
+
+/// Selects @p dir in @p combo, adding it (described from its run.json) when it is not listed.
+void selectRun(QComboBox *combo, const QString &dir)
+{
+    if (dir.trimmed().isEmpty()) {
+        combo->setCurrentIndex(std::max(0, combo->findData(QString())));
+        return;
+    }
+    const RunListEntry entry = describeRun(dir.trimmed());
+    int index = combo->findData(entry.path);
+    if (index < 0) {
+        combo->addItem(entry.label, entry.path);
+        index = combo->count() - 1;
+        combo->setItemData(index, QDir::toNativeSeparators(entry.path), Qt::ToolTipRole);
+    }
+    combo->setCurrentIndex(index);
 }
 
 } // namespace
@@ -59,8 +77,8 @@ QWidget *withButton(QLineEdit *edit, QPushButton *button)
 ExportReportDialog::ExportReportDialog(JobListModel *jobs, QWidget *parent)
     : QDialog(parent)
     , m_jobs(jobs)
-    , m_run(new QLineEdit)
-    , m_compare(new QLineEdit)
+    , m_run(new QComboBox)
+    , m_compare(new QComboBox)
     , m_format(new QComboBox)
     , m_output(new QLineEdit)
     , m_status(new QLabel)
@@ -68,8 +86,10 @@ ExportReportDialog::ExportReportDialog(JobListModel *jobs, QWidget *parent)
     , m_open(new QPushButton(tr("&Open")))
 {
     setWindowTitle(tr("Export Report"));
-    m_run->setPlaceholderText(tr("a run folder (runs/<run id>)"));
-    m_compare->setPlaceholderText(tr("optional: a second run to compare with"));
+    m_run->setObjectName(QStringLiteral("runChoice"));
+    m_run->setPlaceholderText(tr("no run in this project yet: Browse… for a run folder"));
+    m_compare->setObjectName(QStringLiteral("compareChoice"));
+    m_compare->addItem(tr("(no second run)"), QString());
     for (const QString &name : reportFormatNames()) {
         const ReportFormat format = *reportFormatFromName(name);
         m_format->addItem(formatLabel(format), int(format));
@@ -105,8 +125,8 @@ ExportReportDialog::ExportReportDialog(JobListModel *jobs, QWidget *parent)
     layout->addWidget(buttons);
     resize(640, sizeHint().height());
 
-    connect(m_run, &QLineEdit::textChanged, this, &ExportReportDialog::suggestOutput);
-    connect(m_compare, &QLineEdit::textChanged, this, &ExportReportDialog::suggestOutput);
+    connect(m_run, &QComboBox::currentIndexChanged, this, &ExportReportDialog::suggestOutput);
+    connect(m_compare, &QComboBox::currentIndexChanged, this, &ExportReportDialog::suggestOutput);
     connect(m_format, &QComboBox::currentIndexChanged, this, &ExportReportDialog::suggestOutput);
     connect(m_output, &QLineEdit::textEdited, this, [this] { m_outputEdited = true; });
     connect(m_output, &QLineEdit::textChanged, this, &ExportReportDialog::updateButtons);
@@ -125,14 +145,40 @@ ExportReportDialog *ExportReportDialog::exportRun(JobListModel *jobs, const QStr
     return dialog;
 }
 
+void ExportReportDialog::setBrowseFolder(const QString &folder)
+{
+    m_browseFrom = folder;
+    const QString run = runDir(), compared = compareDir();
+    const QList<RunListEntry> runs = listRuns(folder);
+    fillRunCombo(m_run, runs, run);
+    fillRunCombo(m_compare, runs, compared, tr("(no second run)"));
+    if (!run.isEmpty())
+        selectRun(m_run, run);
+    if (!compared.isEmpty())
+        selectRun(m_compare, compared);
+    suggestOutput();
+}
+
 void ExportReportDialog::setRunDir(const QString &dir)
 {
-    m_run->setText(dir);
+    selectRun(m_run, dir);
+    suggestOutput();
 }
 
 void ExportReportDialog::setCompareDir(const QString &dir)
 {
-    m_compare->setText(dir);
+    selectRun(m_compare, dir);
+    suggestOutput();
+}
+
+QString ExportReportDialog::runDir() const
+{
+    return m_run->currentData().toString();
+}
+
+QString ExportReportDialog::compareDir() const
+{
+    return m_compare->currentData().toString();
 }
 
 void ExportReportDialog::setFormat(ReportFormat format)
@@ -161,12 +207,15 @@ ReportFormat ExportReportDialog::currentFormat() const
     return ReportFormat(m_format->currentData().toInt());
 }
 
-void ExportReportDialog::chooseRun(QLineEdit *target)
+void ExportReportDialog::chooseRun(QComboBox *target)
 {
-    const QString start = target->text().isEmpty() ? m_browseFrom : target->text();
+    const QString current = target->currentData().toString();
+    const QString start = current.isEmpty() ? m_browseFrom : current;
     const QString dir = QFileDialog::getExistingDirectory(this, tr("Choose a Run Folder"), start);
-    if (!dir.isEmpty())
-        target->setText(dir);
+    if (!dir.isEmpty()) {
+        selectRun(target, dir);
+        suggestOutput();
+    }
 }
 
 void ExportReportDialog::chooseOutput()
@@ -181,11 +230,11 @@ void ExportReportDialog::chooseOutput()
 void ExportReportDialog::suggestOutput()
 {
     // Until the user types a path of their own: <project>/reports/<run id>[-vs-<other>].<ext>, beside runs/.
-    if (!m_outputEdited && !m_run->text().trimmed().isEmpty()) {
-        const QFileInfo run(QDir::cleanPath(m_run->text().trimmed()));
+    if (!m_outputEdited && !runDir().isEmpty()) {
+        const QFileInfo run(QDir::cleanPath(runDir()));
         QString name = run.fileName();
-        if (!m_compare->text().trimmed().isEmpty())
-            name += QStringLiteral("-vs-") + QFileInfo(QDir::cleanPath(m_compare->text().trimmed())).fileName();
+        if (!compareDir().isEmpty())
+            name += QStringLiteral("-vs-") + QFileInfo(QDir::cleanPath(compareDir())).fileName();
         const QDir project(QFileInfo(run.absolutePath()).absolutePath());
         m_output->setText(
             project.filePath(QStringLiteral("reports/%1.%2").arg(name, reportExtension(currentFormat()))));
@@ -195,15 +244,15 @@ void ExportReportDialog::suggestOutput()
 
 void ExportReportDialog::updateButtons()
 {
-    m_export->setEnabled(!m_running && !m_run->text().trimmed().isEmpty() && !m_output->text().trimmed().isEmpty());
+    m_export->setEnabled(!m_running && !runDir().isEmpty() && !m_output->text().trimmed().isEmpty());
 }
 
 void ExportReportDialog::startExport()
 {
-    if (m_running || m_run->text().trimmed().isEmpty() || m_output->text().trimmed().isEmpty())
+    if (m_running || this->runDir().isEmpty() || m_output->text().trimmed().isEmpty())
         return;
     const ReportFormat format = currentFormat();
-    const QString runDir = m_run->text().trimmed(), compareDir = m_compare->text().trimmed();
+    const QString runDir = this->runDir(), compareDir = this->compareDir();
     const QString path = m_output->text().trimmed();
     if (!compareDir.isEmpty() && !reportSupportsCompare(format)) {
         m_status->setText(tr("A %1 report describes one run: clear \"Compare with\" or choose another format.")

@@ -16,9 +16,9 @@ namespace sf {
 class JobListModel;
 
 /**
- * "Export Report…": the user picks a run folder, optionally a second run to compare it with, a format and where
- * to write; the export runs off the UI thread as a job in the Jobs panel, and the dialog then shows the file with
- * an "Open" button. The Compare view opens it on the runs it shows through exportRun().
+ * "Export Report…": the user picks a run (the project's runs by name, or any run folder), optionally a second run to
+ * compare it with, a format and where to write; the export runs off the UI thread as a job in the Jobs panel, and the
+ * dialog then shows the file with an "Open" button. It opens on the run on screen (exportRun()), else the newest.
  */
 class ExportReportDialog final : public QDialog
 {
@@ -36,7 +36,10 @@ public:
     void setCompareDir(const QString &dir);
     void setFormat(ReportFormat format);
     void setOutputPath(const QString &path);
-    void setBrowseFolder(const QString &folder) { m_browseFrom = folder; }
+    /// Lists the runs in @p folder (a project's runs/) by name, newest first, and starts "Browse…" there.
+    void setBrowseFolder(const QString &folder);
+    QString runDir() const;     ///< the chosen run's folder
+    QString compareDir() const; ///< "" when no second run is chosen
     QString outputPath() const;
     QString statusText() const;
     /// The report written by the last export, "" before one succeeded.
@@ -52,7 +55,7 @@ Q_SIGNALS:
     void exportFailed(const QString &error);
 
 private:
-    void chooseRun(QLineEdit *target);
+    void chooseRun(QComboBox *target);
     void chooseOutput();
     void suggestOutput();
     void updateButtons();
@@ -65,8 +68,8 @@ private:
     bool m_outputEdited = false;
     bool m_running = false;
     QPointer<Job> m_job;
-    QLineEdit *m_run;
-    QLineEdit *m_compare;
+    QComboBox *m_run;
+    QComboBox *m_compare;
     QComboBox *m_format;
     QLineEdit *m_output;
     QLabel *m_status;

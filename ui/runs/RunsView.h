@@ -34,6 +34,7 @@ public:
     void setProject(const Project *project) override;
     void openPath(const QString &path) override;
     bool isBusy() const override;
+    QString shownRunDir() const override { return m_shownRun; }
     int runCount() const;
 
     /// Enables launching evaluations (the buttons stay hidden without it).
