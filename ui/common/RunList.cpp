@@ -31,7 +31,8 @@ QList<RunListEntry> listRuns(const QString &runsDir)
     if (runsDir.isEmpty())
         return runs;
     // Run ids start with their timestamp, so reverse name order is newest first; the start time decides the rest.
-    for (const QFileInfo &info : QDir(runsDir).entryInfoList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name | QDir::Reversed)) {
+    for (const QFileInfo &info :
+         QDir(runsDir).entryInfoList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name | QDir::Reversed)) {
         if (QFileInfo::exists(info.filePath() + QStringLiteral("/run.json")))
             runs.append(describeRun(info.filePath()));
     }
