@@ -175,7 +175,7 @@ void MainWindow::createActions()
     }
     m_viewMenu->addSeparator();
     m_toolsMenu = menuBar()->addMenu(tr("&Tools"));
-    m_toolsMenu->addAction(tr("Edit Test &Suite…"), this, [this] { editSuite({}); });
+    m_toolsMenu->addAction(tr("Edit Test &Suite…"), this, &MainWindow::editChosenSuite);
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     QAction *about = help->addAction(tr("&About Skillforge"), this, &MainWindow::showAbout);
@@ -286,6 +286,32 @@ void MainWindow::openItem(ProjectItem::Kind kind, const QString &path)
     }
     page(view)->openPath(path);
     showView(view);
+}
+
+void MainWindow::editChosenSuite()
+{
+    // The suite selected in the sidebar; else the project's only suite; else the user says which (or a new one).
+    const QModelIndex current = m_sidebar->treeView()->currentIndex();
+    if (current.isValid() && !current.data(ProjectTreeModel::IsCategoryRole).toBool() &&
+        ProjectItem::Kind(current.data(ProjectTreeModel::KindRole).toInt()) == ProjectItem::Kind::TestSuite)
+        return editSuite(current.data(ProjectTreeModel::PathRole).toString());
+    const QList<ProjectItem> suites = m_project ? m_project->items(ProjectItem::Kind::TestSuite) : QList<ProjectItem>();
+    if (suites.size() == 1)
+        return editSuite(suites.first().path);
+    if (suites.isEmpty())
+        return editSuite({});
+    QStringList names;
+    for (const ProjectItem &suite : suites)
+        names.append(suite.name);
+    const QString newSuite = tr("A new suite");
+    names.append(newSuite);
+    bool ok = false;
+    const QString chosen =
+        QInputDialog::getItem(this, tr("Edit Test Suite"), tr("Which suite?"), names, 0, /*editable=*/false, &ok);
+    if (!ok)
+        return;
+    const qsizetype at = names.indexOf(chosen);
+    editSuite(chosen == newSuite || at < 0 ? QString() : suites.at(at).path);
 }
 
 void MainWindow::editSuite(const QString &path)

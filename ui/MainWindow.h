@@ -73,6 +73,8 @@ private:
     void showAbout();
     /// Opens the suite editor on @p path (a new suite when empty).
     void editSuite(const QString &path);
+    /// Tools → Edit Test Suite…: the selected suite, the only one, or the one the user picks.
+    void editChosenSuite();
 
     AppSettings m_settings;
     JobListModel *m_jobs;

@@ -16,6 +16,7 @@
 #include <QApplication>
 #include <QComboBox>
 #include <QFile>
+#include <QInputDialog>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -290,14 +291,39 @@ private Q_SLOTS:
                 edit = action;
         }
         QVERIFY(edit);
+        // Tools → Edit Test Suite… opens the suite selected in the sidebar, not a blank one.
         QString path = QStringLiteral("unset");
         QVERIFY(withModalSuiteEditor([&] { edit->trigger(); },
                                      [&](SuiteEditorDialog *dialog) {
                                          path = dialog->editor()->document()->path();
                                          rows = dialog->editor()->model()->rowCount();
                                      }));
-        QVERIFY(path.isEmpty()); // a new suite
-        QCOMPARE(rows, 1);
+        QCOMPARE(QFileInfo(path), QFileInfo(suite));
+        QCOMPARE(rows, cases);
+
+        // With a skill selected and two suites in the project, it asks which.
+        QVERIFY(window.sidebar()->selectFirst(ProjectItem::Kind::Skill));
+        const QString other = QDir(project).filePath(QStringLiteral("tests/rmsnorm-cpu-checks.json"));
+        QStringList offered;
+        path = QStringLiteral("unset");
+        QTimer::singleShot(0, [&] {
+            auto *ask = qobject_cast<QInputDialog *>(QApplication::activeModalWidget());
+            if (!ask)
+                return;
+            offered = ask->comboBoxItems();
+            ask->setTextValue(QStringLiteral("rmsnorm-cpu-checks.json"));
+            QTimer::singleShot(0, [&] {
+                if (auto *dialog = qobject_cast<SuiteEditorDialog *>(QApplication::activeModalWidget())) {
+                    path = dialog->editor()->document()->path();
+                    dialog->reject();
+                }
+            });
+            ask->accept();
+        });
+        edit->trigger();
+        QCOMPARE(offered, (QStringList{QStringLiteral("rmsnorm-cpu-checks.json"), QStringLiteral("rmsnorm-kernels.json"),
+                                       QStringLiteral("A new suite")}));
+        QCOMPARE(QFileInfo(path), QFileInfo(other));
     }
 
     void editSuiteInTheLaunchDialog_aSuiteSavedInTestsIsListedAndChosen()
