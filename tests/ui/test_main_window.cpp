@@ -99,6 +99,29 @@ private Q_SLOTS:
         QVERIFY(skill->isModified());
     }
 
+    void secondLaunch_restoresTheSidebarWidth()
+    {
+        int firstWidth = 0;
+        {
+            JobListModel jobs;
+            MainWindow window(&jobs);
+            QCOMPARE(window.openProject(m_project, true), QString());
+            window.resize(1600, 1000);
+            window.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&window));
+            firstWidth = window.sidebar()->width();
+            QVERIFY2(firstWidth >= 200, qPrintable(QString::number(firstWidth)));
+            window.close(); // saves geometry and dock state
+        }
+        JobListModel jobs;
+        MainWindow again(&jobs);
+        QCOMPARE(again.openProject(m_project, true), QString());
+        again.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&again));
+        QTRY_VERIFY2(qAbs(again.sidebar()->width() - firstWidth) <= 8,
+                     qPrintable(QStringLiteral("%1 then %2").arg(firstWidth).arg(again.sidebar()->width())));
+    }
+
     void viewNames_roundTrip()
     {
         for (const MainWindow::View view : MainWindow::AllViews)
