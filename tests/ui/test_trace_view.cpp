@@ -77,6 +77,26 @@ private Q_SLOTS:
         QVERIFY(second.row() > first.row());
         QVERIFY(view.findNext(u"rsqrt"_s, true));
         QCOMPARE(view.timeline()->currentIndex().row(), first.row());
+        // The counter counts matches, not steps; Previous from the first wraps to the last, Next from there to the first.
+        const QString status = view.findStatus();
+        QVERIFY2(status.startsWith(u"Match 1 of "_s), qPrintable(status));
+        const int total = status.section(u' ', 3).remove(u',').toInt();
+        QVERIFY(total >= 2);
+        QVERIFY(view.findNext(u"rsqrt"_s, true));
+        QCOMPARE(view.findStatus(), u"Match %1 of %1"_s.arg(total));
+        const int last = view.timeline()->currentIndex().row();
+        QVERIFY(last > second.row() || total == 2);
+        QVERIFY(view.findNext(u"rsqrt"_s, true));
+        QCOMPARE(view.findStatus(), u"Match %1 of %2"_s.arg(total - 1).arg(total)); // the one before, not a wrap
+        QVERIFY(view.timeline()->currentIndex().row() < last);
+        QVERIFY(view.findNext(u"rsqrt"_s));
+        QVERIFY(view.findNext(u"rsqrt"_s));
+        QCOMPARE(view.findStatus(), u"Match 1 of %1"_s.arg(total));
+        QCOMPARE(view.timeline()->currentIndex().row(), first.row());
+        // Moving by hand: the next find starts from the row the user is on.
+        view.timeline()->setCurrentIndex(second);
+        QVERIFY(view.findNext(u"rsqrt"_s, true));
+        QCOMPARE(view.timeline()->currentIndex().row(), first.row());
         QVERIFY(!view.findNext(u"no such text anywhere 42"_s));
         QCOMPARE(view.findStatus(), u"Not found"_s);
 

@@ -67,6 +67,12 @@ TraceView::TraceView(QWidget *parent)
     m_header->setContentsMargins(6, 4, 6, 4);
 
     m_filter->setSourceModel(m_model);
+    // What find counts depends on what the filter shows: any change of it makes the next find count again.
+    const auto forgetMatches = [this] { m_findMatchesValid = false; };
+    connect(m_filter, &QAbstractItemModel::modelReset, this, forgetMatches);
+    connect(m_filter, &QAbstractItemModel::layoutChanged, this, forgetMatches);
+    connect(m_filter, &QAbstractItemModel::rowsInserted, this, forgetMatches);
+    connect(m_filter, &QAbstractItemModel::rowsRemoved, this, forgetMatches);
     m_tree->setModel(m_filter);
     m_tree->setItemDelegate(new StepDelegate(m_tree));
     m_tree->setUniformRowHeights(true); // what keeps a million rows smooth
@@ -275,6 +281,8 @@ void TraceView::showTrace(std::shared_ptr<const Trace> trace)
     m_detail->setTrace(trace);
     m_chart->setTrace(trace.get());
     m_findPosition = 0;
+    m_findShown = false;
+    m_findMatchesValid = false;
     m_findStatus->clear();
     m_selectionStatus->clear();
     {
@@ -341,6 +349,29 @@ void TraceView::showCurrentStep()
                        current.data(TraceTimelineModel::StepRole).toInt());
 }
 
+void TraceView::collectMatches(const QString &text)
+{
+    // Every step the filter shows whose text, tool input or tool name holds the query, in timeline order; kept
+    // until the query, the filter or the trace changes, so Next and Previous walk the same list and it can be counted.
+    m_findMatches.clear();
+    m_findQuery = text;
+    m_findMatchesValid = true;
+    const Trace *trace = m_model->trace();
+    if (!trace)
+        return;
+    const auto &order = m_model->displayOrder();
+    const TraceTextFinder finder(text, Qt::CaseInsensitive);
+    for (size_t i = 0; i < order.size(); ++i) {
+        const auto [t, s] = order[i];
+        const TraceStep &step = trace->threads[size_t(t)].steps[size_t(s)];
+        if (!m_filter->acceptsStep(step))
+            continue;
+        if (finder.foundIn(step.text) || (step.kind == StepKind::ToolCall && finder.foundIn(step.input)) ||
+            finder.foundIn(step.toolName))
+            m_findMatches.push_back(i);
+    }
+}
+
 bool TraceView::findNext(const QString &text, bool backwards)
 {
     const Trace *trace = m_model->trace();
@@ -349,48 +380,55 @@ bool TraceView::findNext(const QString &text, bool backwards)
         m_findStatus->clear();
         return false;
     }
-    // Start from the current row, wherever the user moved since the last find.
+    if (!m_findMatchesValid || text != m_findQuery)
+        collectMatches(text);
+    if (m_findMatches.empty()) {
+        m_findStatus->setText(tr("Not found"));
+        return false;
+    }
+    // From the row the user is on, wherever they moved since the last find; else from the last match shown.
+    std::optional<size_t> here;
     const QModelIndex current = m_tree->currentIndex();
     if (current.isValid()) {
         const std::pair<int, int> at{current.data(TraceTimelineModel::ThreadRole).toInt(),
                                      current.data(TraceTimelineModel::StepRole).toInt()};
-        if (m_findPosition >= order.size() || order[m_findPosition] != at) {
-            const auto it = std::find(order.begin(), order.end(), at);
-            if (it != order.end())
-                m_findPosition = size_t(it - order.begin());
+        if (m_findPosition < order.size() && order[m_findPosition] == at) {
+            here = m_findPosition;
+        } else if (const auto it = std::find(order.begin(), order.end(), at); it != order.end()) {
+            here = size_t(it - order.begin());
         }
     }
-    const size_t n = order.size();
-    const TraceTextFinder finder(text, Qt::CaseInsensitive);
-    for (size_t k = 1; k <= n; ++k) {
-        const size_t i = backwards ? (m_findPosition + n - (k % n)) % n : (m_findPosition + k) % n;
-        const auto [t, s] = order[i];
-        const TraceStep &step = trace->threads[size_t(t)].steps[size_t(s)];
-        if (!m_filter->acceptsStep(step))
-            continue;
-        const bool match = finder.foundIn(step.text) ||
-                           (step.kind == StepKind::ToolCall && finder.foundIn(step.input)) ||
-                           finder.foundIn(step.toolName);
-        if (!match)
-            continue;
-        m_findPosition = i;
-        const QModelIndex index = m_filter->mapFromSource(m_model->indexFor(t, s));
-        m_tree->scrollTo(index);
-        {
-            const QSignalBlocker blocker(m_tree->selectionModel());
-            m_tree->selectionModel()->setCurrentIndex(index,
-                                                      QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
-        }
-        m_tree->viewport()->update();
-        m_detail->showStep(t, s, true);
-        m_detail->highlight(text);
-        updateActions();
-        m_findStatus->setText(
-            tr("Step %1 of %2").arg(QLocale().toString(qint64(i + 1)), QLocale().toString(qint64(n))));
-        return true;
+    if (!here && m_findShown)
+        here = m_findPosition;
+    size_t match = 0; // index into m_findMatches
+    if (!here) {
+        match = backwards ? m_findMatches.size() - 1 : 0;
+    } else if (backwards) {
+        const auto it = std::lower_bound(m_findMatches.begin(), m_findMatches.end(), *here);
+        match = it == m_findMatches.begin() ? m_findMatches.size() - 1 : size_t(it - m_findMatches.begin()) - 1;
+    } else {
+        const auto it = std::upper_bound(m_findMatches.begin(), m_findMatches.end(), *here);
+        match = it == m_findMatches.end() ? 0 : size_t(it - m_findMatches.begin());
     }
-    m_findStatus->setText(tr("Not found"));
-    return false;
+
+    const size_t i = m_findMatches[match];
+    m_findPosition = i;
+    m_findShown = true;
+    const auto [t, s] = order[i];
+    const QModelIndex index = m_filter->mapFromSource(m_model->indexFor(t, s));
+    {
+        const QSignalBlocker blocker(m_tree->selectionModel());
+        m_tree->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    }
+    m_tree->scrollTo(index, QAbstractItemView::PositionAtCenter);
+    m_tree->viewport()->update();
+    m_detail->showStep(t, s, true);
+    m_detail->highlight(text);
+    updateActions();
+    m_findStatus->setText(tr("Match %1 of %2")
+                              .arg(QLocale().toString(qint64(match + 1)),
+                                   QLocale().toString(qint64(m_findMatches.size()))));
+    return true;
 }
 
 QString TraceView::findStatus() const

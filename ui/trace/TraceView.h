@@ -54,7 +54,8 @@ public:
     StepDetailView *detail() const { return m_detail; }
     ContextChart *contextChart() const { return m_chart; }
 
-    /// Moves to the next (or previous) step containing @p text, folded text included; false when none.
+    /// Moves to the next (or previous) step containing @p text, folded text included, wrapping at the ends; false when
+    /// none. The status says which match of how many it is.
     bool findNext(const QString &text, bool backwards = false);
     QString findStatus() const;
     void setKindVisible(StepKind kind, bool visible);
@@ -77,6 +78,7 @@ protected:
     void dropEvent(QDropEvent *event) override;
 
 private:
+    void collectMatches(const QString &text);
     void createToolbar(QWidget *toolbar);
     void showTrace(std::shared_ptr<const Trace> trace);
     void showCurrentStep();
@@ -105,7 +107,11 @@ private:
     QLineEdit *m_findInput;
     QLabel *m_findStatus;
     QLabel *m_selectionStatus;
-    size_t m_findPosition = 0;
+    size_t m_findPosition = 0; ///< in the display order: the last match shown
+    bool m_findShown = false;
+    QString m_findQuery;
+    std::vector<size_t> m_findMatches; ///< display-order positions of m_findQuery's matches, ascending
+    bool m_findMatchesValid = false;   ///< false once the filter or the trace changed
 };
 
 } // namespace sf
