@@ -127,6 +127,8 @@ void EvalRunner::end(bool cancelled)
     m_store.manifest().finishedAt = QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs);
     if (const QString error = m_store.saveManifest(); !error.isEmpty())
         qCWarning(lcEval).noquote() << error;
+    // Nothing more is written (late replies are ignored above): a resume, here or in another process, may begin.
+    m_store.releaseWriterLock();
     Q_EMIT finished(cancelled);
 }
 

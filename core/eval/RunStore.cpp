@@ -90,6 +90,10 @@ std::variant<RunStore, QString> RunStore::create(const QString &runsDir, RunMani
     if (!QDir().mkpath(QDir(dir).filePath(QStringLiteral("transcripts"))))
         return QStringLiteral("%1: cannot create the run folder").arg(dir);
     RunStore store(QDir(dir).absolutePath());
+    auto lock = RunLock::acquire(store.m_dir);
+    if (const QString *error = std::get_if<QString>(&lock))
+        return *error;
+    store.m_lock = std::get<std::shared_ptr<RunLock>>(std::move(lock));
     store.m_manifest = std::move(manifest);
     if (const QString error = store.saveManifest(); !error.isEmpty())
         return error;
@@ -114,6 +118,13 @@ std::variant<RunStore, LoadError> RunStore::open(const QString &runDir, Access a
     }
     RunStore store(dir.absolutePath());
     store.m_manifest = RunManifest::fromJson(manifest.object());
+    if (access == Access::Append) {
+        // Before reading: a live writer's half-written last line must not be cut, nor its items run twice.
+        auto lock = RunLock::acquire(store.m_dir);
+        if (const QString *error = std::get_if<QString>(&lock))
+            return LoadError{QString(), 0, 0, *error};
+        store.m_lock = std::get<std::shared_ptr<RunLock>>(std::move(lock));
+    }
 
     QFile results(dir.filePath(kResults));
     if (results.open(access == Access::Append ? QIODevice::ReadWrite : QIODevice::ReadOnly)) {

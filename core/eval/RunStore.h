@@ -1,6 +1,7 @@
 #pragma once
 
 #include "EvalResult.h"
+#include "RunLock.h"
 #include "common/LoadError.h"
 
 #include <QJsonArray>
@@ -53,14 +54,16 @@ struct RunManifest
 class RunStore final
 {
 public:
-    /// Creates <runsDir>/<run id>/ with a fresh, collision-free id (UTC time plus a random suffix).
+    /// Creates <runsDir>/<run id>/ with a fresh, collision-free id (UTC time plus a random suffix), holding its writer
+    /// lock.
     static std::variant<RunStore, QString> create(const QString &runsDir, RunManifest manifest);
     enum class Access
     {
         Append,  ///< to resume: a truncated last line is cut from the file so appends continue on a clean line
         ReadOnly ///< to look at (compare, report): the files are never changed, even while another process runs
     };
-    /// Opens an existing run folder; a truncated last line of results.jsonl (a kill mid-write) is dropped.
+    /// Opens an existing run folder; a truncated last line of results.jsonl (a kill mid-write) is dropped. Append
+    /// takes the run's writer lock first (RunLock) and fails, naming the holder, while another process writes it.
     static std::variant<RunStore, LoadError> open(const QString &runDir, Access access = Access::Append);
 
     QString dir() const { return m_dir; }
@@ -68,6 +71,9 @@ public:
     RunManifest &manifest() { return m_manifest; }
     const QList<ItemResult> &results() const { return m_results; }
     bool hasResult(const ItemKey &key) const;
+
+    /// Done writing (the runner has recorded the end): lets another writer open the run. Appends after this are a bug.
+    void releaseWriterLock() { m_lock.reset(); }
 
     /// Writes run.json atomically; "" or an error.
     QString saveManifest() const;
@@ -89,6 +95,7 @@ private:
     QString m_dir;
     RunManifest m_manifest;
     QList<ItemResult> m_results;
+    std::shared_ptr<RunLock> m_lock; ///< while this store may append (copies share it)
     std::shared_ptr<std::atomic_bool> m_syncPending = std::make_shared<std::atomic_bool>(false);
 };
 

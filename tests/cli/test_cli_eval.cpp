@@ -287,7 +287,14 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(!QDir(runs).entryList(QDir::Dirs | QDir::NoDotAndDotDot).isEmpty(), 20000);
         runDir = QDir(runs).filePath(QDir(runs).entryList(QDir::Dirs | QDir::NoDotAndDotDot).first());
         QTRY_VERIFY_WITH_TIMEOUT(resultLines(runDir).size() >= 4, 20000);
-        process.kill(); // SIGKILL: no chance to tidy up
+        // A second writer while the first is at work is refused, naming it, and runs nothing.
+        const Result second = run({QStringLiteral("eval"), QStringLiteral("--resume"), runDir});
+        QCOMPARE(second.exitCode, 2);
+        QVERIFY2(second.err.contains(QStringLiteral("is being written by skillforge eval (pid %1 on ")
+                                         .arg(process.processId())),
+                 qPrintable(second.err));
+        QVERIFY(process.state() == QProcess::Running);
+        process.kill(); // SIGKILL: no chance to tidy up; the kernel releases its lock
         QVERIFY(process.waitForFinished(10000));
         const qsizetype before = resultLines(runDir).size();
         QVERIFY2(before < 12, "the run finished before it could be killed");

@@ -2,6 +2,7 @@
 #include "ScriptedHttpServer.h"
 #include "eval/EvalRunner.h"
 #include "eval/EvalSession.h"
+#include "eval/RunStore.h"
 #include "jobs/JobListModel.h"
 #include "llm/ChatClient.h"
 #include "llm/HttpEngine.h"
@@ -293,6 +294,45 @@ private Q_SLOTS:
         QCOMPARE(finished.last().first().toBool(), false);
         QCOMPARE(passedOrFailed(), 8);
         QVERIFY(!resume->isEnabled());
+    }
+
+    void runWrittenByAnotherWriter_isWatched_andResumeWaits()
+    {
+        // Another writer (here a store holding the run's lock, as `skillforge eval` in a terminal would).
+        RunManifest manifest;
+        manifest.skillName = QStringLiteral("rmsnorm");
+        manifest.models = {{QStringLiteral("generic:s"), QStringLiteral("generic"), {}}};
+        manifest.status = QStringLiteral("running");
+        manifest.plannedItems = 4;
+        auto created = RunStore::create(m_project->runsPath(), manifest);
+        QVERIFY(std::holds_alternative<RunStore>(created));
+        RunStore writer = std::get<RunStore>(std::move(created));
+        QCOMPARE(writer.append(result(kBaselineArm, QStringLiteral("a"), false)), QString());
+
+        JobListModel jobs;
+        RunsView view;
+        view.setProject(&*m_project);
+        view.setEvalServices(m_chat.get(), &jobs);
+        view.openPath(writer.dir());
+        QPushButton *resume = nullptr;
+        for (QPushButton *button : view.findChildren<QPushButton *>())
+            if (button->text() == QLatin1String("Resume"))
+                resume = button;
+        QVERIFY(resume);
+        QVERIFY(!resume->isEnabled());
+        QVERIFY2(resume->toolTip().contains(QStringLiteral("Being written by")), qPrintable(resume->toolTip()));
+        QVERIFY2(view.summaryText().contains(QStringLiteral("Being written by")), qPrintable(view.summaryText()));
+        QVERIFY(view.summaryText().contains(QStringLiteral("1 items so far")));
+
+        // It grows; the view follows.
+        QCOMPARE(writer.append(result(kWithSkillArm, QStringLiteral("a"), true)), QString());
+        QTRY_VERIFY_WITH_TIMEOUT(view.summaryText().contains(QStringLiteral("2 items so far")), 5000);
+
+        // The writer is done: Resume is offered again, and the view stops watching.
+        writer.releaseWriterLock();
+        QTRY_VERIFY_WITH_TIMEOUT(resume->isEnabled(), 5000);
+        QVERIFY(!view.summaryText().contains(QStringLiteral("Being written by")));
+        QDir(writer.dir()).removeRecursively();
     }
 
     void finishedRunWithProviderErrors_resumeRetriesOnlyThose()

@@ -2,6 +2,7 @@
 
 #include "common/EmptyState.h"
 #include "eval/EvalSession.h"
+#include "eval/RunLock.h"
 #include "eval/RunSummary.h"
 #include "eval/SandboxCommand.h"
 #include "jobs/Job.h"
@@ -27,6 +28,7 @@
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QTableView>
+#include <QTimer>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
@@ -78,6 +80,7 @@ RunsView::RunsView(QWidget *parent)
     , m_grid(new RunGridModel(this))
     , m_gridView(new QTableView(this))
     , m_transcript(new QPlainTextEdit(this))
+    , m_watch(new QTimer(this))
 {
     m_empty->setText(tr("No runs yet"),
                      tr("An evaluation run tries every student model on the test suite, without and with the "
@@ -139,6 +142,14 @@ RunsView::RunsView(QWidget *parent)
         startEvaluation(plan);
     });
     connect(m_cancelButton, &QPushButton::clicked, this, &RunsView::cancelEvaluation);
+    m_watch->setInterval(1000);
+    connect(m_watch, &QTimer::timeout, this, [this] {
+        const bool stillWritten = RunLock::holder(m_shownRun).has_value();
+        // Read again (the results so far), and once more after the writer let go, for its last lines.
+        showRun(m_shownRun);
+        if (!stillWritten)
+            updateButtons();
+    });
     updateButtons();
 }
 
@@ -206,7 +217,11 @@ void RunsView::updateButtons()
                                     [](const ItemResult &r) { return r.isError(); });
         }
     }
-    m_resumeButton->setEnabled(resumable);
+    // One writer per run: while another process writes it, this view only watches.
+    const std::optional<QString> writer = resumable ? RunLock::holder(run) : std::nullopt;
+    m_resumeButton->setEnabled(resumable && !writer);
+    m_resumeButton->setToolTip(writer ? tr("Being written by %1; the view follows it").arg(*writer)
+                                      : tr("Run the items that are missing or ended in an error"));
 }
 
 void RunsView::reload()
@@ -233,8 +248,16 @@ void RunsView::reload()
 
 void RunsView::showRun(const QString &path)
 {
+    if (path != m_shownRun)
+        m_transcript->clear();
     m_shownRun = path;
-    m_transcript->clear();
+    const bool ours = m_session && QDir(m_session->store().dir()) == QDir(path);
+    const std::optional<QString> writer = path.isEmpty() || ours ? std::nullopt : RunLock::holder(path);
+    m_writer = writer.value_or(QString());
+    if (writer && !m_watch->isActive())
+        m_watch->start();
+    else if (!writer)
+        m_watch->stop();
     if (m_session && QDir(m_session->store().dir()) == QDir(path)) {
         m_grid->reset(m_session->runner().matrix(m_session->suite(), m_session->config()),
                       m_session->store().results());
@@ -264,7 +287,9 @@ void RunsView::updateSummary()
         auto store = RunStore::open(m_shownRun, RunStore::Access::ReadOnly);
         if (const RunStore *s = std::get_if<RunStore>(&store)) {
             results = s->results();
-            status = tr("%1, %2 items").arg(s->manifest().status).arg(results.size());
+            status = m_writer.isEmpty()
+                         ? tr("%1, %2 items").arg(s->manifest().status).arg(results.size())
+                         : tr("Being written by %1: shown as it grows, %2 items so far").arg(m_writer).arg(results.size());
         } else {
             status = std::get<LoadError>(store).toString();
         }
@@ -338,6 +363,14 @@ bool RunsView::startEvaluation(const EvalPlan &plan)
         return false;
     auto prepared = EvalSession::prepare(*m_chat, plan, sandboxCommandRunner());
     if (const QString *error = std::get_if<QString>(&prepared)) {
+        if (!plan.resumeDir.isEmpty() && RunLock::holder(plan.resumeDir)) {
+            // Someone else is writing it: say so, and watch it instead.
+            QMessageBox::information(this, tr("The run is being written"),
+                                     tr("%1\n\nThe Runs view shows it as it grows.").arg(*error));
+            showRun(plan.resumeDir);
+            updateButtons();
+            return false;
+        }
         QMessageBox::warning(this, tr("Cannot start the evaluation"), *error);
         return false;
     }

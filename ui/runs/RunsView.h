@@ -9,6 +9,7 @@ class QPlainTextEdit;
 class QPushButton;
 class QStackedWidget;
 class QTableView;
+class QTimer;
 class QTreeWidget;
 
 namespace sf {
@@ -75,6 +76,9 @@ private:
     RunGridModel *m_grid;
     QTableView *m_gridView;
     QPlainTextEdit *m_transcript;
+    /// While another process writes the shown run, the view reads it again every second: it watches, never writes.
+    QTimer *m_watch;
+    QString m_writer; ///< who writes the shown run, when it is another process
 };
 
 } // namespace sf

@@ -265,7 +265,7 @@ private Q_SLOTS:
         QCOMPARE(results.size(), 6);
         for (const ItemResult &r : results)
             QVERIFY2(!r.isError(), qPrintable(r.key.toString()));
-        const RunStore onDisk = std::get<RunStore>(RunStore::open(store.dir()));
+        const RunStore onDisk = std::get<RunStore>(RunStore::open(store.dir(), RunStore::Access::ReadOnly));
         QCOMPARE(onDisk.results().size(), 6);
         QCOMPARE(summarizeRun(onDisk.results()).comparison(QStringLiteral("generic:student"))->lift, 1.0);
 
@@ -457,7 +457,7 @@ private Q_SLOTS:
         QCOMPARE(results.size(), 12);
         QCOMPARE(int(m_server->requests().size()) - requestsBefore, 7);
         QSet<QString> keys;
-        const RunStore onDisk = std::get<RunStore>(RunStore::open(store.dir()));
+        const RunStore onDisk = std::get<RunStore>(RunStore::open(store.dir(), RunStore::Access::ReadOnly));
         for (const ItemResult &r : onDisk.results())
             keys.insert(r.key.toString());
         QCOMPARE(keys.size(), 12);

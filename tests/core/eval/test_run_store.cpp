@@ -1,5 +1,6 @@
 #include "eval/RunStore.h"
 
+#include <QCoreApplication>
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
@@ -66,7 +67,7 @@ private Q_SLOTS:
         RunStore store = std::get<RunStore>(std::move(created));
         QCOMPARE(store.append(result(QStringLiteral("a"), true)), QString());
         QCOMPARE(store.append(result(QStringLiteral("b"), false)), QString());
-        auto reopened = RunStore::open(store.dir());
+        auto reopened = RunStore::open(store.dir(), RunStore::Access::ReadOnly);
         const RunStore &again = std::get<RunStore>(reopened);
         QCOMPARE(again.results().size(), 2);
         const ItemResult &first = again.results().first();
@@ -86,10 +87,11 @@ private Q_SLOTS:
         QVERIFY(file.open(QIODevice::Append));
         file.write("{\"model\":\"generic:m\",\"arm\":\"with_skill\",\"ca"); // a kill -9 in the middle of a write
         file.close();
+        store.releaseWriterLock(); // the killed writer's lock went with it
         RunStore again = std::get<RunStore>(RunStore::open(store.dir()));
         QCOMPARE(again.results().size(), 1);
         QCOMPARE(again.append(result(QStringLiteral("b"), true)), QString());
-        const RunStore third = std::get<RunStore>(RunStore::open(store.dir()));
+        const RunStore third = std::get<RunStore>(RunStore::open(store.dir(), RunStore::Access::ReadOnly));
         QCOMPARE(third.results().size(), 2);
         QCOMPARE(third.results().last().key.caseId, QStringLiteral("b"));
     }
@@ -112,11 +114,40 @@ private Q_SLOTS:
         QFile file(QDir(store.dir()).filePath(QStringLiteral("results.jsonl")));
         QVERIFY(file.open(QIODevice::ReadOnly));
         QCOMPARE(file.readAll().count('\n'), 3);
-        const RunStore again = std::get<RunStore>(RunStore::open(store.dir()));
+        const RunStore again = std::get<RunStore>(RunStore::open(store.dir(), RunStore::Access::ReadOnly));
         QCOMPARE(again.results().size(), 2);
         QCOMPARE(again.results().first().key.caseId, QStringLiteral("a"));
         QVERIFY(again.results().first().passed);
         QVERIFY(!again.results().first().isError());
+    }
+
+    void oneWriterPerRun_aSecondIsRefusedNamingTheFirst_readersAreNot()
+    {
+        QTemporaryDir runs;
+        RunStore writer = std::get<RunStore>(RunStore::create(runs.path(), {}));
+        QCOMPARE(writer.append(result(QStringLiteral("a"), true)), QString());
+        const std::optional<QString> holder = RunLock::holder(writer.dir());
+        QVERIFY(holder);
+        QVERIFY2(holder->contains(QStringLiteral("pid %1 on ").arg(QCoreApplication::applicationPid())), qPrintable(*holder));
+
+        auto second = RunStore::open(writer.dir());
+        QVERIFY(std::holds_alternative<LoadError>(second));
+        const QString refusal = std::get<LoadError>(second).toString();
+        QVERIFY2(refusal.contains(QStringLiteral("is being written by")) &&
+                     refusal.contains(QString::number(QCoreApplication::applicationPid())),
+                 qPrintable(refusal));
+        // Reading needs no lock, and looking at the holder takes none.
+        auto reader = RunStore::open(writer.dir(), RunStore::Access::ReadOnly);
+        QVERIFY(std::holds_alternative<RunStore>(reader));
+        QCOMPARE(std::get<RunStore>(reader).results().size(), 1);
+        QCOMPARE(writer.append(result(QStringLiteral("b"), true)), QString());
+
+        // The writer is done: the run is free, and a resume may take it.
+        writer.releaseWriterLock();
+        QVERIFY(!RunLock::holder(writer.dir()));
+        auto resumed = RunStore::open(writer.dir());
+        QVERIFY(std::holds_alternative<RunStore>(resumed));
+        QCOMPARE(std::get<RunStore>(resumed).results().size(), 2);
     }
 
     void open_missingOrBrokenManifest_isALoadError()
