@@ -1,4 +1,5 @@
 #include "CommandRegistry.h"
+#include "common/Plural.h"
 #include "skill/SkillFolder.h"
 #include "skill/SkillValidator.h"
 
@@ -84,11 +85,11 @@ int runValidate(const QStringList &arguments)
             out(problem.toString(dir) + u'\n');
         const auto errors =
             std::count_if(problems.begin(), problems.end(), [](const SkillProblem &p) { return p.isError(); });
-        err(QStringLiteral("%1: %2 (%3 error(s), %4 warning(s), profile %5)\n")
+        err(QStringLiteral("%1: %2 (%3, %4, profile %5)\n")
                 .arg(dir, valid ? QStringLiteral("valid") : QStringLiteral("invalid"))
-                .arg(errors)
-                .arg(problems.size() - errors)
-                .arg(profileName(*profile)));
+                .arg(plural(errors, QStringLiteral("1 error"), QStringLiteral("%n errors")),
+                     plural(problems.size() - errors, QStringLiteral("1 warning"), QStringLiteral("%n warnings")),
+                     profileName(*profile)));
     }
     return valid ? Success : CheckFailed;
 }

@@ -194,9 +194,9 @@ QString RefineLoop::stopReasonAfter(const RefineIteration &latest) const
                    std::abs(m_iterations.at(i).trainLift - m_iterations.at(i - 1).trainLift) < criteria.plateauDelta;
         }
         if (flat) {
-            return QStringLiteral("plateau: the lift changed by less than %1 for %2 iterations")
+            return QStringLiteral("plateau: the lift changed by less than %1 for %2")
                 .arg(criteria.plateauDelta)
-                .arg(k);
+                .arg(k == 1 ? QStringLiteral("1 iteration") : QStringLiteral("%1 iterations").arg(k));
         }
     }
     // Iteration 1 measures the skill as it is; each later one measures one of the teacher's improvements.
@@ -251,9 +251,10 @@ QString RefineLoop::feedbackFor(const QList<RefineIteration> &history, const QSt
     for (const QString &caseId : std::as_const(order)) {
         const QList<const ItemResult *> &failures = failuresByCase.value(caseId);
         const ItemResult &first = *failures.first();
-        QString block = QStringLiteral("\n### Case %1 (failed %2 time(s); first by %3)\n")
+        QString block = QStringLiteral("\n### Case %1 (failed %2; first by %3)\n")
                             .arg(caseId)
-                            .arg(failures.size())
+                            .arg(failures.size() == 1 ? QStringLiteral("once")
+                                                      : QStringLiteral("%1 times").arg(failures.size()))
                             .arg(first.key.model);
         block += QStringLiteral("Task given to the student:\n%1\n")
                      .arg(shortenMiddle(inputs.value(caseId), kAnswerExcerptChars));

@@ -1,5 +1,6 @@
 #include "trace/TraceLoader.h"
 
+#include "common/Plural.h"
 #include "jobs/Job.h"
 #include "jobs/JobListModel.h"
 #include "trace/TraceImport.h"
@@ -90,7 +91,7 @@ Job *TraceLoader::load(const QString &path, const QString &format, JobListModel 
                 } else if (trace) {
                     if (trackedJob)
                         trackedJob->finish(
-                            tr("%n step(s)", nullptr, int(std::min<qint64>(trace->stepCount(), INT_MAX))));
+                            plural(trace->stepCount(), tr("1 step"), tr("%n steps")));
                     Q_EMIT self->loaded(path, trace);
                 } else {
                     if (trackedJob)

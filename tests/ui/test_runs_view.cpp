@@ -322,7 +322,7 @@ private Q_SLOTS:
         QVERIFY(!resume->isEnabled());
         QVERIFY2(resume->toolTip().contains(QStringLiteral("Being written by")), qPrintable(resume->toolTip()));
         QVERIFY2(view.summaryText().contains(QStringLiteral("Being written by")), qPrintable(view.summaryText()));
-        QVERIFY(view.summaryText().contains(QStringLiteral("1 items so far")));
+        QVERIFY(view.summaryText().contains(QStringLiteral("1 item so far")));
 
         // It grows; the view follows.
         QCOMPARE(writer.append(result(kWithSkillArm, QStringLiteral("a"), true)), QString());

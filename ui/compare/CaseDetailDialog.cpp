@@ -1,5 +1,6 @@
 #include "compare/CaseDetailDialog.h"
 
+#include "common/Plural.h"
 #include "skill/DiffView.h"
 
 #include <QComboBox>
@@ -20,11 +21,11 @@ QString transcriptText(const ItemResult &result, const QJsonObject &transcript)
     const QLocale locale;
     QString text = result.isError() ? CaseDetailDialog::tr("ERROR: %1").arg(result.error)
                                     : (result.passed ? CaseDetailDialog::tr("PASSED") : CaseDetailDialog::tr("FAILED"));
-    text += CaseDetailDialog::tr(" — stop: %1, %2 tokens, %3 s, %4 turn(s), %5 tool call(s)\n")
+    text += CaseDetailDialog::tr(" — stop: %1, %2 tokens, %3 s, %4, %5\n")
                 .arg(result.stopReason.isEmpty() ? QStringLiteral("—") : result.stopReason,
-                     locale.toString(result.totalTokens()), locale.toString(result.latencyMs / 1000.0, 'f', 2))
-                .arg(result.turns)
-                .arg(result.toolCalls);
+                     locale.toString(result.totalTokens()), locale.toString(result.latencyMs / 1000.0, 'f', 2),
+                     plural(result.turns, CaseDetailDialog::tr("1 turn"), CaseDetailDialog::tr("%n turns")),
+                     plural(result.toolCalls, CaseDetailDialog::tr("1 tool call"), CaseDetailDialog::tr("%n tool calls")));
     text += CaseDetailDialog::tr("\nVerifiers:\n");
     if (result.verifiers.isEmpty())
         text += CaseDetailDialog::tr("  (none ran)\n");

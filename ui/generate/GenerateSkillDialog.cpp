@@ -1,5 +1,6 @@
 #include "generate/GenerateSkillDialog.h"
 
+#include "common/Plural.h"
 #include "generate/SkillGenerator.h"
 #include "generate/TraceCondenser.h"
 #include "jobs/Job.h"
@@ -198,7 +199,7 @@ void GenerateSkillDialog::generate()
         return;
     }
     // Importing a large session takes a while: off the UI thread, then on to the teacher.
-    m_status->setText(tr("Reading %n trace(s)…", nullptr, int(traces.size())));
+    m_status->setText(plural(traces.size(), tr("Reading 1 trace…"), tr("Reading %n traces…")));
     const QString projectRoot = m_project.rootPath();
     const int budget = m_traceBudget->value() / int(traces.size());
     auto *watcher = new QFutureWatcher<QList<TraceExcerpt>>(this);
@@ -267,7 +268,7 @@ void GenerateSkillDialog::onFinished(const SkillGenerationResult &result)
                                          [](const SkillProblem &problem) { return problem.isError(); }));
     const QString summary =
         errors == 0 ? tr("Wrote %1.").arg(result.name)
-                    : tr("Wrote %1 with %n error(s) left; the editor lists them.", nullptr, errors).arg(result.name);
+                    : plural(errors, tr("Wrote %1 with 1 error left; the editor lists it."), tr("Wrote %1 with %n errors left; the editor lists them.")).arg(result.name);
     m_status->setText(summary);
     if (m_job) {
         m_job->finish(summary);

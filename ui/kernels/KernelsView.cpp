@@ -1,5 +1,6 @@
 #include "kernels/KernelsView.h"
 
+#include "common/Plural.h"
 #include "jobs/Job.h"
 #include "jobs/JobListModel.h"
 #include "kernels/KernelVerdictView.h"
@@ -156,8 +157,8 @@ void KernelsView::setProject(const Project *project)
     for (const LoadError &e : errors)
         problems << e.toString();
     m_tasksLabel->setText(problems.isEmpty()
-                              ? tr("%n kernel task(s): bundled ones and those in this project's kernels/ folder.",
-                                   nullptr, int(m_taskData.size()))
+                              ? plural(m_taskData.size(), tr("1 kernel task: bundled ones and those in this project's kernels/ folder."),
+                                     tr("%n kernel tasks: bundled ones and those in this project's kernels/ folder."))
                               : tr("Some kernel tasks do not load:\n%1").arg(problems.join(u'\n')));
     if (!m_taskData.isEmpty())
         m_tasks->setCurrentRow(0);

@@ -1,5 +1,6 @@
 #include "models/LocalModelStatus.h"
 
+#include "common/Plural.h"
 #include "jobs/JobListModel.h"
 #include "llm/LocalRuntime.h"
 
@@ -54,7 +55,7 @@ LocalModelStatus::LocalModelStatus(LocalModelServer &server, JobListModel &jobs,
     connect(m_stop, &QAction::triggered, this, [this] { m_server.stop(); });
     connect(&m_server, &LocalModelServer::stateChanged, this, &LocalModelStatus::onStateChanged);
     connect(&m_server, &LocalModelServer::restarted, this, [this](int count) {
-        setToolTip(tr("The local model server stopped unexpectedly and was restarted (%n time(s)).", nullptr, count));
+        setToolTip(plural(count, tr("The local model server stopped unexpectedly and was restarted (once)."), tr("The local model server stopped unexpectedly and was restarted (%n times).")));
     });
     onStateChanged(m_server.state());
 }

@@ -1,7 +1,8 @@
 #include "ExportReportDialog.h"
 
-#include "jobs/Job.h"
+#include "common/Plural.h"
 #include "common/RunList.h"
+#include "jobs/Job.h"
 #include "jobs/JobListModel.h"
 
 #include <QComboBox>
@@ -292,7 +293,7 @@ void ExportReportDialog::onDone(const std::variant<QStringList, QString> &outcom
     m_written = files.value(0);
     QString text = tr("Written: %1").arg(QDir::toNativeSeparators(m_written));
     if (files.size() > 1)
-        text += tr(" (and %n chart image(s) beside it)", nullptr, int(files.size() - 1));
+        text += plural(files.size() - 1, tr(" (and 1 chart image beside it)"), tr(" (and %n chart images beside it)"));
     m_status->setText(text);
     m_open->setVisible(true);
     if (m_job)

@@ -1,6 +1,7 @@
 #include "runs/RunsView.h"
 
 #include "common/EmptyState.h"
+#include "common/Plural.h"
 #include "eval/EvalSession.h"
 #include "eval/RunLock.h"
 #include "eval/RunSummary.h"
@@ -287,9 +288,9 @@ void RunsView::updateSummary()
         auto store = RunStore::open(m_shownRun, RunStore::Access::ReadOnly);
         if (const RunStore *s = std::get_if<RunStore>(&store)) {
             results = s->results();
-            status = m_writer.isEmpty()
-                         ? tr("%1, %2 items").arg(s->manifest().status).arg(results.size())
-                         : tr("Being written by %1: shown as it grows, %2 items so far").arg(m_writer).arg(results.size());
+            const QString items = plural(results.size(), tr("1 item"), tr("%n items"));
+            status = m_writer.isEmpty() ? tr("%1, %2").arg(s->manifest().status, items)
+                                        : tr("Being written by %1: shown as it grows, %2 so far").arg(m_writer, items);
         } else {
             status = std::get<LoadError>(store).toString();
         }
@@ -391,7 +392,7 @@ bool RunsView::startEvaluation(const EvalPlan &plan)
         if (cancelled)
             m_job->markCancelled();
         else
-            m_job->finish(tr("%1 items").arg(m_session->runner().total()));
+            m_job->finish(plural(m_session->runner().total(), tr("1 item"), tr("%n items")));
         m_job = nullptr;
         updateSummary();
         // The session is done; its results stay on disk and the grid keeps showing them.

@@ -1,5 +1,6 @@
 #include "settings/ProvidersPage.h"
 
+#include "common/Plural.h"
 #include "common/Secrets.h"
 #include "llm/ApiKeyStore.h"
 #include "llm/KeychainKeyStore.h"
@@ -303,7 +304,7 @@ void ProvidersPage::testConnection()
     call->setParent(this);
     m_testCall = call;
     connect(call, &ModelListCall::finished, this, [this, call, name](const QStringList &models) {
-        QString message = tr("Connected to '%1' in %2 ms: %n model(s)", nullptr, int(models.size()))
+        QString message = plural(models.size(), tr("Connected to '%1' in %2 ms: 1 model"), tr("Connected to '%1' in %2 ms: %n models"))
                               .arg(name)
                               .arg(call->latencyMs());
         if (!models.isEmpty()) {

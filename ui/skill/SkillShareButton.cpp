@@ -1,5 +1,6 @@
 #include "skill/SkillShareButton.h"
 
+#include "common/Plural.h"
 #include "skill/SkillPackage.h"
 
 #include <QDir>
@@ -76,7 +77,7 @@ QString SkillShareButton::pack()
     const PackResult result = packSkill(m_skillDir, output);
     QString message;
     if (result.error.isEmpty()) {
-        message = tr("Packed %n file(s) into %1", nullptr, int(result.entries.size())).arg(result.archivePath);
+        message = plural(result.entries.size(), tr("Packed 1 file into %1"), tr("Packed %n files into %1")).arg(result.archivePath);
     } else {
         message = tr("Not packed: %1").arg(result.error);
         QStringList problems;

@@ -1,5 +1,6 @@
 #include "suite/SuiteEditor.h"
 
+#include "common/Plural.h"
 #include "skill/NoticeBar.h"
 #include "suite/CaseEditor.h"
 #include "suite/SuiteCasesModel.h"
@@ -233,7 +234,7 @@ bool SuiteEditor::importFile(const QString &path)
     }
     const QList<TestCase> imported = std::get<TestSuite>(read).cases;
     const int first = int(m_document->suite().cases.size());
-    m_document->change(tr("Import %n case(s)", nullptr, int(imported.size())), [imported](TestSuite &suite) {
+    m_document->change(plural(imported.size(), tr("Import 1 case"), tr("Import %n cases")), [imported](TestSuite &suite) {
         for (TestCase c : imported) {
             QStringList used;
             for (const TestCase &existing : suite.cases)

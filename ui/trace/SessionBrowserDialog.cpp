@@ -1,5 +1,7 @@
 #include "trace/SessionBrowserDialog.h"
 
+#include "common/Plural.h"
+
 #include <QDialogButtonBox>
 #include <QHeaderView>
 #include <QLabel>
@@ -90,7 +92,7 @@ void SessionBrowserDialog::fill(const QList<AgentSessionFile> &sessions)
         m_model->appendRow(row);
     }
     m_status->setText(sessions.isEmpty() ? tr("No sessions found.")
-                                         : tr("%n session(s)", nullptr, int(sessions.size())));
+                                         : plural(sessions.size(), tr("1 session"), tr("%n sessions")));
 }
 
 QString SessionBrowserDialog::selectedPath() const

@@ -1,5 +1,6 @@
 #include "trace/StepDetailView.h"
 
+#include "common/Plural.h"
 #include "trace/StepDelegate.h"
 #include "trace/TraceTimelineModel.h"
 
@@ -131,7 +132,7 @@ void StepDetailView::fill(bool unfold)
     const QString primary = step.kind == StepKind::ToolCall ? pretty(step.input.toString()) : step.text.toString();
     bool wasFolded = false;
     if (step.kind == StepKind::Thinking && m_foldThinking && !unfold) {
-        m_primary->setPlainText(tr("Thinking is folded (%n character(s)).", nullptr, int(step.text.characterCount())));
+        m_primary->setPlainText(plural(step.text.characterCount(), tr("Thinking is folded (1 character)."), tr("Thinking is folded (%n characters).")));
         wasFolded = true;
     } else {
         m_primary->setPlainText(unfold ? primary : folded(primary, &wasFolded));

@@ -1,5 +1,7 @@
 #include "trace/TraceTimelineModel.h"
 
+#include "common/Plural.h"
+
 #include <QLocale>
 
 namespace sf {
@@ -208,7 +210,7 @@ QString TraceTimelineModel::stepSummary(const TraceStep &step) const
         return (step.toolName.isEmpty() ? QString() : step.toolName.toString() + u" → "_s) + oneLine(step.text);
     case StepKind::Thinking:
         return m_thinkingExpanded ? oneLine(step.text)
-                                  : tr("Thinking (%n character(s), folded)", nullptr, int(step.text.characterCount()));
+                                  : plural(step.text.characterCount(), tr("Thinking (1 character, folded)"), tr("Thinking (%n characters, folded)"));
     case StepKind::Image:
         return tr("[image: %1]").arg(step.text.toString());
     default:
@@ -230,7 +232,7 @@ QVariant TraceTimelineModel::data(const QModelIndex &index, int role) const
         if (role == KindRole)
             return -1;
         if (role == Qt::DisplayRole && index.column() == StepColumn)
-            return tr("%1 — %n step(s)", nullptr, int(thread.steps.size()))
+            return plural(thread.steps.size(), tr("%1 — 1 step"), tr("%1 — %n steps"))
                 .arg(thread.title.isEmpty() ? thread.id : thread.title);
         return {};
     }

@@ -1,6 +1,7 @@
 #include "trace/TraceView.h"
 
 #include "common/EmptyState.h"
+#include "common/Plural.h"
 #include "project/Project.h"
 #include "trace/ContextChart.h"
 #include "trace/SessionBrowserDialog.h"
@@ -305,8 +306,8 @@ void TraceView::showTrace(std::shared_ptr<const Trace> trace)
         QStringLiteral("<b>%1</b> — %2")
             .arg((trace->title.isEmpty() ? QFileInfo(trace->path).fileName() : trace->title).toHtmlEscaped(),
                  trace->format);
-    header += tr("<br>%1 thread(s), %2 turns, %3 steps, %4 tool calls (%5 failed)")
-                  .arg(stats.threads)
+    header += plural(stats.threads, tr("<br>1 thread, %2 turns, %3 steps, %4 tool calls (%5 failed)"),
+                     tr("<br>%n threads, %2 turns, %3 steps, %4 tool calls (%5 failed)"))
                   .arg(locale.toString(stats.turns), locale.toString(stats.steps),
                        locale.toString(stats.stepsByKind[int(StepKind::ToolCall)]), locale.toString(stats.toolErrors));
     header += tr("<br>Tokens: input %1 (uncached %2, cache read %3, cache write %4) · output %5 (reasoning %6)")
@@ -317,7 +318,7 @@ void TraceView::showTrace(std::shared_ptr<const Trace> trace)
     if (cost.hasCost())
         header += tr(" · cost %1 by the pricing table").arg(formatUsd(cost.totalUsd));
     if (cost.unpricedTurns > 0)
-        header += tr(" (%n turn(s) not priced: no price for %1)", nullptr, int(cost.unpricedTurns))
+        header += plural(cost.unpricedTurns, tr(" (1 turn not priced: no price for %1)"), tr(" (%n turns not priced: no price for %1)"))
                       .arg(cost.unpricedModels.join(u", "_s).toHtmlEscaped());
     if (trace->reportedCostUsd)
         header += tr(" · cost $%1 (logged by the source)").arg(*trace->reportedCostUsd, 0, 'f', 4);
@@ -328,7 +329,7 @@ void TraceView::showTrace(std::shared_ptr<const Trace> trace)
                             ? tr("line %1: %2").arg(trace->skipped[i].line).arg(trace->skipped[i].reason)
                             : trace->skipped[i].reason);
         header +=
-            tr("<br><span style='color:#c62828'>%n record(s) skipped</span>: %1", nullptr, int(trace->skippedCount))
+            plural(trace->skippedCount, tr("<br><span style='color:#c62828'>1 record skipped</span>: %1"), tr("<br><span style='color:#c62828'>%n records skipped</span>: %1"))
                 .arg(reasons.join(u"; "_s).toHtmlEscaped());
     }
     m_header->setText(header);
@@ -500,7 +501,7 @@ QString TraceView::useSelectionForGeneration()
     const QString error = selection.save(m_projectRoot);
     if (error.isEmpty())
         m_selectionStatus->setText(
-            tr("%n step(s) kept for skill generation in %1", nullptr, int(steps.size()))
+            plural(steps.size(), tr("1 step kept for skill generation in %1"), tr("%n steps kept for skill generation in %1"))
                 .arg(QDir(m_projectRoot)
                          .relativeFilePath(TraceSelection::selectionPathFor(m_projectRoot, trace->path))));
     return error;
@@ -521,7 +522,7 @@ void TraceView::restoreSelection()
     for (const SelectedStep &step : saved.value->steps)
         steps.emplace_back(step.thread, step.step);
     selectSteps(steps);
-    m_selectionStatus->setText(tr("%n step(s) kept for skill generation.", nullptr, int(steps.size())));
+    m_selectionStatus->setText(plural(steps.size(), tr("1 step kept for skill generation."), tr("%n steps kept for skill generation.")));
 }
 
 QString TraceView::selectionAsMarkdown() const

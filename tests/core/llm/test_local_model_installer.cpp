@@ -87,10 +87,14 @@ private Q_SLOTS:
         QSignalSpy progress(&installer, &LocalModelInstaller::progress);
         QSignalSpy cancelled(&installer, &LocalModelInstaller::cancelled);
         installer.start();
+        // The stage line reaches us through the installer's output, maybe after pip has written its pid: wait for both.
+        const auto saidDownloading = [&progress] {
+            return std::any_of(progress.cbegin(), progress.cend(), [](const QList<QVariant> &signal) {
+                return signal.at(1).toString().startsWith("downloading"_L1);
+            });
+        };
         QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(pidFile) && QFileInfo(pidFile).size() > 0, 30000);
-        QVERIFY(std::any_of(progress.cbegin(), progress.cend(), [](const QList<QVariant> &signal) {
-            return signal.at(1).toString().startsWith("downloading"_L1);
-        }));
+        QTRY_VERIFY_WITH_TIMEOUT(saidDownloading(), 10000);
         QFile pid(pidFile);
         QVERIFY(pid.open(QIODevice::ReadOnly));
         const pid_t pip = pid_t(pid.readAll().trimmed().toInt());
