@@ -1,5 +1,7 @@
 #include "RunLock.h"
 
+#include "EvalLogging.h"
+
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QDir>
@@ -86,8 +88,8 @@ std::variant<std::shared_ptr<RunLock>, QString> RunLock::acquire(const QString &
         const QString who = describeHolder(readAll(fd));
         ::close(fd);
         if (error == EAGAIN || error == EACCES)
-            return QStringLiteral("%1 is being written by %2; one writer per run: wait for it to finish, or watch it "
-                                  "(skillforge runs, the Runs view)")
+            return QStringLiteral("%1 is being written by %2; a run has one writer: wait for it to finish, or watch it "
+                                  "grow in the Runs view")
                 .arg(QDir::toNativeSeparators(runDir), who);
         return QStringLiteral("%1: cannot lock the run: %2")
             .arg(lockPath(runDir), QString::fromLocal8Bit(std::strerror(error)));
@@ -97,10 +99,9 @@ std::variant<std::shared_ptr<RunLock>, QString> RunLock::acquire(const QString &
                              {QStringLiteral("host"), QHostInfo::localHostName()},
                              {QStringLiteral("since"), QDateTime::currentDateTimeUtc().toString(Qt::ISODate)}};
     const QByteArray bytes = QJsonDocument(record).toJson(QJsonDocument::Compact) + '\n';
-    // Only the holder writes the record, so a reader sees either the previous holder's or this one's.
-    if (::ftruncate(fd, 0) != 0 || ::pwrite(fd, bytes.constData(), size_t(bytes.size()), 0) != bytes.size()) {
-        // The lock holds without the record; the refusal then says "another process".
-    }
+    // Only the holder writes the record. Without it the lock still holds; a refusal then names "another process".
+    if (::ftruncate(fd, 0) != 0 || ::pwrite(fd, bytes.constData(), size_t(bytes.size()), 0) != bytes.size())
+        qCWarning(lcEval).noquote() << lockPath(runDir) << ": cannot record who holds the lock:" << std::strerror(errno);
     return std::shared_ptr<RunLock>(new RunLock(fd));
 }
 
