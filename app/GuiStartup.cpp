@@ -207,10 +207,11 @@ int runGui(const GuiOptions &options)
     }
     if (!view && firstStart && window.project() && !window.project()->items(ProjectItem::Kind::Run).isEmpty())
         view = MainWindow::View::Compare; // a first start on a project with runs: what the skill did, at once
-    if (view) {
-        window.openFirstItemFor(*view);
-        window.showView(*view);
-    }
+    // The view opens on something: its first item (the sample's skill, trace or run), not an empty selection.
+    const MainWindow::View shown = view.value_or(window.currentView());
+    if (window.project())
+        window.openFirstItemFor(shown);
+    window.showView(shown);
 
     if (!screenshot) {
         window.show();

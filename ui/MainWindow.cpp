@@ -256,7 +256,11 @@ bool MainWindow::openFirstItemFor(View view)
     case View::Kernels:
         return m_sidebar->selectFirst(ProjectItem::Kind::KernelTask);
     case View::Compare:
-        return false;
+        // The newest run, which Compare shows first; selecting it opens it in the Runs view, so come back.
+        if (!m_sidebar->selectFirst(ProjectItem::Kind::Run))
+            return false;
+        showView(View::Compare);
+        return true;
     }
     return false;
 }

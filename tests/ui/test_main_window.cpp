@@ -3,6 +3,7 @@
 #include "jobs/Job.h"
 #include "jobs/JobListModel.h"
 #include "kernels/KernelsView.h"
+#include "project/ProjectTreeModel.h"
 #include "project/SampleProject.h"
 #include "runs/RunsView.h"
 #include "skill/SkillView.h"
@@ -120,6 +121,20 @@ private Q_SLOTS:
         QVERIFY(QTest::qWaitForWindowExposed(&again));
         QTRY_VERIFY2(qAbs(again.sidebar()->width() - firstWidth) <= 8,
                      qPrintable(QStringLiteral("%1 then %2").arg(firstWidth).arg(again.sidebar()->width())));
+    }
+
+    void openFirstItem_forCompare_selectsTheNewestRun_andStaysOnCompare()
+    {
+        JobListModel jobs;
+        MainWindow window(&jobs);
+        QCOMPARE(window.openProject(m_project, true), QString());
+        QVERIFY(window.openFirstItemFor(MainWindow::View::Compare));
+        QCOMPARE(window.currentView(), MainWindow::View::Compare);
+        const QModelIndex current = window.sidebar()->treeView()->currentIndex();
+        QCOMPARE(ProjectItem::Kind(current.data(ProjectTreeModel::KindRole).toInt()), ProjectItem::Kind::Run);
+        QVERIFY(window.openFirstItemFor(MainWindow::View::Skill));
+        QCOMPARE(ProjectItem::Kind(window.sidebar()->treeView()->currentIndex().data(ProjectTreeModel::KindRole).toInt()),
+                 ProjectItem::Kind::Skill);
     }
 
     void viewNames_roundTrip()
