@@ -2,9 +2,12 @@
 
 #include "common/AtomicFile.h"
 
+#include <QDateTime>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonObject>
 
 #include <nlohmann/json.hpp>
 
@@ -146,6 +149,26 @@ QString Project::pathFor(ProjectItem::Kind kind) const
     return m_rootPath;
 }
 
+namespace {
+
+// "diffusers-cuda-rmsnorm, 2026-12-02 06:23": run ids are timestamps a person does not read; run.json names the skill.
+QString runTitle(const QString &runDir)
+{
+    QFile file(runDir + QStringLiteral("/run.json"));
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    const QJsonObject run = QJsonDocument::fromJson(file.read(1 << 20)).object();
+    const QString skill = run.value(u"skill").toObject().value(u"name").toString();
+    if (skill.isEmpty())
+        return {};
+    const QDateTime started = QDateTime::fromString(run.value(u"started_at").toString(), Qt::ISODate);
+    if (!started.isValid())
+        return skill;
+    return QStringLiteral("%1, %2").arg(skill, started.toUTC().toString(QStringLiteral("yyyy-MM-dd HH:mm")));
+}
+
+} // namespace
+
 QList<ProjectItem> Project::items(ProjectItem::Kind kind) const
 {
     const QDir dir(pathFor(kind));
@@ -170,8 +193,10 @@ QList<ProjectItem> Project::items(ProjectItem::Kind kind) const
     case ProjectItem::Kind::Run:
         // Run ids start with their timestamp, so reverse name order is newest first.
         for (const QFileInfo &info : dir.entryInfoList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name | QDir::Reversed)) {
-            if (QFileInfo::exists(info.filePath() + QStringLiteral("/run.json")))
+            if (QFileInfo::exists(info.filePath() + QStringLiteral("/run.json"))) {
                 add(info);
+                result.last().title = runTitle(info.filePath());
+            }
         }
         break;
     case ProjectItem::Kind::KernelTask:

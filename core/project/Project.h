@@ -26,8 +26,9 @@ struct ProjectItem
 {
     enum class Kind { Trace, Skill, TestSuite, Run, KernelTask };
     Kind kind = Kind::Trace;
-    QString name; ///< what the user reads: file or folder name
+    QString name; ///< the file or folder name
     QString path; ///< absolute path of the file or folder
+    QString title{}; ///< what the user reads, where the name is an id: a run's skill and start time; else empty
 };
 
 /**

@@ -119,8 +119,8 @@ QVariant ProjectTreeModel::data(const QModelIndex &index, int role) const
     }
     const ProjectItem &item = m_items[kindRow].at(index.row());
     switch (role) {
-    case Qt::DisplayRole: return item.name;
-    case Qt::ToolTipRole: return item.path;
+    case Qt::DisplayRole: return item.title.isEmpty() ? item.name : item.title;
+    case Qt::ToolTipRole: return item.title.isEmpty() ? item.path : QStringLiteral("%1\n%2").arg(item.name, item.path);
     case KindRole: return int(kind);
     case PathRole: return item.path;
     case IsCategoryRole: return false;

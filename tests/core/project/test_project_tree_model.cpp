@@ -4,6 +4,7 @@
 
 #include <QAbstractItemModelTester>
 #include <QDir>
+#include <QFileInfo>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -34,6 +35,28 @@ private Q_SLOTS:
         const QModelIndex skill = model.indexForPath(project.skillsPath() + QStringLiteral("/my-skill"));
         QVERIFY(skill.isValid());
         QCOMPARE(skill.parent(), model.index(1, 0));
+    }
+
+    void runs_areNamedByTheirSkillAndStart_theIdInTheTooltip()
+    {
+        QTemporaryDir dir;
+        auto project = std::get<Project>(Project::create(dir.filePath(QStringLiteral("p")), QStringLiteral("p")));
+        const QString run = project.runsPath() + QStringLiteral("/20261202T062336Z-73cfd3");
+        QVERIFY(writeFileAtomically(run + QStringLiteral("/run.json"),
+                                    R"({"run_id": "20261202T062336Z-73cfd3", "skill": {"name": "rmsnorm"},
+                                        "started_at": "2026-12-02T06:23:36Z"})")
+                    .isEmpty());
+        const QString bare = project.runsPath() + QStringLiteral("/20261203T000000Z-000000");
+        QVERIFY(writeFileAtomically(bare + QStringLiteral("/run.json"), "{}").isEmpty());
+        ProjectTreeModel model;
+        model.setProject(project);
+        const QModelIndex named = model.indexForPath(QFileInfo(run).absoluteFilePath());
+        QVERIFY(named.isValid());
+        QCOMPARE(named.data().toString(), QStringLiteral("rmsnorm, 2026-12-02 06:23"));
+        QVERIFY(named.data(Qt::ToolTipRole).toString().startsWith(QStringLiteral("20261202T062336Z-73cfd3\n")));
+        // A run.json that names no skill keeps the folder's name.
+        QCOMPARE(model.indexForPath(QFileInfo(bare).absoluteFilePath()).data().toString(),
+                 QStringLiteral("20261203T000000Z-000000"));
     }
 
     void fileAddedOnDisk_modelRefreshesItself()
