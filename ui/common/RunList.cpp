@@ -41,16 +41,22 @@ QList<RunListEntry> listRuns(const QString &runsDir)
     return runs;
 }
 
+int addRunItem(QComboBox *combo, const RunListEntry &entry)
+{
+    combo->addItem(entry.label, entry.path);
+    const int index = combo->count() - 1;
+    combo->setItemData(index, QDir::toNativeSeparators(entry.path), Qt::ToolTipRole);
+    return index;
+}
+
 void fillRunCombo(QComboBox *combo, const QList<RunListEntry> &runs, const QString &select, const QString &noneLabel)
 {
     const QSignalBlocker blocker(combo);
     combo->clear();
     if (!noneLabel.isEmpty())
         combo->addItem(noneLabel, QString());
-    for (const RunListEntry &entry : runs) {
-        combo->addItem(entry.label, entry.path);
-        combo->setItemData(combo->count() - 1, QDir::toNativeSeparators(entry.path), Qt::ToolTipRole);
-    }
+    for (const RunListEntry &entry : runs)
+        addRunItem(combo, entry);
     combo->setCurrentIndex(std::max(0, combo->findData(select)));
 }
 

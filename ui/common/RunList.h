@@ -22,6 +22,9 @@ QList<RunListEntry> listRuns(const QString &runsDir);
 /// Describes the run in @p runDir (its folder name when run.json cannot be read).
 RunListEntry describeRun(const QString &runDir);
 
+/// Adds @p entry to @p combo (label shown, path as the item data and tooltip); returns its index.
+int addRunItem(QComboBox *combo, const RunListEntry &entry);
+
 /// Fills @p combo with @p runs (label shown, path as the item data and tooltip), after @p noneLabel as an item with
 /// an empty path when it is not empty, and selects @p select (a path) if listed, else the first item.
 void fillRunCombo(QComboBox *combo, const QList<RunListEntry> &runs, const QString &select,

@@ -63,13 +63,10 @@ void selectRun(QComboBox *combo, const QString &dir)
         combo->setCurrentIndex(std::max(0, combo->findData(QString())));
         return;
     }
-    const RunListEntry entry = describeRun(dir.trimmed());
-    int index = combo->findData(entry.path);
-    if (index < 0) {
-        combo->addItem(entry.label, entry.path);
-        index = combo->count() - 1;
-        combo->setItemData(index, QDir::toNativeSeparators(entry.path), Qt::ToolTipRole);
-    }
+    // The path as listRuns() and describeRun() give it; run.json is read only for a run not listed yet.
+    int index = combo->findData(QDir::cleanPath(QFileInfo(dir.trimmed()).absoluteFilePath()));
+    if (index < 0)
+        index = addRunItem(combo, describeRun(dir.trimmed()));
     combo->setCurrentIndex(index);
 }
 
