@@ -28,6 +28,17 @@ struct ItemKey
 inline const QString kBaselineArm = QStringLiteral("baseline");
 inline const QString kWithSkillArm = QStringLiteral("with_skill");
 
+/// An arm as people read it, in the GUI and in human reports: "without skill" or "with skill". Files, data
+/// reports and the command line keep the ids.
+inline QString armLabel(const QString &arm)
+{
+    if (arm == kBaselineArm)
+        return QStringLiteral("without skill");
+    if (arm == kWithSkillArm)
+        return QStringLiteral("with skill");
+    return arm;
+}
+
 /// Why the student stopped.
 namespace StopReason {
 inline const QString Answered = QStringLiteral("answered"); // it replied without asking for a tool

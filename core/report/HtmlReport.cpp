@@ -138,7 +138,7 @@ void appendMatrix(QString &html, const RunAnalysis &run)
                            "the skill and passed with it, −n the reverse.</p>\n<div class=\"scroll\"><table "
                            "class=\"matrix\"><thead><tr><th>Case</th><th>Split</th><th>Flips</th>");
     for (const CaseColumn &column : matrix.columns)
-        html += QStringLiteral("<th>%1<br>%2</th>").arg(esc(column.model), esc(column.arm));
+        html += QStringLiteral("<th>%1<br>%2</th>").arg(esc(column.model), esc(armLabel(column.arm)));
     html += QStringLiteral("</tr></thead><tbody>\n");
     for (int index : matrixOrder(matrix)) {
         const CaseRow &row = matrix.rows[index];
@@ -210,7 +210,7 @@ void appendItem(QString &html, const RunAnalysis &run, const ItemResult &r)
 {
     const QString outcome = outcomeOf(r);
     html += QStringLiteral("<details><summary><span class=\"badge %1\">%2</span> %3 · %4 · %5 · repeat %6</summary>\n")
-                .arg(outcome, outcome.toUpper(), esc(r.key.caseId), esc(r.key.model), esc(r.key.arm))
+                .arg(outcome, outcome.toUpper(), esc(r.key.caseId), esc(r.key.model), esc(armLabel(r.key.arm)))
                 .arg(r.key.repeat);
     html += QStringLiteral("<dl><dt>Split</dt><dd>%1</dd><dt>Tokens</dt><dd>%2 in, %3 out</dd><dt>Cost</dt><dd>%4</dd>"
                            "<dt>Latency</dt><dd>%5 (model %6)</dd><dt>Turns</dt><dd>%7, %8 tool calls (%9 failed)</dd>"

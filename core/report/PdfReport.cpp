@@ -78,7 +78,7 @@ Table problemsTable(const RunAnalysis &run, int limit)
             if (!v.passed)
                 evidence.append(QStringLiteral("%1: %2").arg(v.name.isEmpty() ? v.type : v.name, v.evidence));
         }
-        table.rows.append({r.key.caseId, r.key.model, r.key.arm, QString::number(r.key.repeat), outcomeOf(r),
+        table.rows.append({r.key.caseId, r.key.model, armLabel(r.key.arm), QString::number(r.key.repeat), outcomeOf(r),
                            evidence.join(QStringLiteral("; ")).left(400)});
     }
     table.note = QStringLiteral("%1 items failed or ended in an error; items of flipped cases first.").arg(total);

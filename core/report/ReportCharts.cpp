@@ -65,14 +65,14 @@ QList<Series> seriesOf(const QList<const RunAnalysis *> &runs)
         const QString prefix = two ? shortName(runs, r) + QStringLiteral(" · ") : QString();
         if (r == 0) {
             series.append({runs[r], kBaselineArm, QStringLiteral("#E69F00"), Series::Fill::Hatch,
-                           Series::Marker::Circle, prefix + QStringLiteral("baseline")});
+                           Series::Marker::Circle, prefix + armLabel(kBaselineArm)});
             series.append({runs[r], kWithSkillArm, QStringLiteral("#0072B2"), Series::Fill::Solid,
-                           Series::Marker::Square, prefix + QStringLiteral("with skill")});
+                           Series::Marker::Square, prefix + armLabel(kWithSkillArm)});
         } else {
             series.append({runs[r], kBaselineArm, QStringLiteral("#CC79A7"), Series::Fill::CrossHatch,
-                           Series::Marker::Triangle, prefix + QStringLiteral("baseline")});
+                           Series::Marker::Triangle, prefix + armLabel(kBaselineArm)});
             series.append({runs[r], kWithSkillArm, QStringLiteral("#56B4E9"), Series::Fill::Outlined,
-                           Series::Marker::Diamond, prefix + QStringLiteral("with skill")});
+                           Series::Marker::Diamond, prefix + armLabel(kWithSkillArm)});
         }
     }
     return series;
@@ -428,7 +428,7 @@ QString passRateVsTokens(const QList<const RunAnalysis *> &runs, const QString &
     svg.text(QPointF(18, top + plotHeight / 2), QStringLiteral("Pass rate (%)"), 12, SvgWriter::Anchor::Middle, false,
              -90);
     svg.text(QPointF(left + plotWidth / 2, height - 10),
-             QStringLiteral("Mean tokens per item (input + output); arrows go from baseline to with skill"), 12,
+             QStringLiteral("Mean tokens per item (input + output); arrows go from without to with the skill"), 12,
              SvgWriter::Anchor::Middle);
     svg.line(QPointF(left, top + plotHeight), QPointF(left + plotWidth, top + plotHeight), ink.text, 1);
     svg.line(QPointF(left, top), QPointF(left, top + plotHeight), ink.text, 1);
@@ -511,7 +511,7 @@ QString liftPerModel(const QList<const RunAnalysis *> &runs, const QString &spli
                  11, SvgWriter::Anchor::Middle);
     }
     svg.text(QPointF(left + plotWidth / 2, height - 8),
-             QStringLiteral("Lift in percentage points (with skill minus baseline, paired repeats); p: exact McNemar"),
+             QStringLiteral("Lift in percentage points (with minus without the skill, paired repeats); p: exact McNemar"),
              11.5, SvgWriter::Anchor::Middle);
     for (qsizetype m = 0; m < models.size(); ++m) {
         const double rowTop = top + m * rowHeight + 7;

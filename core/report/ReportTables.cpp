@@ -156,7 +156,7 @@ Table passRateTable(const RunAnalysis &run, const QString &split)
         if (a.split != split)
             continue;
         QStringList row{a.model,
-                        a.arm,
+                        armLabel(a.arm),
                         QString::number(a.items),
                         QString::number(a.errors),
                         QStringLiteral("%1 of %2").arg(a.passRate.successes).arg(a.passRate.trials),
@@ -180,7 +180,7 @@ Table costTable(const RunAnalysis &run, const QString &split)
     for (const ArmSummary &a : run.summary.arms) {
         if (a.split != split)
             continue;
-        QStringList row{a.model, a.arm, withInterval(a.tokens.mean, a.tokens.meanCi, tokensText),
+        QStringList row{a.model, armLabel(a.arm), withInterval(a.tokens.mean, a.tokens.meanCi, tokensText),
                         withInterval(a.tokens.median, a.tokens.medianCi, tokensText)};
         if (a.costUsd) {
             row << withInterval(a.costUsd->mean, a.costUsd->meanCi, costText)
@@ -229,8 +229,8 @@ Table liftTable(const RunAnalysis &run, const QString &split)
                            pValue(c.pValue), QString::number(c.table.bothPass), QString::number(c.table.bothFail),
                            flipList(c.flippedToPass), flipList(c.flippedToFail)});
     }
-    table.note = QStringLiteral("Pairs are (case, repeat) judged in both arms. Lift: with-skill minus baseline pass "
-                                "rate over those pairs; p: two-sided exact McNemar test of the flipped pairs.");
+    table.note = QStringLiteral("Pairs are (case, repeat) judged in both arms. Lift: the pass rate with the skill minus "
+                                "the one without, over those pairs; p: two-sided exact McNemar test of the flipped pairs.");
     return table;
 }
 
@@ -249,7 +249,7 @@ Table changesTable(const RunAnalysis &before, const RunAnalysis &after, int limi
         if (c.before && c.after)
             delta = QStringLiteral("%1%2 pp").arg(c.delta() > 0 ? QStringLiteral("+") : QString(),
                                                   QString::number(c.delta() * 100, 'f', 0));
-        table.rows.append({c.caseId, c.model, c.arm, rate(c.before), rate(c.after), delta});
+        table.rows.append({c.caseId, c.model, armLabel(c.arm), rate(c.before), rate(c.after), delta});
     }
     table.note = changes.isEmpty() ? QStringLiteral("No case changed its pass rate between the two runs.")
                                    : QStringLiteral("%1 cells changed; largest change first.").arg(changes.size());
@@ -282,7 +282,7 @@ QString cellText(const CaseCell &cell)
 
 QString columnTitle(const CaseColumn &column)
 {
-    return QStringLiteral("%1 · %2").arg(column.model, column.arm);
+    return QStringLiteral("%1 · %2").arg(column.model, armLabel(column.arm));
 }
 
 Table matrixTable(const RunAnalysis &run, int limit)

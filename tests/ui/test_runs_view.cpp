@@ -1,5 +1,6 @@
 #include "ChatReplies.h"
 #include "ScriptedHttpServer.h"
+#include "common/Theme.h"
 #include "eval/EvalRunner.h"
 #include "eval/EvalSession.h"
 #include "eval/RunStore.h"
@@ -135,7 +136,12 @@ private Q_SLOTS:
         model.reset(items, {result(kBaselineArm, QStringLiteral("a"), false)});
         QCOMPARE(model.rowCount(), 2);
         QCOMPARE(model.columnCount(), 2);
-        QVERIFY(model.headerData(0, Qt::Horizontal, Qt::DisplayRole).toString().endsWith(kBaselineArm));
+        // The GUI's words for the arms, as in Compare; the colours are Compare's pass and fail colours too.
+        QCOMPARE(model.headerData(0, Qt::Horizontal, Qt::DisplayRole).toString(),
+                 QStringLiteral("generic:s\nwithout skill"));
+        QCOMPARE(model.headerData(1, Qt::Horizontal, Qt::DisplayRole).toString(),
+                 QStringLiteral("generic:s\nwith skill"));
+        QCOMPARE(model.index(0, 0).data(Qt::BackgroundRole).value<QColor>(), Theme::passShareBackground(0.0));
         QCOMPARE(model.index(0, 0).data(RunGridModel::StateRole).value<RunGridModel::CellState>(),
                  RunGridModel::CellState::Failed);
         QCOMPARE(model.index(0, 1).data(RunGridModel::StateRole).value<RunGridModel::CellState>(),
@@ -250,8 +256,9 @@ private Q_SLOTS:
             QCOMPARE(grid->index(row, 1).data(RunGridModel::StateRole).value<RunGridModel::CellState>(),
                      RunGridModel::CellState::Passed);
         }
-        QVERIFY2(view.summaryText().contains(QStringLiteral("1.00")), qPrintable(view.summaryText()));
-        auto *table = view.findChild<QTableView *>();
+        QVERIFY2(view.summaryText().contains(QStringLiteral("+100 pts")), qPrintable(view.summaryText()));
+        QVERIFY2(view.summaryText().contains(QStringLiteral("0/4 (0%)\t4/4 (100%)")), qPrintable(view.summaryText()));
+        auto *table = view.findChild<QTableView *>(QStringLiteral("runGrid"));
         Q_EMIT table->clicked(grid->index(0, 1));
         QVERIFY2(view.transcriptText().contains(QStringLiteral("MAGIC-EPS")), qPrintable(view.transcriptText()));
         QVERIFY(view.transcriptText().contains(QStringLiteral("── assistant ──")));
@@ -324,9 +331,15 @@ private Q_SLOTS:
         QVERIFY2(view.summaryText().contains(QStringLiteral("Being written by")), qPrintable(view.summaryText()));
         QVERIFY(view.summaryText().contains(QStringLiteral("1 item so far")));
 
-        // It grows; the view follows.
+        // The user reads a cell while it grows; the view follows, and the cell stays the one selected.
+        auto *grid = view.findChild<QTableView *>(QStringLiteral("runGrid"));
+        QVERIFY(grid);
+        grid->setCurrentIndex(view.gridModel()->index(0, 0));
+        const QString readCell = grid->currentIndex().data(RunGridModel::ItemKeyRole).toString();
+        QVERIFY(!readCell.isEmpty());
         QCOMPARE(writer.append(result(kWithSkillArm, QStringLiteral("a"), true)), QString());
         QTRY_VERIFY_WITH_TIMEOUT(view.summaryText().contains(QStringLiteral("2 items so far")), 5000);
+        QCOMPARE(grid->currentIndex().data(RunGridModel::ItemKeyRole).toString(), readCell);
 
         // The writer is done: Resume is offered again, and the view stops watching.
         writer.releaseWriterLock();

@@ -2,6 +2,7 @@
 
 #include "charts/ChartOverlay.h"
 #include "charts/ChartStyle.h"
+#include "common/Theme.h"
 
 #include <QAbstractBarSeries>
 #include <QBarCategoryAxis>
@@ -24,18 +25,9 @@ namespace {
 
 constexpr double kBarWidth = 0.8;
 
-QString armName(const QString &arm)
-{
-    if (arm == kBaselineArm)
-        return QObject::tr("without skill");
-    if (arm == kWithSkillArm)
-        return QObject::tr("with skill");
-    return arm;
-}
-
 QString setName(const QList<ChartRun> &runs, int runIndex, const QString &arm)
 {
-    return runs.size() > 1 ? QStringLiteral("%1 — %2").arg(runs[runIndex].label, armName(arm)) : armName(arm);
+    return runs.size() > 1 ? QStringLiteral("%1 — %2").arg(runs[runIndex].label, armLabel(arm)) : armLabel(arm);
 }
 
 /// Models of every run in order of first appearance.

@@ -4,6 +4,7 @@
 #include <QPalette>
 #include <QStyle>
 #include <QStyleFactory>
+#include <algorithm>
 
 namespace sf {
 
@@ -91,6 +92,27 @@ QColor Theme::failure()
 QColor Theme::muted()
 {
     return QApplication::palette().color(QPalette::Disabled, QPalette::WindowText);
+}
+
+namespace {
+
+QColor mix(const QColor &a, const QColor &b, double t)
+{
+    return QColor::fromRgbF(float(a.redF() + (b.redF() - a.redF()) * t), float(a.greenF() + (b.greenF() - a.greenF()) * t),
+                            float(a.blueF() + (b.blueF() - a.blueF()) * t));
+}
+
+} // namespace
+
+QColor Theme::passShareBackground(double share)
+{
+    const QColor base = QApplication::palette().color(QPalette::Base);
+    return mix(base, mix(failure(), success(), std::clamp(share, 0.0, 1.0)), 0.45);
+}
+
+QColor Theme::errorBackground()
+{
+    return mix(QApplication::palette().color(QPalette::Base), muted(), 0.35);
 }
 
 } // namespace sf

@@ -24,6 +24,11 @@ public:
     static QColor success();
     static QColor failure();
     static QColor muted();
+    /// A table cell's background for a pass share in [0, 1]: from failure to success, mixed into the base colour
+    /// so the text on it stays readable. The Runs grid and Compare's case matrix both use it.
+    static QColor passShareBackground(double share);
+    /// A cell that ended in an error rather than a verdict.
+    static QColor errorBackground();
 };
 
 } // namespace sf

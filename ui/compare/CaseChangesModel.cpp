@@ -53,7 +53,7 @@ QVariant CaseChangesModel::data(const QModelIndex &index, int role) const
         switch (index.column()) {
         case CaseColumn: return c.caseId;
         case ModelColumn: return c.model;
-        case ArmColumn: return c.arm == kBaselineArm ? tr("without skill") : c.arm == kWithSkillArm ? tr("with skill") : c.arm;
+        case ArmColumn: return armLabel(c.arm);
         case BeforeColumn: return percent(c.before);
         case AfterColumn: return percent(c.after);
         case ChangeColumn:

@@ -10,25 +10,6 @@
 
 namespace sf {
 
-namespace {
-
-QString armName(const QString &arm)
-{
-    if (arm == kBaselineArm)
-        return CaseMatrixModel::tr("without skill");
-    if (arm == kWithSkillArm)
-        return CaseMatrixModel::tr("with skill");
-    return arm;
-}
-
-QColor mix(const QColor &a, const QColor &b, double t)
-{
-    return QColor::fromRgbF(float(a.redF() + (b.redF() - a.redF()) * t), float(a.greenF() + (b.greenF() - a.greenF()) * t),
-                            float(a.blueF() + (b.blueF() - a.blueF()) * t));
-}
-
-} // namespace
-
 CaseMatrixModel::CaseMatrixModel(QObject *parent)
     : QAbstractTableModel(parent)
 {
@@ -121,11 +102,9 @@ QVariant CaseMatrixModel::data(const QModelIndex &index, int role) const
     case SortRole: return rate ? *rate : -1.0;
     case Qt::TextAlignmentRole: return int(Qt::AlignCenter);
     case Qt::BackgroundRole: {
-        const QColor base = QApplication::palette().color(QPalette::Base);
         if (!rate)
-            return cell.errors > 0 ? QBrush(mix(base, Theme::muted(), 0.35), Qt::BDiagPattern) : QVariant();
-        // From the failure colour to the success colour, mixed into the background so the text stays readable.
-        return QBrush(mix(base, mix(Theme::failure(), Theme::success(), *rate), 0.45));
+            return cell.errors > 0 ? QBrush(Theme::errorBackground(), Qt::BDiagPattern) : QVariant();
+        return QBrush(Theme::passShareBackground(*rate));
     }
     case Qt::FontRole:
         if (cell.errors > 0) {
@@ -141,7 +120,7 @@ QVariant CaseMatrixModel::data(const QModelIndex &index, int role) const
 
 QString CaseMatrixModel::cellTooltip(const CaseRow &row, const CaseCell &cell, const CaseColumn &column) const
 {
-    QString text = QStringLiteral("%1 — %2, %3").arg(row.caseId, column.model, armName(column.arm));
+    QString text = QStringLiteral("%1 — %2, %3").arg(row.caseId, column.model, armLabel(column.arm));
     for (const int item : cell.items) {
         const ItemResult &r = m_analysis->results[item];
         text += u'\n' + tr("Repeat %1: %2")
@@ -162,7 +141,7 @@ QVariant CaseMatrixModel::headerData(int section, Qt::Orientation orientation, i
     default: break;
     }
     if (const CaseColumn *column = matrixColumn(section))
-        return QStringLiteral("%1\n%2").arg(column->model, armName(column->arm));
+        return QStringLiteral("%1\n%2").arg(column->model, armLabel(column->arm));
     return {};
 }
 

@@ -1,5 +1,7 @@
 #include "runs/RunGridModel.h"
 
+#include "common/Theme.h"
+
 #include <QColor>
 
 namespace sf {
@@ -142,12 +144,13 @@ QVariant RunGridModel::data(const QModelIndex &index, int role) const
         return tr("%1 tokens, %2 ms, %3 turns").arg(result->totalTokens()).arg(result->latencyMs).arg(result->turns);
     case Qt::BackgroundRole:
         switch (state) {
+        // Compare's case matrix colours a pass share the same way: one palette for pass and fail everywhere.
         case CellState::Passed:
-            return QColor(0x2e, 0x9e, 0x5b, 90);
+            return Theme::passShareBackground(1.0);
         case CellState::Failed:
-            return QColor(0xd1, 0x45, 0x3b, 90);
+            return Theme::passShareBackground(0.0);
         case CellState::Error:
-            return QColor(0xe0, 0x9b, 0x26, 110);
+            return Theme::errorBackground();
         default:
             return {};
         }
@@ -169,7 +172,7 @@ QVariant RunGridModel::headerData(int section, Qt::Orientation orientation, int 
     if (orientation == Qt::Vertical)
         return m_rows.value(section).replace(u'#', QStringLiteral(" #"));
     const QString column = m_columns.value(section);
-    return QStringLiteral("%1\n%2").arg(column.section(u'|', 0, -2), column.section(u'|', -1));
+    return QStringLiteral("%1\n%2").arg(column.section(u'|', 0, -2), armLabel(column.section(u'|', -1)));
 }
 
 } // namespace sf

@@ -1,6 +1,7 @@
 #include "runs/RunsView.h"
 
 #include "common/EmptyState.h"
+#include "common/RunList.h"
 #include "common/Plural.h"
 #include "eval/EvalSession.h"
 #include "eval/RunLock.h"
@@ -11,6 +12,7 @@
 #include "project/Project.h"
 #include "runs/EvalLaunchDialog.h"
 #include "runs/RunGridModel.h"
+#include "runs/RunSummaryTable.h"
 
 #include <QDateTime>
 #include <QDir>
@@ -51,11 +53,6 @@ qint64 countResultLines(const QString &runFolder)
     return lines;
 }
 
-QString percent(double rate)
-{
-    return QStringLiteral("%1%").arg(qRound(rate * 100));
-}
-
 // The run's matrix as its run.json describes it; empty when its suite can no longer be read.
 QList<ItemKey> matrixOf(const RunStore &store)
 {
@@ -77,7 +74,8 @@ RunsView::RunsView(QWidget *parent)
     , m_newButton(new QPushButton(tr("New Evaluation…"), this))
     , m_resumeButton(new QPushButton(tr("Resume"), this))
     , m_cancelButton(new QPushButton(tr("Cancel"), this))
-    , m_summary(new QLabel(this))
+    , m_status(new QLabel(this))
+    , m_summary(new RunSummaryTable(this))
     , m_grid(new RunGridModel(this))
     , m_gridView(new QTableView(this))
     , m_transcript(new QPlainTextEdit(this))
@@ -86,17 +84,19 @@ RunsView::RunsView(QWidget *parent)
     m_empty->setText(tr("No runs yet"),
                      tr("An evaluation run tries every student model on the test suite, without and with the "
                         "skill, and stores its results in the project's runs/ folder."));
-    m_table->setHeaderLabels({tr("Run"), tr("Last written"), tr("Finished items")});
+    m_table->setHeaderLabels({tr("Run"), tr("Items"), tr("Last written")});
     m_table->setRootIsDecorated(false);
     m_table->setUniformRowHeights(true);
-    m_table->setSortingEnabled(true);
+    m_table->header()->setStretchLastSection(false);
     m_table->header()->setSectionResizeMode(0, QHeaderView::Stretch);
+    m_table->header()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
+    m_table->header()->setSectionResizeMode(2, QHeaderView::ResizeToContents);
     m_stack->addWidget(m_empty);
     m_stack->addWidget(m_table);
 
-    m_summary->setWordWrap(true);
-    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_summary->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    m_status->setObjectName(QStringLiteral("runStatus"));
+    m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_gridView->setObjectName(QStringLiteral("runGrid"));
     m_gridView->setModel(m_grid);
     m_gridView->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
     m_gridView->setSelectionMode(QAbstractItemView::SingleSelection);
@@ -104,16 +104,25 @@ RunsView::RunsView(QWidget *parent)
     m_transcript->setReadOnly(true);
     m_transcript->setPlaceholderText(tr("Click a cell to read its transcript."));
 
+    // The statistics stay a one-line status and a few table rows; the grid and the transcript get the height.
+    auto *statistics = new QWidget(this);
+    auto *statisticsLayout = new QVBoxLayout(statistics);
+    statisticsLayout->setContentsMargins(0, 0, 0, 0);
+    statisticsLayout->addWidget(m_status);
+    statisticsLayout->addWidget(m_summary);
     auto *detail = new QSplitter(Qt::Vertical, this);
-    detail->addWidget(m_summary);
+    detail->addWidget(statistics);
     detail->addWidget(m_gridView);
     detail->addWidget(m_transcript);
+    detail->setStretchFactor(0, 0);
     detail->setStretchFactor(1, 2);
-    detail->setStretchFactor(2, 1);
+    detail->setStretchFactor(2, 2);
     auto *split = new QSplitter(Qt::Horizontal, this);
     split->addWidget(m_stack);
     split->addWidget(detail);
+    split->setStretchFactor(0, 1);
     split->setStretchFactor(1, 3);
+    split->setSizes({320, 960});
 
     auto *buttons = new QHBoxLayout;
     buttons->addWidget(m_newButton);
@@ -177,7 +186,7 @@ void RunsView::openPath(const QString &path)
 {
     reload();
     for (int row = 0; row < m_table->topLevelItemCount(); ++row) {
-        if (m_table->topLevelItem(row)->data(0, Qt::UserRole).toString() == path)
+        if (QDir(m_table->topLevelItem(row)->data(0, Qt::UserRole).toString()) == QDir(path))
             m_table->setCurrentItem(m_table->topLevelItem(row));
     }
 }
@@ -229,20 +238,21 @@ void RunsView::reload()
 {
     const QString selected = selectedRun();
     m_table->clear();
-    const QList<ProjectItem> runs = m_project ? m_project->items(ProjectItem::Kind::Run) : QList<ProjectItem>{};
+    // Named by skill and start time, newest first; the folder (the run id) is in the tooltip.
+    const QList<RunListEntry> runs = m_project ? listRuns(m_project->runsPath()) : QList<RunListEntry>{};
     const QLocale locale;
-    for (const ProjectItem &run : runs) {
+    for (const RunListEntry &run : runs) {
         auto *item = new QTreeWidgetItem(m_table);
         const QDateTime written = QFileInfo(run.path + QStringLiteral("/run.json")).lastModified();
-        item->setText(0, run.name);
-        item->setText(1, locale.toString(written, QLocale::ShortFormat));
-        item->setData(1, Qt::UserRole + 1, written);
-        item->setText(2, locale.toString(countResultLines(run.path)));
+        item->setText(0, run.label);
+        item->setToolTip(0, QDir::toNativeSeparators(run.path));
+        item->setText(1, locale.toString(countResultLines(run.path)));
+        item->setTextAlignment(1, Qt::AlignRight | Qt::AlignVCenter);
+        item->setText(2, locale.toString(written, QLocale::ShortFormat));
         item->setData(0, Qt::UserRole, run.path);
-        if (run.path == selected)
+        if (QDir(run.path) == QDir(selected))
             m_table->setCurrentItem(item);
     }
-    m_table->sortByColumn(0, Qt::DescendingOrder);
     m_stack->setCurrentWidget(runs.isEmpty() ? static_cast<QWidget *>(m_empty) : m_table);
     updateButtons();
 }
@@ -251,6 +261,7 @@ void RunsView::showRun(const QString &path)
 {
     if (path != m_shownRun)
         m_transcript->clear();
+    const bool sameRun = path == m_shownRun;
     m_shownRun = path;
     const bool ours = m_session && QDir(m_session->store().dir()) == QDir(path);
     const std::optional<QString> writer = path.isEmpty() || ours ? std::nullopt : RunLock::holder(path);
@@ -259,60 +270,61 @@ void RunsView::showRun(const QString &path)
         m_watch->start();
     else if (!writer)
         m_watch->stop();
-    if (m_session && QDir(m_session->store().dir()) == QDir(path)) {
-        m_grid->reset(m_session->runner().matrix(m_session->suite(), m_session->config()),
-                      m_session->store().results());
-    } else if (path.isEmpty()) {
-        m_grid->reset({}, {});
-    } else {
-        auto store = RunStore::open(path, RunStore::Access::ReadOnly);
-        if (const RunStore *s = std::get_if<RunStore>(&store))
-            m_grid->reset(matrixOf(*s), s->results());
-        else
-            m_grid->reset({}, {});
-    }
-    updateSummary();
-}
-
-void RunsView::updateSummary()
-{
+    // A watched run is read again every second: the cell the user is reading stays selected.
+    const QString selectedKey =
+        sameRun ? m_gridView->currentIndex().data(RunGridModel::ItemKeyRole).toString() : QString();
     QList<ItemResult> results;
     QString status;
-    if (m_session && QDir(m_session->store().dir()) == QDir(m_shownRun)) {
+    if (ours) {
         results = m_session->store().results();
-        status = tr("%1 of %2 items done, %3 running")
-                     .arg(m_session->runner().done())
-                     .arg(m_session->runner().total())
-                     .arg(m_session->runner().inFlight());
-    } else if (!m_shownRun.isEmpty()) {
-        auto store = RunStore::open(m_shownRun, RunStore::Access::ReadOnly);
+        m_grid->reset(m_session->runner().matrix(m_session->suite(), m_session->config()), results);
+        status = sessionStatus();
+    } else if (!path.isEmpty()) {
+        auto store = RunStore::open(path, RunStore::Access::ReadOnly);
         if (const RunStore *s = std::get_if<RunStore>(&store)) {
             results = s->results();
+            m_grid->reset(matrixOf(*s), results);
             const QString items = plural(results.size(), tr("1 item"), tr("%n items"));
             status = m_writer.isEmpty() ? tr("%1, %2").arg(s->manifest().status, items)
                                         : tr("Being written by %1: shown as it grows, %2 so far").arg(m_writer, items);
         } else {
+            m_grid->reset({}, {});
             status = std::get<LoadError>(store).toString();
         }
+    } else {
+        m_grid->reset({}, {});
     }
-    QString text = status.toHtmlEscaped();
-    const RunSummary summary = summarizeRun(results);
-    for (const ArmSummary &a : summary.arms) {
-        text += QStringLiteral("<br><b>%1</b> %2 [%3]: %4/%5 passed (%6, 95% CI %7–%8)%9")
-                    .arg(a.model.toHtmlEscaped(), a.arm, a.split)
-                    .arg(a.passRate.successes)
-                    .arg(a.passRate.trials)
-                    .arg(percent(a.passRate.rate), percent(a.passRate.ci.low), percent(a.passRate.ci.high),
-                         a.errors ? tr(", %1 errors").arg(a.errors) : QString());
+    if (!selectedKey.isEmpty()) {
+        for (int row = 0; row < m_grid->rowCount(); ++row) {
+            for (int column = 0; column < m_grid->columnCount(); ++column) {
+                const QModelIndex cell = m_grid->index(row, column);
+                if (cell.data(RunGridModel::ItemKeyRole).toString() == selectedKey)
+                    m_gridView->setCurrentIndex(cell);
+            }
+        }
     }
-    for (const ArmComparison &c : summary.comparisons) {
-        text += tr("<br>Lift <b>%1</b> [%2]: %3 (exact McNemar p = %4; %5 flipped to pass, %6 to fail)")
-                    .arg(c.model.toHtmlEscaped(), c.split, QString::number(c.lift, 'f', 2),
-                         QString::number(c.pValue, 'g', 3))
-                    .arg(c.table.onlySecond)
-                    .arg(c.table.onlyFirst);
-    }
-    m_summary->setText(text);
+    showStatistics(status, results);
+}
+
+QString RunsView::sessionStatus() const
+{
+    return tr("%1 of %2 items done, %3 running")
+        .arg(m_session->runner().done())
+        .arg(m_session->runner().total())
+        .arg(m_session->runner().inFlight());
+}
+
+void RunsView::showStatistics(const QString &status, const QList<ItemResult> &results)
+{
+    m_status->setText(status);
+    m_summary->setSummary(summarizeRun(results));
+    m_summary->setVisible(!results.isEmpty());
+}
+
+void RunsView::updateLiveStatistics()
+{
+    if (m_session && QDir(m_session->store().dir()) == QDir(m_shownRun))
+        showStatistics(sessionStatus(), m_session->store().results());
 }
 
 void RunsView::showTranscript(const QModelIndex &index)
@@ -355,7 +367,7 @@ QString RunsView::transcriptText() const
 
 QString RunsView::summaryText() const
 {
-    return m_summary->text();
+    return m_status->text() + u'\n' + m_summary->plainText();
 }
 
 bool RunsView::startEvaluation(const EvalPlan &plan)
@@ -386,7 +398,7 @@ bool RunsView::startEvaluation(const EvalPlan &plan)
         const EvalRunner &r = m_session->runner();
         m_job->setProgress(r.total() ? double(r.done()) / r.total() : 0.0);
         m_job->setDetail(tr("%1 of %2 items").arg(r.done()).arg(r.total()));
-        updateSummary();
+        updateLiveStatistics();
     });
     connect(&runner, &EvalRunner::finished, this, [this](bool cancelled) {
         if (cancelled)
@@ -394,7 +406,7 @@ bool RunsView::startEvaluation(const EvalPlan &plan)
         else
             m_job->finish(plural(m_session->runner().total(), tr("1 item"), tr("%n items")));
         m_job = nullptr;
-        updateSummary();
+        updateLiveStatistics();
         // The session is done; its results stay on disk and the grid keeps showing them.
         m_session.release()->deleteLater();
         reload();

@@ -20,6 +20,8 @@ class EvalSession;
 class Job;
 class JobListModel;
 class RunGridModel;
+class RunSummaryTable;
+struct ItemResult;
 
 /// The Runs view: the project's evaluation runs, newest first; the selected run as a grid of cells (case and
 /// repeat by model and arm) that fills in live, its statistics, and the transcript of the cell clicked. With
@@ -55,7 +57,10 @@ private:
     void reload();
     void showRun(const QString &path);
     void showTranscript(const QModelIndex &index);
-    void updateSummary();
+    QString sessionStatus() const;
+    void showStatistics(const QString &status, const QList<ItemResult> &results);
+    /// The statistics again while this view's own evaluation runs (its results are in memory).
+    void updateLiveStatistics();
     void updateButtons();
     QString selectedRun() const;
 
@@ -72,7 +77,8 @@ private:
     QPushButton *m_newButton;
     QPushButton *m_resumeButton;
     QPushButton *m_cancelButton;
-    QLabel *m_summary;
+    QLabel *m_status;
+    RunSummaryTable *m_summary;
     RunGridModel *m_grid;
     QTableView *m_gridView;
     QPlainTextEdit *m_transcript;

@@ -282,7 +282,7 @@ private Q_SLOTS:
         QCOMPARE(writer.write(ReportFormat::Markdown, path), QString());
         const QString md = QString::fromUtf8(readFile(path));
         QVERIFY(md.startsWith(QStringLiteral("# Skill report: diffusers-cuda-rmsnorm")));
-        QVERIFY(md.contains(QStringLiteral("| anthropic:claude-haiku-4-5 | with_skill | 10 | 0 | 9 of 10 | 90.0% |")));
+        QVERIFY(md.contains(QStringLiteral("| anthropic:claude-haiku-4-5 | with skill | 10 | 0 | 9 of 10 | 90.0% |")));
         const QStringList files = writer.outputFiles(ReportFormat::Markdown, path);
         QCOMPARE(files.size(), 7);
         for (const QString &png : files.mid(1)) {
@@ -355,7 +355,7 @@ private Q_SLOTS:
                 continue;
             const QString tooltip =
                 QStringLiteral("%1, %2: %3% (95% interval %4% to %5%)")
-                    .arg(a.model, a.arm == kBaselineArm ? QStringLiteral("baseline") : QStringLiteral("with skill"),
+                    .arg(a.model, armLabel(a.arm),
                          QString::number(a.passRate.rate * 100, 'f', 1),
                          QString::number(a.passRate.ci.low * 100, 'f', 1),
                          QString::number(a.passRate.ci.high * 100, 'f', 1));
@@ -427,7 +427,7 @@ private Q_SLOTS:
         QCOMPARE(write(v2, ReportFormat::Html, path, &v1), QString());
         const QString html = QString::fromUtf8(readFile(path));
         QVERIFY(html.contains(v1.label().toHtmlEscaped()) && html.contains(v2.label().toHtmlEscaped()));
-        QVERIFY(html.contains(QStringLiteral("v1 · baseline")) && html.contains(QStringLiteral("v2 · with skill")));
+        QVERIFY(html.contains(QStringLiteral("v1 · without skill")) && html.contains(QStringLiteral("v2 · with skill")));
         QVERIFY(html.contains(QStringLiteral("What changed per case")));
         const QString changed = QStringLiteral("%1 cells changed").arg(diffCaseMatrices(v1.matrix, v2.matrix).size());
         QVERIFY2(html.contains(changed), qPrintable(changed));
