@@ -131,6 +131,11 @@ private Q_SLOTS:
         QCOMPARE(dialog.liftSeries()->at(1).y(), 1.0);
         QCOMPARE(changed.count(), 1);
         QCOMPARE(m_jobs.jobAt(0)->state(), Job::State::Finished);
+        // The chart has room for its legend and ticks at the dialog's size (issue 24.10: it was squeezed to 120 px).
+        auto *chart = dialog.findChild<QWidget *>(u"liftChart"_s);
+        QVERIFY(chart);
+        QVERIFY2(chart->width() >= 380 && chart->height() >= 240,
+                 qPrintable(u"%1x%2"_s.arg(chart->width()).arg(chart->height())));
     }
 
     void oneImprovement_teacherFails_showsItsReply_andRetryAsksAgain()

@@ -1,5 +1,6 @@
 #include "generate/RefineDialog.h"
 
+#include "charts/ChartStyle.h"
 #include "generate/RefineIterationsModel.h"
 #include "generate/RefineLoop.h"
 #include "jobs/Job.h"
@@ -98,16 +99,22 @@ RefineDialog::RefineDialog(ChatClient &client, JobListModel &jobs, const Project
 
     // Lift per iteration, train and held out: held out diverging from train is overfitting made visible.
     auto *chart = new QChart;
-    chart->setTitle(tr("Lift per iteration"));
+    charts::prepareChart(chart);
+    chart->setTitle(tr("Lift per iteration (with − without the skill)"));
+    chart->legend()->setAlignment(Qt::AlignBottom);
     m_trainLift->setName(tr("Train"));
     m_heldOutLift->setName(tr("Held out"));
+    m_trainLift->setColor(charts::okabeIto(4)); // blue, and vermillion for held out: distinct for colour-blind eyes
+    m_heldOutLift->setColor(charts::okabeIto(5));
     m_trainLift->setPointsVisible(true);
     m_heldOutLift->setPointsVisible(true);
     chart->addSeries(m_trainLift);
     chart->addSeries(m_heldOutLift);
     auto *liftAxis = new QValueAxis(chart);
     liftAxis->setRange(-1.0, 1.0);
-    liftAxis->setTitleText(tr("Lift (pass rate with − without)"));
+    liftAxis->setTitleText(tr("Lift"));
+    liftAxis->setLabelFormat(QStringLiteral("%+.1f"));
+    liftAxis->setTickCount(5);
     m_iterationAxis->setRange(1, 2);
     m_iterationAxis->setTickCount(2);
     m_iterationAxis->setLabelFormat(QStringLiteral("%d"));
@@ -118,9 +125,12 @@ RefineDialog::RefineDialog(ChatClient &client, JobListModel &jobs, const Project
         series->attachAxis(m_iterationAxis);
         series->attachAxis(liftAxis);
     }
+    charts::styleAxes(chart);
     auto *chartView = new QChartView(chart, this);
+    chartView->setObjectName(QStringLiteral("liftChart"));
     chartView->setRenderHint(QPainter::Antialiasing);
-    chartView->setMinimumHeight(200);
+    // Wide and tall enough for its legend, ticks and axis titles whole; the table beside it scrolls instead.
+    chartView->setMinimumSize(380, 240);
 
     auto *form = new QFormLayout;
     form->addRow(tr("Skill:"), m_skill);
@@ -140,6 +150,9 @@ RefineDialog::RefineDialog(ChatClient &client, JobListModel &jobs, const Project
     auto *results = new QSplitter(Qt::Horizontal, this);
     results->addWidget(m_table);
     results->addWidget(chartView);
+    results->setChildrenCollapsible(false);
+    results->setStretchFactor(0, 3);
+    results->setStretchFactor(1, 2);
     auto *proposal = new QWidget(this);
     auto *proposalLayout = new QVBoxLayout(proposal);
     proposalLayout->setContentsMargins(0, 0, 0, 0);
