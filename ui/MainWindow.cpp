@@ -2,6 +2,7 @@
 
 #include "common/JobsPanel.h"
 #include "common/ProjectSidebar.h"
+#include "common/StatusMessages.h"
 #include "common/ViewPage.h"
 #include "compare/CompareView.h"
 #include "jobs/JobListModel.h"
@@ -72,6 +73,8 @@ MainWindow::MainWindow(JobListModel *jobs, QWidget *parent)
     createActions();
     createDocks();
     statusBar()->addWidget(m_projectLabel, 1);
+    connect(&StatusMessages::instance(), &StatusMessages::message, this,
+            [this](const QString &text) { statusBar()->showMessage(text, 5000); });
 
     resize(1280, 800);
     restoreGeometry(m_settings.windowGeometry());

@@ -19,6 +19,9 @@ const QString ThemeKey = QStringLiteral("appearance/theme");
 const QString LocalContextKey = QStringLiteral("localModel/contextPerRequest");
 const QString LocalThreadsKey = QStringLiteral("localModel/threads");
 const QString LocalInstallOfferedKey = QStringLiteral("localModel/installOffered");
+const QString ChartFolderKey = QStringLiteral("charts/saveFolder");
+const QString LastStudentsKey = QStringLiteral("models/lastStudents");
+const QString LastTeacherKey = QStringLiteral("models/lastTeacher");
 
 bool unchangedInThisProcess = false;
 } // namespace
@@ -116,5 +119,14 @@ int AppSettings::localModelThreads() const
 }
 
 void AppSettings::setLocalModelThreads(int threads) { write(LocalThreadsKey, threads); }
+
+QString AppSettings::chartFolder() const { return m_settings.value(ChartFolderKey).toString(); }
+void AppSettings::setChartFolder(const QString &folder) { write(ChartFolderKey, folder); }
+
+QStringList AppSettings::lastStudentModels() const { return m_settings.value(LastStudentsKey).toStringList(); }
+void AppSettings::setLastStudentModels(const QStringList &models) { write(LastStudentsKey, models); }
+
+QString AppSettings::lastTeacherModel() const { return m_settings.value(LastTeacherKey).toString(); }
+void AppSettings::setLastTeacherModel(const QString &model) { write(LastTeacherKey, model); }
 
 } // namespace sf

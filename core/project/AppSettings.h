@@ -54,6 +54,15 @@ public:
     int localModelThreads() const;
     void setLocalModelThreads(int threads);
 
+    /// The folder Save Chart last saved into; empty before the first chart.
+    QString chartFolder() const;
+    void setChartFolder(const QString &folder);
+    /// The student models and the teacher the user last evaluated or refined with, for the dialogs' defaults.
+    QStringList lastStudentModels() const;
+    void setLastStudentModels(const QStringList &models);
+    QString lastTeacherModel() const;
+    void setLastTeacherModel(const QString &model);
+
 private:
     void write(const QString &key, const QVariant &value);
 

@@ -4,10 +4,12 @@
 #include "charts/ChartPanel.h"
 #include "charts/ComparisonCharts.h"
 #include "common/EmptyState.h"
+#include "common/StatusMessages.h"
 #include "compare/CaseChangesModel.h"
 #include "compare/CaseDetailDialog.h"
 #include "compare/CaseMatrixModel.h"
 #include "compare/CompareView.h"
+#include "project/AppSettings.h"
 #include "project/Project.h"
 #include "report/ExportReportDialog.h"
 #include "skill/DiffView.h"
@@ -23,6 +25,7 @@
 #include <QGuiApplication>
 #include <QImage>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QScatterSeries>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -353,6 +356,40 @@ private Q_SLOTS:
             QVERIFY(text.size() > 2000);
         }
         QVERIFY(!view->barChart()->savePng(out.filePath(u"missing/dir/x.png"_s)).isEmpty());
+    }
+
+    void saveChart_suggestsTheRunsSkillAndTitle_inTheProjectThenTheLastFolder()
+    {
+        auto view = openView(m_v1);
+        AppSettings().setChartFolder({});
+        const QString skill = view->barChart()->suggestedPath(u"png"_s);
+        QCOMPARE(QFileInfo(skill).absolutePath(), QFileInfo(m_project->rootPath()).absoluteFilePath());
+        const QString name = QFileInfo(skill).fileName();
+        QVERIFY2(name.startsWith(u"diffusers-cuda-rmsnorm-pass-rate"_s) && name.endsWith(u".png"_s), qPrintable(name));
+        for (charts::ChartPanel *panel : {view->barChart(), view->scatterChart(), view->liftChart()}) {
+            const QString base = QFileInfo(panel->suggestedPath(u"svg"_s)).completeBaseName();
+            QVERIFY2(!base.endsWith(u'-') && !base.startsWith(u'-') && !base.contains(u"--"_s), qPrintable(base));
+            QVERIFY2(QRegularExpression(u"^[a-z0-9_-]+$"_s).match(base).hasMatch(), qPrintable(base));
+        }
+        QTemporaryDir elsewhere;
+        AppSettings().setChartFolder(elsewhere.path());
+        QCOMPARE(QFileInfo(view->liftChart()->suggestedPath(u"png"_s)).absolutePath(),
+                 QFileInfo(elsewhere.path()).absoluteFilePath());
+        AppSettings().setChartFolder({});
+    }
+
+    void copyAsCsv_saysWhatWasCopied()
+    {
+        auto view = openView(m_v1);
+        QSignalSpy messages(&StatusMessages::instance(), &StatusMessages::message);
+        QPushButton *copy = nullptr;
+        for (QPushButton *button : view->findChildren<QPushButton *>())
+            if (button->text() == u"Copy as CSV"_s)
+                copy = button;
+        QVERIFY(copy);
+        copy->click();
+        QCOMPARE(messages.count(), 1);
+        QCOMPARE(messages.first().first().toString(), u"Copied the case matrix as CSV"_s);
     }
 
     void ctrlC_copiesTheShownMatrixAsCsv()

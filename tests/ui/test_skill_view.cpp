@@ -3,6 +3,7 @@
 #include "../support/TestFiles.h"
 #include "common/AtomicFile.h"
 #include "common/FindBar.h"
+#include "common/StatusMessages.h"
 #include "project/Project.h"
 #include "skill/DiffView.h"
 #include "skill/FrontMatterForm.h"
@@ -365,7 +366,12 @@ private Q_SLOTS:
 
         moveToEndOfLine(view->editor(), 12);
         QTest::keyClicks(view->editor(), QStringLiteral(" Second edit."));
+        QSignalSpy messages(&StatusMessages::instance(), &StatusMessages::message);
         QVERIFY(view->save());
+        // Saving says so: the only other sign is a marker going away.
+        QCOMPARE(messages.count(), 1);
+        QVERIFY2(messages.last().first().toString().startsWith(QStringLiteral("Saved ")),
+                 qPrintable(messages.last().first().toString()));
         const QList<SkillVersion> versions = store.versions();
         QCOMPARE(versions.size(), 3);
         QCOMPARE(versions.first().origin, QStringLiteral("user"));
@@ -403,6 +409,8 @@ private Q_SLOTS:
         view->setConfirm([](const QString &, const QString &) { return true; });
         dialog->selectVersion(versions[1].id);
         restore->click();
+        QVERIFY2(messages.last().first().toString().startsWith(QStringLiteral("Restored the skill to the version of")),
+                 qPrintable(messages.last().first().toString()));
         QCOMPARE(view->editor()->toPlainText(), firstText);
         QCOMPARE(readFile(skillMd()), firstText);
         QVERIFY(!view->isModified());

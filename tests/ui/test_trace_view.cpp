@@ -1,3 +1,4 @@
+#include "common/StatusMessages.h"
 #include "jobs/JobListModel.h"
 #include "project/Project.h"
 #include "project/SampleProject.h"
@@ -11,10 +12,12 @@
 #include <QApplication>
 #include <QClipboard>
 #include <QFile>
+#include <QGuiApplication>
 #include <QPlainTextEdit>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
+#include <QToolButton>
 #include <QTest>
 #include <QTreeView>
 
@@ -145,6 +148,12 @@ private Q_SLOTS:
         QCOMPARE(selected[1], std::make_pair(0, 2));
         const QString markdown = view.selectionAsMarkdown();
         QVERIFY(markdown.startsWith(u"### "_s));
+        QSignalSpy messages(&StatusMessages::instance(), &StatusMessages::message);
+        auto *copy = view.findChild<QToolButton *>(u"copySelection"_s);
+        QVERIFY(copy && copy->isEnabled());
+        copy->click();
+        QCOMPARE(QGuiApplication::clipboard()->text(), markdown);
+        QCOMPARE(messages.value(0).value(0).toString(), u"Copied 3 steps as Markdown"_s);
         QCOMPARE(view.useSelectionForGeneration(), QString());
         const QString file = TraceSelection::selectionPathFor(m_projectRoot, m_tracePath);
         QVERIFY(file.contains(u"/traces/.selections/"_s));

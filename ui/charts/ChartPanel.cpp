@@ -1,9 +1,12 @@
 #include "charts/ChartPanel.h"
 
 #include "common/AtomicFile.h"
+#include "common/StatusMessages.h"
+#include "project/AppSettings.h"
 
 #include <QChart>
 #include <QContextMenuEvent>
+#include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QImage>
@@ -80,19 +83,42 @@ void ChartPanel::contextMenuEvent(QContextMenuEvent *event)
     menu.exec(event->globalPos());
 }
 
+void ChartPanel::setSaveHints(const QString &prefix, const QString &folder)
+{
+    m_namePrefix = prefix;
+    m_folderHint = folder;
+}
+
+QString ChartPanel::suggestedPath(const QString &format) const
+{
+    const QString title = chart()->title().isEmpty() ? QStringLiteral("chart") : chart()->title();
+    QString name = (m_namePrefix.isEmpty() ? title : m_namePrefix + u' ' + title).toLower();
+    // "Pass rate (95% CI)" becomes "pass-rate-95-ci": no hyphen doubled, none at either end.
+    name.replace(QRegularExpression(QStringLiteral("[^a-z0-9_]+")), QStringLiteral("-"));
+    name.remove(QRegularExpression(QStringLiteral("^-+|-+$")));
+    QString folder = AppSettings().chartFolder();
+    for (const QString &candidate :
+         {m_folderHint, QStandardPaths::writableLocation(QStandardPaths::PicturesLocation), QDir::homePath()}) {
+        if (!folder.isEmpty() && QFileInfo(folder).isDir())
+            break;
+        folder = candidate;
+    }
+    return QDir(folder).filePath((name.isEmpty() ? QStringLiteral("chart") : name) + u'.' + format);
+}
+
 void ChartPanel::exportInteractively(const QString &format)
 {
-    QString name = chart()->title().isEmpty() ? QStringLiteral("chart") : chart()->title();
-    name.replace(QRegularExpression(QStringLiteral("[^A-Za-z0-9_-]+")), QStringLiteral("-"));
-    const QString start = QStandardPaths::writableLocation(QStandardPaths::PicturesLocation) + u'/' +
-                          name.toLower() + u'.' + format;
     const QString filter = format == u"png" ? tr("PNG image (*.png)") : tr("SVG drawing (*.svg)");
-    const QString path = QFileDialog::getSaveFileName(this, tr("Save Chart"), start, filter);
+    const QString path = QFileDialog::getSaveFileName(this, tr("Save Chart"), suggestedPath(format), filter);
     if (path.isEmpty())
         return;
     const QString error = format == u"png" ? savePng(path) : saveSvg(path);
-    if (!error.isEmpty())
+    if (!error.isEmpty()) {
         QMessageBox::warning(this, tr("Cannot save the chart"), error);
+        return;
+    }
+    AppSettings().setChartFolder(QFileInfo(path).absolutePath());
+    StatusMessages::show(tr("Saved the chart to %1").arg(QDir::toNativeSeparators(path)));
 }
 
 } // namespace sf::charts

@@ -4,6 +4,7 @@
 #include "charts/ComparisonCharts.h"
 #include "common/EmptyState.h"
 #include "common/RunList.h"
+#include "common/StatusMessages.h"
 #include "compare/CaseChangesModel.h"
 #include "compare/CaseDetailDialog.h"
 #include "compare/CaseMatrixModel.h"
@@ -149,7 +150,10 @@ CompareView::CompareView(QWidget *parent)
     copy->setContext(Qt::WidgetWithChildrenShortcut);
     connect(copy, &QShortcut::activated, m_copyButton, &QPushButton::click);
     connect(m_copyButton, &QPushButton::clicked, this,
-            [this] { QGuiApplication::clipboard()->setText(matrixCsv()); });
+            [this] {
+                QGuiApplication::clipboard()->setText(matrixCsv());
+                StatusMessages::show(tr("Copied the case matrix as CSV"));
+            });
 
     m_liftTable->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_liftTable->verticalHeader()->hide();
@@ -353,6 +357,9 @@ void CompareView::requestRuns()
         return; // already on screen
     m_shown = shown;
     m_compared = other;
+    for (charts::ChartPanel *panel : {m_barChart, m_scatterChart, m_liftChart})
+        panel->setSaveHints(m_shown ? m_shown->manifest.skillName : QString(),
+                            m_project ? m_project->rootPath() : QString());
     if (!m_shown) {
         m_matrix->setAnalysis(nullptr);
         m_status->setText(error);

@@ -3,6 +3,7 @@
 #include "common/AtomicFile.h"
 #include "common/EmptyState.h"
 #include "common/FindBar.h"
+#include "common/StatusMessages.h"
 #include "common/TokenEstimate.h"
 #include "project/Project.h"
 #include "skill/DebouncedTask.h"
@@ -440,6 +441,7 @@ bool SkillView::save()
             m_versions->reload();
     }
     m_validation->request();
+    StatusMessages::show(tr("Saved %1").arg(QDir::toNativeSeparators(m_file)));
     Q_EMIT saved(m_file);
     return true;
 }

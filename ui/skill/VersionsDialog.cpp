@@ -1,5 +1,6 @@
 #include "skill/VersionsDialog.h"
 
+#include "common/StatusMessages.h"
 #include "skill/DiffView.h"
 
 #include <QComboBox>
@@ -261,6 +262,7 @@ QString VersionsDialog::restoreVersion(const QString &id)
         return error;
     Q_EMIT restored(id);
     reload();
+    StatusMessages::show(tr("Restored the skill to the version of %1").arg(titleOf(id)));
     return {};
 }
 

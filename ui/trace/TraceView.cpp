@@ -2,6 +2,7 @@
 
 #include "common/EmptyState.h"
 #include "common/Plural.h"
+#include "common/StatusMessages.h"
 #include "project/Project.h"
 #include "trace/ContextChart.h"
 #include "trace/SessionBrowserDialog.h"
@@ -215,8 +216,13 @@ void TraceView::createToolbar(QWidget *toolbar)
     layout->addStretch(1);
 
     m_copyButton = button(tr("Copy as Markdown"), tr("Copy the selected steps as Markdown"));
+    m_copyButton->setObjectName(QStringLiteral("copySelection"));
     connect(m_copyButton, &QToolButton::clicked, this,
-            [this] { QApplication::clipboard()->setText(selectionAsMarkdown()); });
+            [this] {
+                QApplication::clipboard()->setText(selectionAsMarkdown());
+                const int steps = int(selectedSteps().size());
+                StatusMessages::show(plural(steps, tr("Copied 1 step as Markdown"), tr("Copied %n steps as Markdown")));
+            });
     m_useButton = button(tr("Use for skill generation"),
                          tr("Keep the selected steps with the project (traces/.selections/) as the source for "
                             "generating a skill"));
