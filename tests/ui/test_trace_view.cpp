@@ -117,6 +117,46 @@ private Q_SLOTS:
         QVERIFY(view.detail()->primaryEditor()->toPlainText().contains(thought));
     }
 
+    void filters_sayTheyAreOn_dropAHiddenStep_andShowAllUndoes()
+    {
+        TraceView view;
+        openSample(view);
+        QCOMPARE(view.filterStatus(), QString());
+        // The first user message is current and shown in full.
+        view.timeline()->setCurrentIndex(view.timeline()->model()->index(0, 0));
+        QCOMPARE(view.timeline()->currentIndex().data(TraceTimelineModel::KindRole).toInt(), int(StepKind::UserText));
+        const QString userText = view.timeline()->currentIndex().data(TraceTimelineModel::FullTextRole).toString();
+        QVERIFY(view.detail()->primaryEditor()->toPlainText().contains(userText.left(30)));
+        view.setKindVisible(StepKind::UserText, false);
+        QVERIFY2(view.filterStatus().startsWith(u"Showing "_s), qPrintable(view.filterStatus()));
+        QVERIFY(!view.detail()->primaryEditor()->toPlainText().contains(userText.left(30)));
+        bool kindsSaysSo = false;
+        for (QToolButton *button : view.findChildren<QToolButton *>())
+            kindsSaysSo = kindsSaysSo || button->text() == u"Kinds (6 of 7)"_s;
+        QVERIFY(kindsSaysSo);
+        view.clearFilters();
+        QCOMPARE(view.filterStatus(), QString());
+        QCOMPARE(view.filterModel()->isKindVisible(StepKind::UserText), true);
+    }
+
+    void showThinking_keepsTheSelection()
+    {
+        TraceView view;
+        openSample(view);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.selectSteps({{0, 1}, {0, 2}});
+        QToolButton *thinking = nullptr;
+        for (QToolButton *button : view.findChildren<QToolButton *>())
+            if (button->text() == u"Show thinking"_s)
+                thinking = button;
+        QVERIFY(thinking);
+        thinking->click();
+        QCOMPARE(view.selectedSteps().size(), size_t(2));
+        thinking->click();
+        QCOMPARE(view.selectedSteps().size(), size_t(2));
+    }
+
     void filters_byKindAndTool()
     {
         TraceView view;
@@ -128,6 +168,9 @@ private Q_SLOTS:
         view.setKindVisible(StepKind::ToolResult, true);
         view.setToolFilter(u"Bash"_s);
         QCOMPARE(view.timeline()->model()->rowCount(), 26); // 13 calls and their 13 results
+        // The toolbar says a filter is on and how much it shows (issue 24.12).
+        const int total = int(view.timelineModel()->displayOrder().size());
+        QCOMPARE(view.filterStatus(), u"Showing 26 of %1 steps"_s.arg(total));
         // Find skips what the filter hides.
         QVERIFY(!view.findNext(u"TodoWrite"_s));
         view.setToolFilter(QString());
@@ -155,6 +198,10 @@ private Q_SLOTS:
         QCOMPARE(QGuiApplication::clipboard()->text(), markdown);
         QCOMPARE(messages.value(0).value(0).toString(), u"Copied 3 steps as Markdown"_s);
         QCOMPARE(view.useSelectionForGeneration(), QString());
+        // Kept steps are marked in the timeline.
+        QVERIFY(view.timelineModel()->isKept(0, 2));
+        QVERIFY(!view.timelineModel()->isKept(0, 0));
+        QVERIFY(view.timelineModel()->indexFor(0, 3).data(TraceTimelineModel::KeptRole).toBool());
         const QString file = TraceSelection::selectionPathFor(m_projectRoot, m_tracePath);
         QVERIFY(file.contains(u"/traces/.selections/"_s));
         const Result<TraceSelection> saved = TraceSelection::load(file);

@@ -69,6 +69,17 @@ void StepDelegate::paint(QPainter *painter, const QStyleOptionViewItem &option, 
 
     painter->save();
     QRect rect = opt.rect.adjusted(2, 2, -2, -2);
+    if (index.data(TraceTimelineModel::KeptRole).toBool()) {
+        // A bookmark at the right end: this step is in the selection kept for skill generation.
+        const int size = std::max(6, rect.height() / 2);
+        const QRect mark(rect.right() - size, rect.center().y() - size / 2, size, size);
+        painter->setRenderHint(QPainter::Antialiasing);
+        painter->setPen(Qt::NoPen);
+        painter->setBrush(opt.state & QStyle::State_Selected ? opt.palette.highlightedText().color()
+                                                             : opt.palette.link().color());
+        painter->drawEllipse(mark);
+        rect.setRight(mark.left() - 4);
+    }
     const QColor color = error ? QColor(0xc6, 0x28, 0x28) : kindColor(kind);
     painter->fillRect(QRect(rect.left(), rect.top(), 3, rect.height()), color);
     rect.setLeft(rect.left() + 8);

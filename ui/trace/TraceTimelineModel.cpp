@@ -45,6 +45,7 @@ void TraceTimelineModel::setTrace(std::shared_ptr<const Trace> trace)
 {
     beginResetModel();
     m_trace = std::move(trace);
+    m_kept.clear();
     m_rootThreads.clear();
     m_running.clear();
     m_order.clear();
@@ -97,6 +98,35 @@ void TraceTimelineModel::setThinkingExpanded(bool expanded)
     // Texts are produced on demand, so telling the views to repaint is enough.
     Q_EMIT layoutAboutToBeChanged();
     Q_EMIT layoutChanged();
+}
+
+namespace {
+
+quint64 keyOf(int thread, int step)
+{
+    return (quint64(quint32(thread)) << 32) | quint32(step);
+}
+
+} // namespace
+
+void TraceTimelineModel::setKeptSteps(const std::vector<std::pair<int, int>> &steps)
+{
+    QSet<quint64> kept;
+    for (const auto &[thread, step] : steps)
+        kept.insert(keyOf(thread, step));
+    // Only the rows whose mark changes are repainted.
+    const QSet<quint64> changed = (kept - m_kept) + (m_kept - kept);
+    m_kept = kept;
+    for (const quint64 key : changed) {
+        const QModelIndex row = indexFor(int(key >> 32), int(key & 0xffffffffu), StepColumn);
+        if (row.isValid())
+            Q_EMIT dataChanged(row, row, {KeptRole});
+    }
+}
+
+bool TraceTimelineModel::isKept(int thread, int step) const
+{
+    return m_kept.contains(keyOf(thread, step));
 }
 
 qint64 TraceTimelineModel::runningTotal(int thread, int turn) const
@@ -249,6 +279,8 @@ QVariant TraceTimelineModel::data(const QModelIndex &index, int role) const
         return step.toolName.toString();
     case FullTextRole:
         return (step.kind == StepKind::ToolCall ? step.input : step.text).toString();
+    case KeptRole:
+        return isKept(ref.thread, ref.step);
     case Qt::ToolTipRole:
         if (index.column() == TokensColumn && firstOfTurn && turn->usage) {
             const QLocale locale;
@@ -262,8 +294,14 @@ QVariant TraceTimelineModel::data(const QModelIndex &index, int role) const
             !m_cost.turn(ref.thread, step.turn))
             return tr("No price for model \"%1\" in the pricing table: this turn's cost is not known and not counted")
                 .arg(turn->model);
-        if (index.column() == StepColumn && step.line > 0)
-            return tr("Source line %1").arg(step.line);
+        if (index.column() == StepColumn && (step.line > 0 || isKept(ref.thread, ref.step))) {
+            QStringList tip;
+            if (isKept(ref.thread, ref.step))
+                tip << tr("Kept for skill generation");
+            if (step.line > 0)
+                tip << tr("Source line %1").arg(step.line);
+            return tip.join(u'\n');
+        }
         return {};
     case Qt::DisplayRole:
         switch (index.column()) {

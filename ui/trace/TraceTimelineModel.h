@@ -4,6 +4,7 @@
 #include "trace/TraceCost.h"
 
 #include <QAbstractItemModel>
+#include <QSet>
 #include <memory>
 
 namespace sf {
@@ -36,7 +37,8 @@ public:
         ThreadRole,
         StepRole, ///< -1 on a thread header
         ToolNameRole,
-        FullTextRole ///< the whole text, or a call's input, unfolded
+        FullTextRole, ///< the whole text, or a call's input, unfolded
+        KeptRole      ///< true on a step kept for skill generation
     };
 
     explicit TraceTimelineModel(QObject *parent = nullptr);
@@ -48,6 +50,10 @@ public:
     /// Whether thinking shows its text in the timeline (folded by default).
     void setThinkingExpanded(bool expanded);
     bool thinkingExpanded() const { return m_thinkingExpanded; }
+
+    /// The steps kept for skill generation (thread, step): marked in the timeline.
+    void setKeptSteps(const std::vector<std::pair<int, int>> &steps);
+    bool isKept(int thread, int step) const;
 
     QModelIndex indexFor(int thread, int step, int column = 0) const;
     /// The (thread, step) of row @p row under @p parent without building an index (step -1: a header).
@@ -86,6 +92,7 @@ private:
     std::vector<std::vector<qint64>> m_running; ///< per thread, per turn
     TraceCost m_cost;
     std::vector<std::pair<int, int>> m_order;
+    QSet<quint64> m_kept; ///< thread << 32 | step
 };
 
 /// Compact token count: 950, 12.3k, 4.5M.

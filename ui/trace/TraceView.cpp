@@ -199,7 +199,10 @@ void TraceView::createToolbar(QWidget *toolbar)
         QAction *action = kinds->addAction(StepDelegate::kindLabel(k));
         action->setCheckable(true);
         action->setChecked(true);
-        connect(action, &QAction::toggled, this, [this, k](bool on) { m_filter->setKindVisible(StepKind(k), on); });
+        connect(action, &QAction::toggled, this, [this, k](bool on) {
+            m_filter->setKindVisible(StepKind(k), on);
+            filterChanged();
+        });
     }
     m_kindsButton->setMenu(kinds);
 
@@ -207,8 +210,18 @@ void TraceView::createToolbar(QWidget *toolbar)
     m_toolCombo->setToolTip(tr("Show only the calls and results of one tool"));
     m_toolCombo->addItem(tr("All tools"), QString());
     connect(m_toolCombo, &QComboBox::currentIndexChanged, this,
-            [this] { m_filter->setToolName(m_toolCombo->currentData().toString()); });
+            [this] {
+                m_filter->setToolName(m_toolCombo->currentData().toString());
+                filterChanged();
+            });
     layout->addWidget(m_toolCombo);
+    m_filterStatus = new QLabel(toolbar);
+    m_filterStatus->setObjectName(QStringLiteral("filterStatus"));
+    m_filterStatus->setVisible(false);
+    layout->addWidget(m_filterStatus);
+    m_showAllButton = button(tr("Show all"), tr("Show every kind of step and every tool again"));
+    m_showAllButton->setVisible(false);
+    connect(m_showAllButton, &QToolButton::clicked, this, &TraceView::clearFilters);
 
     QToolButton *thinking = button(tr("Show thinking"), tr("Unfold thinking in the timeline"));
     thinking->setCheckable(true);
@@ -462,6 +475,40 @@ void TraceView::setThinkingExpanded(bool expanded)
     showCurrentStep();
 }
 
+QString TraceView::filterStatus() const
+{
+    return m_filterStatus->isHidden() ? QString() : m_filterStatus->text();
+}
+
+void TraceView::clearFilters()
+{
+    for (QAction *action : m_kindsButton->menu()->actions())
+        action->setChecked(true);
+    m_toolCombo->setCurrentIndex(0);
+}
+
+void TraceView::filterChanged()
+{
+    int hiddenKinds = 0;
+    for (int k = 0; k < StepKindCount; ++k)
+        hiddenKinds += m_filter->isKindVisible(StepKind(k)) ? 0 : 1;
+    m_kindsButton->setText(hiddenKinds == 0 ? tr("Kinds") : tr("Kinds (%1 of %2)").arg(StepKindCount - hiddenKinds).arg(StepKindCount));
+    const Trace *trace = m_model->trace();
+    const bool filtered = trace && (hiddenKinds > 0 || !m_filter->toolName().isEmpty());
+    if (filtered) {
+        size_t shown = 0;
+        for (const auto &[thread, step] : m_model->displayOrder())
+            shown += m_filter->acceptsStep(trace->threads[size_t(thread)].steps[size_t(step)]) ? 1 : 0;
+        m_filterStatus->setText(plural(qsizetype(m_model->displayOrder().size()), tr("Showing %1 of 1 step"),
+                                       tr("Showing %1 of %n steps"))
+                                    .arg(QLocale().toString(qulonglong(shown))));
+    }
+    m_filterStatus->setVisible(filtered);
+    m_showAllButton->setVisible(filtered);
+    // The current index is one the filter shows (or none): a step the filter hid leaves the detail pane.
+    showCurrentStep();
+}
+
 std::vector<std::pair<int, int>> TraceView::selectedSteps() const
 {
     std::vector<std::pair<int, int>> steps;
@@ -506,6 +553,8 @@ QString TraceView::useSelectionForGeneration()
     const TraceSelection selection = TraceSelection::fromSteps(*trace, steps);
     const QString error = selection.save(m_projectRoot);
     if (error.isEmpty())
+        m_model->setKeptSteps(steps);
+    if (error.isEmpty())
         m_selectionStatus->setText(
             plural(steps.size(), tr("1 step kept for skill generation in %1"), tr("%n steps kept for skill generation in %1"))
                 .arg(QDir(m_projectRoot)
@@ -527,6 +576,7 @@ void TraceView::restoreSelection()
     std::vector<std::pair<int, int>> steps;
     for (const SelectedStep &step : saved.value->steps)
         steps.emplace_back(step.thread, step.step);
+    m_model->setKeptSteps(steps);
     selectSteps(steps);
     m_selectionStatus->setText(plural(steps.size(), tr("1 step kept for skill generation."), tr("%n steps kept for skill generation.")));
 }

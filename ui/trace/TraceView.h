@@ -61,6 +61,10 @@ public:
     void setKindVisible(StepKind kind, bool visible);
     void setToolFilter(const QString &toolName);
     void setThinkingExpanded(bool expanded);
+    /// "Showing 12 of 79 steps" while a filter hides some, else empty.
+    QString filterStatus() const;
+    /// Shows every kind and every tool again.
+    void clearFilters();
     /// The selected steps as (thread, step), in timeline order.
     std::vector<std::pair<int, int>> selectedSteps() const;
     void selectSteps(const std::vector<std::pair<int, int>> &steps);
@@ -86,6 +90,8 @@ private:
     void browseSessions();
     void updateActions();
     void restoreSelection();
+    /// After a filter change: the count of steps shown, and the detail pane drops a step the filter hid.
+    void filterChanged();
 
     QString m_path;
     QString m_projectRoot;
@@ -101,6 +107,8 @@ private:
     ContextChart *m_chart;
     QToolButton *m_kindsButton = nullptr;
     QComboBox *m_toolCombo = nullptr;
+    QLabel *m_filterStatus = nullptr;
+    QToolButton *m_showAllButton = nullptr;
     QToolButton *m_useButton = nullptr;
     QToolButton *m_copyButton = nullptr;
     QWidget *m_findRow;
