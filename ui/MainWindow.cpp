@@ -28,6 +28,7 @@
 #include <QPlainTextEdit>
 #include <QStackedWidget>
 #include <QStatusBar>
+#include <QTimer>
 #include <QToolBar>
 #include <QTreeView>
 
@@ -79,6 +80,8 @@ MainWindow::MainWindow(JobListModel *jobs, QWidget *parent)
     resize(1280, 800);
     restoreGeometry(m_settings.windowGeometry());
     restoreState(m_settings.windowState());
+    if (m_jobs->rowCount() == 0)
+        m_jobsDock->hide();
     showView(viewFromName(m_settings.lastView()).value_or(View::Skill));
     updateTitle();
 }
@@ -198,15 +201,32 @@ void MainWindow::createDocks()
 
     m_jobsDock = new QDockWidget(tr("Jobs"), this);
     m_jobsDock->setObjectName(QStringLiteral("jobsDock"));
-    m_jobsDock->setWidget(new JobsPanel(m_jobs, this));
+    auto *jobsPanel = new JobsPanel(m_jobs, this);
+    m_jobsDock->setWidget(jobsPanel);
     addDockWidget(Qt::BottomDockWidgetArea, m_jobsDock);
     resizeDocks({projectDock}, {260}, Qt::Horizontal);
-    resizeDocks({m_jobsDock}, {140}, Qt::Vertical);
+    resizeDocks({m_jobsDock}, {jobsPanel->sizeHint().height()}, Qt::Vertical);
 
     m_viewMenu->addAction(projectDock->toggleViewAction());
     m_viewMenu->addAction(m_jobsDock->toggleViewAction());
-    // A job that starts brings the panel back if the user had closed it.
-    connect(m_jobs, &QAbstractItemModel::rowsInserted, m_jobsDock, &QWidget::show);
+    // The panel is there while there are jobs: a job that starts brings it back (sized to show up to three jobs
+    // whole), and clearing the last one puts it away, so an empty panel never takes the views' height.
+    connect(m_jobs, &QAbstractItemModel::rowsInserted, this, [this, jobsPanel] {
+        const bool wasHidden = m_jobsDock->isHidden();
+        m_jobsDock->show();
+        // After the layout has placed the dock (a hidden one has no height of its own yet); never shrunk.
+        QTimer::singleShot(0, this, [this, jobsPanel, wasHidden] {
+            const int wanted = jobsPanel->sizeHint().height();
+            // The dock's size counts its title bar too.
+            const int titleBar = std::max(0, m_jobsDock->height() - jobsPanel->height());
+            if (wasHidden || jobsPanel->height() < wanted)
+                resizeDocks({m_jobsDock}, {wanted + titleBar}, Qt::Vertical);
+        });
+    });
+    connect(m_jobs, &QAbstractItemModel::rowsRemoved, this, [this] {
+        if (m_jobs->rowCount() == 0)
+            m_jobsDock->hide();
+    });
 }
 
 QString MainWindow::openProject(const QString &folder, bool quiet)

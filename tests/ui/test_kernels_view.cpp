@@ -13,6 +13,7 @@
 #include <QLineSeries>
 #include <QListWidget>
 #include <QPlainTextEdit>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTabWidget>
@@ -109,6 +110,33 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(view.nullCheckLabel()->text().contains(u"all fail this task"_s), 30000);
         view.showVerdict(fixture(u"verdict_build_error.json"_s));
         QVERIFY(view.verdictView()->statusText().contains(u"failed"_s));
+    }
+
+    void openingACandidate_showsItsSource_andTheCheckRowStaysPut()
+    {
+        KernelsView view;
+        view.resize(1100, 700);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        // Fits a 1280x800 window with the Jobs panel showing three jobs (it was 689 px: the panel could not grow).
+        QVERIFY2(view.minimumSizeHint().height() <= 480, qPrintable(QString::number(view.minimumSizeHint().height())));
+        view.selectTask(u"rmsnorm"_s);
+        const QString path = QStringLiteral(SKILLFORGE_SOURCE_DIR "/resources/kernels/rmsnorm/baseline.cu");
+        QVERIFY(view.loadCandidate(path));
+        QVERIFY(view.verdictView()->sourceEditor()->toPlainText().contains(u"rmsnorm"_s));
+        QVERIFY2(view.verdictView()->statusText().contains(u"not checked yet"_s),
+                 qPrintable(view.verdictView()->statusText()));
+        QPushButton *check = nullptr;
+        for (QPushButton *button : view.findChildren<QPushButton *>())
+            if (button->text() == u"Check"_s)
+                check = button;
+        QVERIFY(check);
+        const QPoint where = check->mapTo(&view, QPoint());
+        for (const QString &task : {u"adaln"_s, u"softmax"_s, u"geglu"_s}) {
+            view.selectTask(task);
+            QCoreApplication::processEvents();
+            QCOMPARE(check->mapTo(&view, QPoint()), where);
+        }
     }
 
     void checkingACandidate_isAJobInTheJobsPanel()

@@ -1,4 +1,5 @@
 #include "MainWindow.h"
+#include "common/JobsPanel.h"
 #include "common/ProjectSidebar.h"
 #include "jobs/Job.h"
 #include "jobs/JobListModel.h"
@@ -10,6 +11,7 @@
 #include "trace/TraceView.h"
 
 #include <QApplication>
+#include <QDockWidget>
 #include <QFile>
 #include <QPlainTextEdit>
 #include <QStandardPaths>
@@ -45,6 +47,30 @@ private Q_SLOTS:
         QAbstractItemModel *tree = window.sidebar()->treeView()->model();
         QCOMPARE(tree->rowCount(), 5);
         QVERIFY(tree->rowCount(tree->index(0, 0)) >= 1); // the trace
+    }
+
+    void jobsDock_awayWhileEmpty_growsToShowNewJobsWhole_andGoesWhenCleared()
+    {
+        JobListModel jobs;
+        MainWindow window(&jobs);
+        window.resize(1280, 800);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        auto *dock = window.findChild<QDockWidget *>(QStringLiteral("jobsDock"));
+        auto *panel = window.findChild<JobsPanel *>();
+        QVERIFY(dock && panel);
+        QVERIFY(dock->isHidden()); // no job: no panel taking the views' height
+        Job *first = jobs.add(new Job(QStringLiteral("First job")));
+        Job *second = jobs.add(new Job(QStringLiteral("Second job")));
+        QTRY_VERIFY(dock->isVisible());
+        // Both rows whole, not one and a half.
+        QTRY_VERIFY2(panel->view()->viewport()->height() >= 2 * panel->view()->sizeHintForRow(0),
+                     qPrintable(QString::number(panel->view()->viewport()->height())));
+        first->finish(QStringLiteral("done"));
+        second->fail(QStringLiteral("broke"));
+        jobs.clearFinished();
+        QCOMPARE(jobs.rowCount(), 0);
+        QVERIFY(dock->isHidden());
     }
 
     void openProject_brokenProjectFile_keepsCurrentProjectAndNamesLine()

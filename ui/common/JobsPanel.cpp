@@ -1,6 +1,7 @@
 #include "common/JobsPanel.h"
 
 #include "common/Theme.h"
+#include "jobs/Job.h"
 #include "jobs/JobListModel.h"
 
 #include <QApplication>
@@ -12,6 +13,7 @@
 #include <QTimer>
 #include <QTreeView>
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace sf {
 
@@ -119,6 +121,15 @@ public:
 
 } // namespace
 
+QSize JobsPanel::sizeHint() const
+{
+    const int rows = std::clamp(m_model->rowCount(), 1, MaxRowsShown);
+    const QMargins margins = layout()->contentsMargins();
+    const int buttons = layout()->itemAt(1)->sizeHint().height();
+    return {QWidget::sizeHint().width(), margins.top() + rows * JobDelegate::RowHeight + 2 * m_view->frameWidth() +
+                                             layout()->spacing() + buttons + margins.bottom()};
+}
+
 JobsPanel::JobsPanel(JobListModel *model, QWidget *parent)
     : QWidget(parent)
     , m_model(model)
@@ -142,6 +153,14 @@ JobsPanel::JobsPanel(JobListModel *model, QWidget *parent)
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(m_view);
     layout->addLayout(buttons);
+
+    // The newest job is the first row: keep it in sight when it arrives and when it fails.
+    connect(model, &QAbstractItemModel::rowsInserted, m_view, [this] { m_view->scrollToTop(); });
+    connect(model, &QAbstractItemModel::dataChanged, m_view, [this](const QModelIndex &first) {
+        const Job *job = m_model->jobAt(first.row());
+        if (job && job->state() == Job::State::Failed)
+            m_view->scrollTo(first);
+    });
 
     // Elapsed time and the estimate move on their own; repaint running rows once a second.
     auto *tick = new QTimer(this);

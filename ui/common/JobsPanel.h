@@ -14,7 +14,13 @@ class JobsPanel final : public QWidget
     Q_OBJECT
 
 public:
+    static constexpr int MaxRowsShown = 3;
+
     explicit JobsPanel(JobListModel *model, QWidget *parent = nullptr);
+
+    /// Tall enough for every job up to MaxRowsShown, whole: the dock grows with the list, then it scrolls.
+    QSize sizeHint() const override;
+    QTreeView *view() const { return m_view; }
 
 private:
     JobListModel *m_model;

@@ -17,6 +17,7 @@
 #include <QTextBlock>
 #include <QValueAxis>
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace sf {
 
@@ -30,6 +31,7 @@ QTableWidget *makeTable(const QStringList &headers, QWidget *parent)
     table->setSelectionBehavior(QAbstractItemView::SelectRows);
     table->verticalHeader()->setVisible(false);
     table->horizontalHeader()->setStretchLastSection(true);
+    table->setTextElideMode(Qt::ElideMiddle);
     return table;
 }
 
@@ -89,7 +91,7 @@ KernelVerdictView::KernelVerdictView(QWidget *parent)
     m_chart->setTitle(tr("Speedup over the baseline and fraction of the speed-of-light bound"));
     auto *chartView = new QChartView(m_chart, this);
     chartView->setRenderHint(QPainter::Antialiasing);
-    chartView->setMinimumHeight(220);
+    chartView->setMinimumHeight(150);
     auto *timingSplit = new QSplitter(Qt::Vertical, this);
     timingSplit->addWidget(m_timing);
     timingSplit->addWidget(chartView);
@@ -119,6 +121,15 @@ void KernelVerdictView::clear()
     m_chart->removeAllSeries();
     for (QAbstractAxis *axis : m_chart->axes())
         m_chart->removeAxis(axis);
+}
+
+void KernelVerdictView::showCandidate(const QString &name, const QString &source)
+{
+    clear();
+    m_status->setText(tr("%1 is not checked yet: Check builds it and runs it against the task's reference.")
+                          .arg(name.toHtmlEscaped()));
+    m_source->setPlainText(source);
+    m_tabs->setCurrentIndex(0);
 }
 
 void KernelVerdictView::setVerdict(const KernelVerdict &verdict)
@@ -183,6 +194,11 @@ void KernelVerdictView::showResources(const KernelVerdict &verdict)
                 QString::number(k.stackBytes), QString::number(k.spillStoreBytes), QString::number(k.spillLoadBytes)});
     }
     m_resources->resizeColumnsToContents();
+    // Kernel names can be long (templates, mangled C++): the name column gets at most 40% of the width, elided
+    // in the middle (the whole name is in the tooltip), so the numbers beside it stay in view.
+    const int cap = std::max(160, m_resources->viewport()->width() * 2 / 5);
+    if (m_resources->columnWidth(0) > cap)
+        m_resources->setColumnWidth(0, cap);
 }
 
 void KernelVerdictView::showCorrectness(const KernelVerdict &verdict)

@@ -26,6 +26,8 @@ public:
     explicit KernelVerdictView(QWidget *parent = nullptr);
 
     void setVerdict(const KernelVerdict &verdict);
+    /// A candidate opened but not checked yet: its source on the Source tab, and what Check will do.
+    void showCandidate(const QString &name, const QString &source);
     void clear();
 
     QString statusText() const;

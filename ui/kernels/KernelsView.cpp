@@ -16,6 +16,7 @@
 #include <QLabel>
 #include <QListWidget>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSplitter>
 #include <QTableWidget>
 #include <QVBoxLayout>
@@ -77,14 +78,30 @@ KernelsView::KernelsView(QWidget *parent)
     controls->addWidget(m_run);
     controls->addWidget(m_stage, 1);
 
-    auto *detail = new QWidget(this);
-    auto *detailLayout = new QVBoxLayout(detail);
-    detailLayout->setContentsMargins(0, 0, 0, 0);
-    detailLayout->addWidget(m_taskText);
-    detailLayout->addWidget(m_shapes);
-    detailLayout->addWidget(m_nullCheck);
-    detailLayout->addLayout(controls);
-    detailLayout->addWidget(m_verdictView, 2);
+    // The task above (it scrolls: descriptions differ in length), the check below: the Check row stays where it
+    // is whichever task is chosen, and the view needs no more height than the window has.
+    auto *task = new QWidget(this);
+    auto *taskLayout = new QVBoxLayout(task);
+    taskLayout->setContentsMargins(0, 0, 0, 0);
+    taskLayout->addWidget(m_taskText);
+    taskLayout->addWidget(m_shapes, 1);
+    taskLayout->addWidget(m_nullCheck);
+    auto *taskScroll = new QScrollArea(this);
+    taskScroll->setWidget(task);
+    taskScroll->setWidgetResizable(true);
+    taskScroll->setFrameShape(QFrame::NoFrame);
+    auto *check = new QWidget(this);
+    auto *checkLayout = new QVBoxLayout(check);
+    checkLayout->setContentsMargins(0, 0, 0, 0);
+    checkLayout->addLayout(controls);
+    checkLayout->addWidget(m_verdictView, 1);
+    auto *detail = new QSplitter(Qt::Vertical, this);
+    detail->setObjectName(QStringLiteral("kernelDetail"));
+    detail->addWidget(taskScroll);
+    detail->addWidget(check);
+    detail->setChildrenCollapsible(false);
+    detail->setStretchFactor(0, 2);
+    detail->setStretchFactor(1, 3);
 
     auto *split = new QSplitter(Qt::Horizontal, this);
     split->addWidget(tasksBox);
@@ -229,6 +246,7 @@ bool KernelsView::loadCandidate(const QString &path)
     m_candidatePath = path;
     m_candidateSource = QString::fromUtf8(file.readAll());
     m_stage->setText(tr("Candidate: %1").arg(QFileInfo(path).fileName()));
+    m_verdictView->showCandidate(QFileInfo(path).fileName(), m_candidateSource);
     updateButtons();
     return true;
 }
