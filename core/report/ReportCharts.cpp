@@ -200,14 +200,17 @@ double legend(SvgWriter &svg, const QList<Series> &series, double width, double 
     return rows.size() * kLegendRow;
 }
 
-/// A round step for about @p ticks intervals up to @p high.
-double niceStep(double high, int ticks = 5)
+/// A round step for about @p ticks intervals up to @p high: 1, 2, 2.5 or 5 times a power of ten (without 2.5
+/// when @p quarterSteps is false, so that ticks of whole numbers stay whole).
+double niceStep(double high, int ticks = 5, bool quarterSteps = true)
 {
     if (high <= 0)
         return 1;
     const double raw = high / ticks;
     const double magnitude = std::pow(10, std::floor(std::log10(raw)));
     for (double f : {1.0, 2.0, 2.5, 5.0, 10.0}) {
+        if (f == 2.5 && !quarterSteps)
+            continue;
         if (raw <= f * magnitude)
             return f * magnitude;
     }
@@ -216,8 +219,11 @@ double niceStep(double high, int ticks = 5)
 
 QString tickLabel(double v, double step)
 {
-    const int decimals = step >= 1 ? 0 : int(std::ceil(-std::log10(step)));
-    return QString::number(v, 'f', std::min(decimals, 6));
+    // As many decimals as the step needs (2.5 needs one, 0.25 two): a tick never reads as a rounded neighbour.
+    int decimals = 0;
+    while (decimals < 6 && std::abs(step * std::pow(10, decimals) - std::round(step * std::pow(10, decimals))) > 1e-9)
+        ++decimals;
+    return QString::number(std::abs(v) < step * 1e-9 ? 0.0 : v, 'f', decimals);
 }
 
 struct MetricValue
@@ -496,14 +502,15 @@ QString liftPerModel(const QList<const RunAnalysis *> &runs, const QString &spli
                 extent = std::max(extent, std::abs(c.lift * 100));
         }
     }
-    extent = std::min(100.0, std::ceil(extent / 10) * 10);
+    // Round ticks (−10, −5, 0, +5, +10 or −40, −20, 0, …) that end exactly at the axis ends.
+    const double step = niceStep(std::min(100.0, extent), 4, false);
+    extent = std::min(100.0, std::ceil(extent / step - 1e-9) * step);
     const auto xOf = [&](double v) { return left + plotWidth / 2 + plotWidth / 2 * std::clamp(v / extent, -1.0, 1.0); };
 
     SvgWriter svg = startChart(width, height, QStringLiteral("Lift per model%1").arg(splitSuffix(split)), ink);
     if (series.size() > 1) {
         legend(svg, series, width, 46, false);
     }
-    const double step = niceStep(extent, 4);
     for (double v = -extent; v <= extent + step / 2; v += step) {
         svg.line(QPointF(xOf(v), top), QPointF(xOf(v), top + plotHeight), v == 0 ? ink.text : ink.grid,
                  v == 0 ? 1.2 : 0.6, v != 0);

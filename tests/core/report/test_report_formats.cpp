@@ -7,6 +7,7 @@
 #include <QImage>
 #include <QJsonArray>
 #include <QSet>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QXmlStreamReader>
 
@@ -367,6 +368,24 @@ private Q_SLOTS:
         QVERIFY(lift.contains(QStringLiteral("+%1 pp, p = %2")
                                   .arg(QString::number(c->lift * 100, 'f', 1), QString::number(c->pValue, 'g', 3))));
         QVERIFY(!charts::svgToPng(lift).isEmpty());
+
+        // The lift axis has round, evenly spaced ticks that read exactly (not "-8 -5 -3 0 +3" from 2.5 steps), for
+        // small lifts too (a ±10 axis).
+        RunAnalysis small = run;
+        for (ArmComparison &comparison : small.summary.comparisons)
+            comparison.lift = 0.04;
+        const QString smallLift = charts::liftPerModel({&small}, QStringLiteral("all"), ChartTarget::Standalone);
+        QList<double> ticks;
+        const QRegularExpression tick(QStringLiteral(">([+-]?\\d+(?:\\.\\d+)?)</text>"));
+        for (auto it = tick.globalMatch(smallLift); it.hasNext();)
+            ticks.append(it.next().captured(1).toDouble());
+        QVERIFY2(ticks.size() >= 3, qPrintable(smallLift.left(400)));
+        const double step = ticks[1] - ticks[0];
+        for (qsizetype i = 0; i < ticks.size(); ++i) {
+            QCOMPARE(ticks[i], ticks[0] + i * step);
+            QVERIFY2(std::fmod(std::abs(ticks[i]), 5.0) == 0.0, qPrintable(QString::number(ticks[i])));
+        }
+        QVERIFY(ticks.contains(0.0));
     }
 
     void html_isSelfContained_withTablesMatrixAndItemDetails()
