@@ -220,12 +220,20 @@ private Q_SLOTS:
         QVERIFY(detail->answerDiff()->addedLines() > 0);
         QVERIFY(detail->answerDiff()->removedLines() > 0);
         detail->close();
+
+        // A click on the case's name opens it as well, on the first model.
+        const QModelIndex name = shown.index(row, CaseMatrixModel::CaseNameColumn);
+        QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, table->visualRect(name).center());
+        QTRY_VERIFY(detail->isVisible());
+        QVERIFY(detail->withSkillText().startsWith(u"PASSED"_s));
+        detail->close();
     }
 
     void barChart_valuesAndWhiskers_equalCoreStatistics_forEveryMetricAndSplit()
     {
         auto view = openView(m_v1);
         const RunSummary &summary = view->shownRun()->summary;
+        int zeroBars = 0;
         using charts::Metric;
         for (const auto split : {CompareView::Split::All, CompareView::Split::Apart}) {
             view->setSplit(split);
@@ -235,6 +243,8 @@ private Q_SLOTS:
                 view->setMetric(metric);
                 QBarSeries *bars = barsOf(view->barChart());
                 QVERIFY(bars);
+                // Each bar prints its value, so a bar of height zero still reads "0" (issue 24.17).
+                QVERIFY(bars->isLabelsVisible());
                 const QStringList categories = categoriesOf(view->barChart());
                 QCOMPARE(categories.size(), 2 * splits.size());
                 QCOMPARE(bars->count(), 2);
@@ -256,6 +266,13 @@ private Q_SLOTS:
                                                     [&](const auto &w) { return qFuzzyCompare(w.x + 10, x + 10); });
                         QVERIFY(whisker != whiskers.end());
                         QCOMPARE(whisker->low, (*numbers)[1]);
+                        if ((*numbers)[0] == 0) {
+                            const auto labels = charts::overlayOf(view->barChart()->chart())->labels();
+                            QVERIFY(std::any_of(labels.begin(), labels.end(), [&](const auto &l) {
+                                return l.text == u"0"_s && qFuzzyCompare(l.at.x() + 10, x + 10) && l.at.y() == 0;
+                            }));
+                            ++zeroBars;
+                        }
                         QCOMPARE(whisker->high, (*numbers)[2]);
                         ++checked;
                     }
@@ -263,6 +280,7 @@ private Q_SLOTS:
                 QCOMPARE(checked, 4 * splits.size());
             }
         }
+        QVERIFY(zeroBars > 0); // the fixture has a model and arm that passes nothing
     }
 
     void liftChartAndTable_showCoreLiftAndPValue()
@@ -279,7 +297,8 @@ private Q_SLOTS:
             const ArmComparison *comparison = summary.comparison(models[c]);
             QVERIFY(comparison);
             QCOMPARE(bars->barSets()[0]->at(c), comparison->lift * 100);
-            QCOMPARE(labels[c].text, u"p=%1"_s.arg(QString::number(comparison->pValue, 'g', 2)));
+            QCOMPARE(labels[c].text, u"%1 · p=%2"_s.arg(QString::asprintf("%+.0f", comparison->lift * 100),
+                                                        QString::number(comparison->pValue, 'g', 2)));
         }
         QTableWidget *table = view->liftTable();
         QCOMPARE(table->rowCount(), 2);

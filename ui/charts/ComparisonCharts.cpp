@@ -284,7 +284,8 @@ QChart *makeArmBarChart(const ArmBarData &data)
 {
     auto *chart = new QChart;
     prepareChart(chart);
-    chart->setTitle(QObject::tr("%1 without and with the skill (95% CI)").arg(metricName(data.metric)));
+    // Short enough to stay whole in a third of a 1280 px window; the legend says which bar is which arm.
+    chart->setTitle(QObject::tr("%1 (95% CI)").arg(metricName(data.metric)));
     auto *series = new QBarSeries(chart);
     series->setBarWidth(kBarWidth);
     double top = 0;
@@ -296,8 +297,13 @@ QChart *makeArmBarChart(const ArmBarData &data)
                 top = std::max({top, value->value, value->high});
         }
         styleBarSet(set, seriesStyle(s.runIndex, s.arm));
+        set->setLabelColor(textColour());
         series->append(set);
     }
+    // Every bar says its value at its foot, so a bar of height zero is still seen to be 0 and not missing.
+    series->setLabelsVisible(true);
+    series->setLabelsPosition(QAbstractBarSeries::LabelsInsideBase);
+    series->setLabelsPrecision(3);
     chart->addSeries(series);
     addModelAxis(chart, series, data.categories);
     const double high = data.metric == Metric::PassRate ? 100.0 : (top > 0 ? top * 1.1 : 1.0);
@@ -309,8 +315,14 @@ QChart *makeArmBarChart(const ArmBarData &data)
     auto *overlay = new ChartOverlay(chart, series);
     for (int s = 0; s < data.sets.size(); ++s) {
         for (int c = 0; c < data.sets[s].values.size(); ++c) {
-            if (const auto &value = data.sets[s].values[c])
-                overlay->addWhisker({barCentre(c, s, int(data.sets.size()), kBarWidth), value->low, value->high, {}});
+            const auto &value = data.sets[s].values[c];
+            if (!value)
+                continue;
+            const double x = barCentre(c, s, int(data.sets.size()), kBarWidth);
+            overlay->addWhisker({x, value->low, value->high, {}});
+            // Qt prints no label on a bar of height zero: the overlay says "0" where the bar would stand.
+            if (value->value == 0)
+                overlay->addLabel({QPointF(x, 0), QStringLiteral("0"), false});
         }
     }
     QObject::connect(series, &QBarSeries::hovered, chart, [data, series](bool status, int index, QBarSet *set) {
@@ -402,7 +414,7 @@ QChart *makeLiftChart(const LiftData &data)
 {
     auto *chart = new QChart;
     prepareChart(chart);
-    chart->setTitle(QObject::tr("Lift per model (with − without the skill)"));
+    chart->setTitle(QObject::tr("Lift per model"));
     auto *series = new QBarSeries(chart);
     series->setBarWidth(kBarWidth);
     double low = 0, high = 0;
@@ -430,7 +442,11 @@ QChart *makeLiftChart(const LiftData &data)
             if (const auto &comparison = data.sets[s].comparisons[c])
                 overlay->addLabel({QPointF(barCentre(c, s, int(data.sets.size()), kBarWidth),
                                            std::max(0.0, comparison->lift * 100)),
-                                   QStringLiteral("p=%1").arg(QString::number(comparison->pValue, 'g', 2)), false});
+                                   // The lift itself too: a lift of zero has no bar to see.
+                                   QStringLiteral("%1 · p=%2")
+                                       .arg(QString::asprintf("%+.0f", comparison->lift * 100),
+                                            QString::number(comparison->pValue, 'g', 2)),
+                                   false});
         }
     }
     QObject::connect(series, &QBarSeries::hovered, chart, [data, series](bool status, int index, QBarSet *set) {

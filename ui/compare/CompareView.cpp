@@ -130,6 +130,7 @@ CompareView::CompareView(QWidget *parent)
     m_matrixView->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_matrixView->setSelectionMode(QAbstractItemView::SingleSelection);
     m_matrixView->verticalHeader()->hide();
+    m_matrixView->setToolTip(tr("Click a case to read its transcripts without and with the skill side by side"));
     m_matrixView->horizontalHeader()->setDefaultAlignment(Qt::AlignCenter);
     m_filterCombo->addItem(tr("All cases"), int(CaseMatrixFilter::Show::All));
     m_filterCombo->addItem(tr("Failures"), int(CaseMatrixFilter::Show::Failures));
@@ -486,8 +487,9 @@ QString CompareView::matrixCsv() const
 void CompareView::openCell(const QModelIndex &index)
 {
     const QModelIndex source = m_filter->mapToSource(index);
-    const CaseColumn *column = m_matrix->matrixColumn(source.column());
-    if (!column || !m_shown)
+    // A click on the case's name, split or flips opens it too, on the first model's transcripts.
+    const CaseColumn *column = m_matrix->matrixColumn(std::max<int>(source.column(), CaseMatrixModel::FirstCellColumn));
+    if (!column || !m_shown || !source.isValid())
         return;
     const QString caseId = m_matrix->index(source.row(), CaseMatrixModel::CaseNameColumn).data().toString();
     m_detail->showCase(m_shown, column->model, caseId);
