@@ -322,7 +322,7 @@ QChart *makeArmBarChart(const ArmBarData &data)
             overlay->addWhisker({x, value->low, value->high, {}});
             // Qt prints no label on a bar of height zero: the overlay says "0" where the bar would stand.
             if (value->value == 0)
-                overlay->addLabel({QPointF(x, 0), QStringLiteral("0"), false});
+                overlay->addLabel({QPointF(x, 0), QStringLiteral("0"), true}); // beside the whisker, not on it
         }
     }
     QObject::connect(series, &QBarSeries::hovered, chart, [data, series](bool status, int index, QBarSet *set) {
