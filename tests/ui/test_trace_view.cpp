@@ -1,4 +1,5 @@
 #include "common/StatusMessages.h"
+#include "common/Theme.h"
 #include "jobs/JobListModel.h"
 #include "project/Project.h"
 #include "project/SampleProject.h"
@@ -10,6 +11,8 @@
 #include "trace/TraceView.h"
 
 #include <QApplication>
+#include <QChart>
+#include <QChartView>
 #include <QClipboard>
 #include <QFile>
 #include <QGuiApplication>
@@ -137,6 +140,22 @@ private Q_SLOTS:
         view.clearFilters();
         QCOMPARE(view.filterStatus(), QString());
         QCOMPARE(view.filterModel()->isKindVisible(StepKind::UserText), true);
+    }
+
+    void contextChart_followsTheDarkTheme()
+    {
+        Theme::apply(Theme::Mode::Dark);
+        ContextChart chart;
+        const QColor darkBase = QApplication::palette().color(QPalette::Base);
+        QVERIFY(darkBase.lightness() < 100);
+        QCOMPARE(chart.findChild<QChartView *>()->chart()->backgroundBrush().color(), darkBase);
+        // A theme changed while the chart is open restyles it too.
+        Theme::apply(Theme::Mode::Light);
+        QCoreApplication::processEvents();
+        const QColor lightBase = QApplication::palette().color(QPalette::Base);
+        QVERIFY(lightBase.lightness() > 150);
+        QCOMPARE(chart.findChild<QChartView *>()->chart()->backgroundBrush().color(), lightBase);
+        Theme::apply(Theme::Mode::System);
     }
 
     void showThinking_keepsTheSelection()

@@ -1,6 +1,10 @@
 #include "trace/ContextChart.h"
 
+#include "charts/ChartStyle.h"
+#include "common/Theme.h"
+
 #include <QChart>
+#include <QEvent>
 #include <QChartView>
 #include <QLineSeries>
 #include <QVBoxLayout>
@@ -14,16 +18,11 @@ ContextChart::ContextChart(QWidget *parent)
     , m_series(new QLineSeries(this))
 {
     auto *chart = new QChart;
-    chart->legend()->hide();
-    chart->setMargins(QMargins(2, 2, 2, 2));
-    chart->setBackgroundRoundness(0);
     chart->addSeries(m_series);
     chart->createDefaultAxes();
     chart->setTitle(tr("Context size per turn (input tokens)"));
-    QFont title = chart->titleFont();
-    title.setPointSizeF(title.pointSizeF() * 0.85);
-    chart->setTitleFont(title);
     m_view->setChart(chart);
+    applyStyle();
     m_view->setRenderHint(QPainter::Antialiasing);
     m_view->setMinimumHeight(120);
     auto *layout = new QVBoxLayout(this);
@@ -70,6 +69,28 @@ void ContextChart::setTrace(const Trace *trace)
         axis->setTickCount(3); // a short chart has room for three labels, not the default five
     }
     setVisible(!points.isEmpty());
+}
+
+void ContextChart::applyStyle()
+{
+    QChart *chart = m_view->chart();
+    charts::prepareChart(chart); // resets the series' colour: set again below
+    chart->legend()->hide();
+    chart->setMargins(QMargins(2, 2, 2, 2));
+    QFont title = chart->titleFont();
+    title.setBold(false);
+    title.setPointSizeF(QFont().pointSizeF() * 0.85);
+    chart->setTitleFont(title);
+    m_series->setColor(charts::okabeIto(Theme::isDark() ? 1 : 4)); // sky blue reads on dark, blue on light
+    charts::styleAxes(chart);
+    m_view->setBackgroundBrush(palette().color(QPalette::Base));
+}
+
+void ContextChart::changeEvent(QEvent *event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange || event->type() == QEvent::ApplicationPaletteChange)
+        applyStyle();
 }
 
 int ContextChart::pointCount() const

@@ -23,7 +23,13 @@ public:
     void setTrace(const Trace *trace);
     int pointCount() const;
 
+protected:
+    void changeEvent(QEvent *event) override;
+
 private:
+    /// The application's light or dark look, now and again whenever the palette changes.
+    void applyStyle();
+
     QChartView *m_view;
     QLineSeries *m_series;
 };
