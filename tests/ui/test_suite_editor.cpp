@@ -20,6 +20,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QMenu>
@@ -134,9 +135,13 @@ private Q_SLOTS:
         QCOMPARE(editor.document()->suite().cases[1].verifiers.size(), 1);
         QCOMPARE(editor.document()->suite().cases[1].verifiers[0].pattern, QStringLiteral("^(Fix|fix)"));
         QVERIFY(editor.document()->isModified());
+        // The editor itself says there is something to save (a title bar is not always in view).
+        auto *modified = editor.findChild<QLabel *>(QStringLiteral("suiteModified"));
+        QVERIFY(modified && modified->isVisible());
 
         QVERIFY(editor.save());
         QVERIFY(!editor.document()->isModified());
+        QVERIFY(!modified->isVisible());
         const TestSuite saved = reread(path);
         QCOMPARE(saved.cases.size(), 2);
         QCOMPARE(saved.cases[1].input, QStringLiteral("Fix the typo"));
@@ -150,6 +155,19 @@ private Q_SLOTS:
         QCOMPARE(saved.cases[0].verifiers.size(), 2);
         QCOMPARE(saved.cases[0].verifiers[1].dtype, QStringLiteral("bf16"));
         QCOMPARE(saved.cases[0].extra.value(QStringLiteral("owner")).toString(), QStringLiteral("kept as written"));
+
+        // Removing the verifier leaves an empty, disabled form: not the removed one's pattern greyed out.
+        QPushButton *removeVerifier = nullptr;
+        for (QPushButton *button : editor.caseEditor()->findChildren<QPushButton *>())
+            if (button->text() == QStringLiteral("Remove"))
+                removeVerifier = button;
+        QVERIFY(removeVerifier && removeVerifier->isEnabled());
+        removeVerifier->click();
+        QCOMPARE(editor.document()->suite().cases[1].verifiers.size(), 0);
+        QVERIFY(!form->isEnabled());
+        QCOMPARE(pattern->text(), QString());
+        // Cases that follow the run's repeats say so in words that fit.
+        QCOMPARE(editor.model()->index(1, SuiteCasesModel::Repeats).data().toString(), QStringLiteral("default"));
     }
 
     void contextFiles_addEditRemove_andUndo()
@@ -359,11 +377,25 @@ private Q_SLOTS:
         spec.pattern = QStringLiteral("x+");
         form.setSpec(spec);
         auto *type = form.findChild<QComboBox *>(QStringLiteral("verifierType"));
-        type->setCurrentText(QStringLiteral("command"));
+        // Kinds are offered in words; the file keeps the id.
+        QCOMPARE(type->currentText(), QStringLiteral("Matches a pattern"));
+        QVERIFY(type->findText(QStringLiteral("json_valid")) < 0 && type->findText(QStringLiteral("Valid JSON")) >= 0);
+        // A pattern that does not compile says why while it is typed.
+        auto *pattern = form.findChild<QLineEdit *>(QStringLiteral("verifierPattern"));
+        auto *patternError = form.findChild<QLabel *>(QStringLiteral("verifierPatternError"));
+        QVERIFY(pattern && patternError);
+        QVERIFY(patternError->isHidden());
+        pattern->setText(QStringLiteral("(unclosed"));
+        QVERIFY(!patternError->isHidden());
+        QVERIFY2(patternError->text().startsWith(QStringLiteral("Not a valid regular expression")),
+                 qPrintable(patternError->text()));
+        pattern->setText(QStringLiteral("x+"));
+        QVERIFY(patternError->isHidden());
+        type->setCurrentIndex(type->findData(QStringLiteral("command")));
         const VerifierSpec changed = form.spec();
         QCOMPARE(changed.type, QStringLiteral("command"));
         QVERIFY(changed.pattern.isEmpty());
-        QCOMPARE(VerifierForm::summary(spec), QStringLiteral("regex: /x+/"));
+        QCOMPARE(VerifierForm::summary(spec), QStringLiteral("Matches a pattern: /x+/"));
     }
 
     void closingWithUnsavedEdits_asks_cancelKeepsThem_discardCloses()

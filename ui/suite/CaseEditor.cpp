@@ -102,7 +102,7 @@ CaseEditor::CaseEditor(SuiteDocument *document, QWidget *parent)
     auto *addVerifierButton = new QPushButton(tr("Add"), checkList);
     auto *kinds = new QMenu(addVerifierButton);
     for (const QString &type : VerifierSpec::knownTypes())
-        kinds->addAction(type, this, [this, type] { addVerifier(type); });
+        kinds->addAction(VerifierForm::kindLabel(type), this, [this, type] { addVerifier(type); });
     addVerifierButton->setMenu(kinds);
     checkButtons->addWidget(addVerifierButton);
     checkButtons->addWidget(m_removeVerifier);
@@ -253,8 +253,8 @@ void CaseEditor::showVerifier()
     const int index = m_verifiers->currentRow();
     m_verifierForm->setEnabled(index >= 0);
     m_removeVerifier->setEnabled(index >= 0);
-    if (index >= 0)
-        m_verifierForm->setSpec(m_document->suite().cases.at(m_row).verifiers.at(index));
+    // With no verifier chosen the form is empty, never the last one's values greyed out.
+    m_verifierForm->setSpec(index >= 0 ? m_document->suite().cases.at(m_row).verifiers.at(index) : VerifierSpec{});
 }
 
 bool CaseEditor::addFile(const QString &path)

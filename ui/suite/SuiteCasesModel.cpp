@@ -1,6 +1,7 @@
 #include "suite/SuiteCasesModel.h"
 
 #include "suite/SuiteDocument.h"
+#include "suite/VerifierForm.h"
 
 #include <QIcon>
 #include <QMap>
@@ -61,7 +62,8 @@ QString SuiteCasesModel::checksSummary(const TestCase &testCase)
     }
     QStringList parts;
     for (const QString &type : order)
-        parts.append(counts[type] > 1 ? QStringLiteral("%1 ×%2").arg(type).arg(counts[type]) : type);
+        parts.append(counts[type] > 1 ? QStringLiteral("%1 ×%2").arg(VerifierForm::kindLabel(type)).arg(counts[type])
+                                      : VerifierForm::kindLabel(type));
     return parts.join(QStringLiteral(", "));
 }
 
@@ -80,7 +82,7 @@ QVariant SuiteCasesModel::data(const QModelIndex &index, int role) const
         case Repeats:
             if (role == Qt::EditRole)
                 return c.repeats;
-            return c.repeats > 0 ? QString::number(c.repeats) : tr("run's");
+            return c.repeats > 0 ? QString::number(c.repeats) : tr("default");
         case Input: {
             QString excerpt = c.input.simplified();
             if (excerpt.size() > 120)
@@ -105,6 +107,8 @@ QVariant SuiteCasesModel::data(const QModelIndex &index, int role) const
             return c.input;
         if (index.column() == HeldOut)
             return tr("Held-out cases are reported apart from the cases the skill was developed on");
+        if (index.column() == Repeats && c.repeats <= 0)
+            return tr("Runs as many times as the evaluation's Repeats setting says");
         break;
     case Qt::DecorationRole:
         if (index.column() == Id && !problem.isEmpty())

@@ -8,7 +8,9 @@
 
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QHBoxLayout>
 #include <QHeaderView>
+#include <QLabel>
 #include <QMenu>
 #include <QMessageBox>
 #include <QSplitter>
@@ -43,8 +45,8 @@ SuiteEditor::SuiteEditor(QWidget *parent)
         if (!path.isEmpty() && maybeSave())
             openFile(path);
     });
-    QAction *saveAction = toolBar->addAction(tr("Save"), this, &SuiteEditor::save);
-    saveAction->setShortcut(QKeySequence::Save);
+    m_save = toolBar->addAction(tr("Save"), this, &SuiteEditor::save);
+    m_save->setShortcut(QKeySequence::Save);
     toolBar->addAction(tr("Save As…"), this, [this] {
         const QString path = QFileDialog::getSaveFileName(
             this, tr("Save Test Suite"), m_document->path().isEmpty() ? m_defaultFolder : m_document->path(),
@@ -83,6 +85,11 @@ SuiteEditor::SuiteEditor(QWidget *parent)
     toolBar->addAction(tr("Add Case"), this, &SuiteEditor::addCase);
     m_duplicate = toolBar->addAction(tr("Duplicate"), this, &SuiteEditor::duplicateCase);
     m_remove = toolBar->addAction(tr("Remove"), this, &SuiteEditor::removeCase);
+    // Whether there is anything to save, inside the editor (a title bar is not always in view), beside the toolbar
+    // so that it never goes into the toolbar's overflow menu.
+    m_modified = new QLabel(tr("● Unsaved changes"), this);
+    m_modified->setObjectName(QStringLiteral("suiteModified"));
+    m_modified->setContentsMargins(6, 0, 6, 0);
     m_remove->setShortcut(QKeySequence::Delete);
     m_remove->setShortcutContext(Qt::WidgetWithChildrenShortcut);
     m_table->addAction(m_remove);
@@ -104,7 +111,10 @@ SuiteEditor::SuiteEditor(QWidget *parent)
     splitter->setStretchFactor(1, 2);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(toolBar);
+    auto *top = new QHBoxLayout;
+    top->addWidget(toolBar, 1);
+    top->addWidget(m_modified);
+    layout->addLayout(top);
     layout->addWidget(m_notice);
     layout->addWidget(splitter, 1);
 
@@ -154,6 +164,8 @@ void SuiteEditor::showError(const QString &message)
 
 void SuiteEditor::updateTitle()
 {
+    m_modified->setVisible(m_document->isModified());
+    m_save->setEnabled(m_document->isModified() || m_document->path().isEmpty());
     const QString name = m_document->path().isEmpty() ? tr("Untitled suite") : QFileInfo(m_document->path()).fileName();
     Q_EMIT titleChanged(QStringLiteral("%1%2").arg(name, m_document->isModified() ? QStringLiteral(" *") : QString()));
 }

@@ -3,6 +3,7 @@
 #include <QWidget>
 
 class QAction;
+class QLabel;
 class QTableView;
 
 namespace sf {
@@ -72,6 +73,8 @@ private:
     CaseEditor *m_caseEditor;
     QAction *m_duplicate;
     QAction *m_remove;
+    QAction *m_save = nullptr;
+    QLabel *m_modified = nullptr; ///< "Unsaved changes" in the toolbar while the document differs from its file
     QString m_defaultFolder;
     int m_rowBeforeReset = -1;
 };

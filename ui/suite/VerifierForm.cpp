@@ -2,9 +2,13 @@
 
 #include <QComboBox>
 #include <QFormLayout>
+#include <QHash>
+#include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
+#include <QRegularExpression>
 #include <QSpinBox>
+#include <algorithm>
 
 namespace sf {
 
@@ -27,6 +31,7 @@ VerifierForm::VerifierForm(QWidget *parent)
     , m_name(new QLineEdit(this))
     , m_values(smallTextEdit(this, 3))
     , m_pattern(new QLineEdit(this))
+    , m_patternError(new QLabel(this))
     , m_path(new QLineEdit(this))
     , m_text(smallTextEdit(this, 3))
     , m_command(new QLineEdit(this))
@@ -37,7 +42,8 @@ VerifierForm::VerifierForm(QWidget *parent)
     , m_task(new QLineEdit(this))
     , m_dtype(new QLineEdit(this))
 {
-    m_type->addItems(VerifierSpec::knownTypes());
+    for (const QString &type : VerifierSpec::knownTypes())
+        m_type->addItem(kindLabel(type), type);
     // Named so that tests and accessibility tools find each field.
     const std::initializer_list<std::pair<QWidget *, const char *>> names = {
         {m_type, "verifierType"},           {m_name, "verifierName"},
@@ -46,7 +52,7 @@ VerifierForm::VerifierForm(QWidget *parent)
         {m_command, "verifierCommand"},     {m_timeout, "verifierTimeout"},
         {m_rubric, "verifierRubric"},       {m_judgeModel, "verifierJudgeModel"},
         {m_threshold, "verifierThreshold"}, {m_task, "verifierTask"},
-        {m_dtype, "verifierDtype"}};
+        {m_dtype, "verifierDtype"},         {m_patternError, "verifierPatternError"}};
     for (const auto &[widget, name] : names)
         widget->setObjectName(QLatin1String(name));
     m_name->setPlaceholderText(tr("optional label shown in results"));
@@ -62,6 +68,9 @@ VerifierForm::VerifierForm(QWidget *parent)
     m_form->addRow(tr("Label:"), m_name);
     m_form->addRow(tr("Values:"), m_values);
     m_form->addRow(tr("Pattern:"), m_pattern);
+    m_patternError->setWordWrap(true);
+    m_patternError->setStyleSheet(QStringLiteral("color: #c62828"));
+    m_form->addRow(QString(), m_patternError);
     m_form->addRow(tr("File:"), m_path);
     m_form->addRow(tr("Text:"), m_text);
     m_form->addRow(tr("Command:"), m_command);
@@ -72,10 +81,12 @@ VerifierForm::VerifierForm(QWidget *parent)
     m_form->addRow(tr("Kernel task:"), m_task);
     m_form->addRow(tr("Dtype:"), m_dtype);
 
-    connect(m_type, &QComboBox::currentTextChanged, this, [this](const QString &type) {
-        showRowsFor(type);
+    connect(m_type, &QComboBox::currentIndexChanged, this, [this] {
+        showRowsFor(m_type->currentData().toString());
         emitEdited();
     });
+    // The reader refuses a pattern that does not compile: say so while it is typed, not at Save.
+    connect(m_pattern, &QLineEdit::textChanged, this, [this] { showRowsFor(m_type->currentData().toString()); });
     for (QLineEdit *edit : {m_name, m_pattern, m_path, m_command, m_judgeModel, m_task, m_dtype})
         connect(edit, &QLineEdit::textEdited, this, &VerifierForm::emitEdited);
     for (QPlainTextEdit *edit : {m_values, m_text, m_rubric})
@@ -91,7 +102,7 @@ void VerifierForm::setSpec(const VerifierSpec &spec)
 {
     m_filling = true;
     m_spec = spec;
-    m_type->setCurrentText(spec.type);
+    m_type->setCurrentIndex(std::max(0, m_type->findData(spec.type)));
     m_name->setText(spec.name);
     m_values->setPlainText(spec.values.join(u'\n'));
     m_pattern->setText(spec.pattern);
@@ -111,7 +122,7 @@ void VerifierForm::setSpec(const VerifierSpec &spec)
 VerifierSpec VerifierForm::spec() const
 {
     VerifierSpec spec = m_spec;
-    spec.type = m_type->currentText();
+    spec.type = m_type->currentData().toString();
     spec.name = m_name->text().trimmed();
     spec.values = m_values->toPlainText().split(u'\n', Qt::SkipEmptyParts);
     spec.pattern = m_pattern->text();
@@ -158,6 +169,9 @@ void VerifierForm::showRowsFor(const QString &type)
     };
     m_form->setRowVisible(m_values, is({"contains", "not_contains"}));
     m_form->setRowVisible(m_pattern, is({"regex"}));
+    const QString error = is({"regex"}) ? patternError() : QString();
+    m_patternError->setText(error);
+    m_form->setRowVisible(m_patternError, !error.isEmpty());
     m_form->setRowVisible(m_path, is({"regex", "file_exists", "file_contains", "json_valid", "cuda_kernel"}));
     m_path->setPlaceholderText(is({"regex", "json_valid"}) ? tr("empty: the answer; else a workspace file")
                                                            : tr("workspace-relative"));
@@ -175,6 +189,31 @@ void VerifierForm::emitEdited()
 {
     if (!m_filling)
         Q_EMIT edited(spec());
+}
+
+QString VerifierForm::patternError() const
+{
+    const QRegularExpression re(m_pattern->text());
+    if (re.isValid())
+        return {};
+    return tr("Not a valid regular expression: %1 (at character %2)")
+        .arg(re.errorString())
+        .arg(re.patternErrorOffset() + 1);
+}
+
+QString VerifierForm::kindLabel(const QString &type)
+{
+    static const QHash<QString, QString> labels = {
+        {QStringLiteral("contains"), tr("Answer contains")},
+        {QStringLiteral("not_contains"), tr("Answer does not contain")},
+        {QStringLiteral("regex"), tr("Matches a pattern")},
+        {QStringLiteral("file_exists"), tr("File exists")},
+        {QStringLiteral("file_contains"), tr("File contains")},
+        {QStringLiteral("json_valid"), tr("Valid JSON")},
+        {QStringLiteral("command"), tr("Command succeeds")},
+        {QStringLiteral("llm_judge"), tr("Judged by a model")},
+        {QStringLiteral("cuda_kernel"), tr("CUDA kernel check")}};
+    return labels.value(type, type);
 }
 
 QString VerifierForm::summary(const VerifierSpec &spec)
@@ -195,7 +234,7 @@ QString VerifierForm::summary(const VerifierSpec &spec)
         detail = spec.path;
     else if (!spec.path.isEmpty())
         detail += (detail.isEmpty() ? QString() : QStringLiteral(" ")) + QStringLiteral("in %1").arg(spec.path);
-    QString line = spec.name.isEmpty() ? t : QStringLiteral("%1 (%2)").arg(spec.name, t);
+    QString line = spec.name.isEmpty() ? kindLabel(t) : QStringLiteral("%1 (%2)").arg(spec.name, kindLabel(t));
     if (!detail.isEmpty())
         line += QStringLiteral(": ") + detail.simplified();
     return line.size() > 100 ? line.left(99) + QChar(0x2026) : line;

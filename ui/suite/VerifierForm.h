@@ -6,6 +6,7 @@
 
 class QComboBox;
 class QFormLayout;
+class QLabel;
 class QLineEdit;
 class QPlainTextEdit;
 class QSpinBox;
@@ -27,6 +28,10 @@ public:
 
     /// "regex /^ok$/ in out.txt": one line saying what the verifier checks.
     static QString summary(const VerifierSpec &spec);
+    /// A verifier kind in words ("Answer contains", "Valid JSON"); the file keeps the id ("contains", "json_valid").
+    static QString kindLabel(const QString &type);
+    /// Why the pattern is not a valid regular expression, or empty.
+    QString patternError() const;
 
 Q_SIGNALS:
     void edited(const VerifierSpec &spec);
@@ -42,6 +47,7 @@ private:
     QLineEdit *m_name;
     QPlainTextEdit *m_values;
     QLineEdit *m_pattern;
+    QLabel *m_patternError;
     QLineEdit *m_path;
     QPlainTextEdit *m_text;
     QLineEdit *m_command;
