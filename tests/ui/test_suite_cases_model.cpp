@@ -50,7 +50,7 @@ private Q_SLOTS:
         QCOMPARE(model.rowCount(), 2);
         QCOMPARE(model.index(0, SuiteCasesModel::Id).data().toString(), QStringLiteral("a"));
         QCOMPARE(model.index(1, SuiteCasesModel::Input).data().toString(), QStringLiteral("Second prompt"));
-        QCOMPARE(model.index(1, SuiteCasesModel::Checks).data().toString(), QStringLiteral("contains, regex ×2"));
+        QCOMPARE(model.index(1, SuiteCasesModel::Checks).data().toString(), QStringLiteral("Answer contains, Matches a pattern ×2"));
         QCOMPARE(model.index(0, SuiteCasesModel::Repeats).data(Qt::EditRole).toInt(), 0);
         QCOMPARE(model.index(0, SuiteCasesModel::HeldOut).data(Qt::CheckStateRole).toInt(), int(Qt::Unchecked));
     }
