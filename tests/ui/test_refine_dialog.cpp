@@ -9,15 +9,18 @@
 #include "llm/ChatClient.h"
 #include "llm/HttpEngine.h"
 #include "llm/ProviderRegistry.h"
+#include "project/AppSettings.h"
 #include "project/Project.h"
 #include "skill/DiffView.h"
 
 #include <QAbstractItemModelTester>
+#include <QComboBox>
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLineEdit>
 #include <QLineSeries>
 #include <QPlainTextEdit>
 #include <QPushButton>
@@ -60,6 +63,8 @@ private Q_SLOTS:
     void initTestCase()
     {
         QStandardPaths::setTestModeEnabled(true);
+        AppSettings().setLastStudentModels({});
+        AppSettings().setLastTeacherModel({});
         m_server = std::make_unique<ScriptedHttpServer>();
         QVERIFY(m_server->listen());
         // The student passes only with the improved skill (MAGIC-V2); the teacher always writes it.
@@ -136,6 +141,14 @@ private Q_SLOTS:
         QVERIFY(chart);
         QVERIFY2(chart->width() >= 380 && chart->height() >= 240,
                  qPrintable(u"%1x%2"_s.arg(chart->width()).arg(chart->height())));
+
+        // The next Refine starts with the teacher and students of this one (issue 24.21).
+        RefineDialog next(*m_client, m_jobs, *m_project, refusingCommandRunner(u"none"_s));
+        auto *teacher = next.findChild<QComboBox *>(u"teacherModel"_s);
+        auto *students = next.findChild<QLineEdit *>(u"studentModels"_s);
+        QVERIFY(teacher && students);
+        QCOMPARE(teacher->currentText(), u"openai:teacher"_s);
+        QCOMPARE(students->text(), u"openai:student"_s);
     }
 
     void oneImprovement_teacherFails_showsItsReply_andRetryAsksAgain()

@@ -9,6 +9,7 @@
 #include "llm/HttpEngine.h"
 #include "llm/LocalRuntime.h"
 #include "llm/ProviderRegistry.h"
+#include "project/AppSettings.h"
 #include "project/Project.h"
 #include "runs/EvalLaunchDialog.h"
 #include "runs/RunGridModel.h"
@@ -25,6 +26,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLineEdit>
+#include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -95,6 +97,7 @@ private Q_SLOTS:
     void initTestCase()
     {
         QStandardPaths::setTestModeEnabled(true);
+        AppSettings().setLastStudentModels({}); // what an earlier run of these tests used is not a default here
         auto created = Project::create(m_dir.filePath(QStringLiteral("project")), QStringLiteral("Runs test"));
         QVERIFY(std::holds_alternative<Project>(created));
         m_project.emplace(std::get<Project>(created));
@@ -217,14 +220,33 @@ private Q_SLOTS:
     void launchDialog_namesModelsThatCannotBeReached()
     {
         EvalLaunchDialog dialog(*m_project, m_chat.get());
-        auto *models = dialog.findChild<QLineEdit *>(QStringLiteral("studentModels"));
+        auto *models = dialog.findChild<QPlainTextEdit *>(QStringLiteral("studentModels"));
         qunsetenv("HF_TOKEN");
-        models->setText(QStringLiteral("generic:student, hf:some/model"));
+        models->setPlainText(QStringLiteral("generic:student\nhf:some/model"));
         const QString summary = dialog.summaryText();
         QVERIFY2(summary.contains(QStringLiteral("hf:some/model cannot be reached")) &&
                      summary.contains(QStringLiteral("HF_TOKEN")),
                  qPrintable(summary));
         QVERIFY(!summary.contains(QStringLiteral("generic:student cannot")));
+    }
+
+    void launchDialog_remembersTheModelsOfTheLastRun()
+    {
+        {
+            EvalLaunchDialog dialog(*m_project, m_chat.get());
+            QVERIFY(dialog.minimumWidth() >= 600);
+            auto *models = dialog.findChild<QPlainTextEdit *>(QStringLiteral("studentModels"));
+            QVERIFY(models);
+            // One per line, commas too; blanks and repeats dropped.
+            models->setPlainText(QStringLiteral("generic:student\n\ngeneric:other, generic:student\n"));
+            QCOMPARE(dialog.plan().config.models, QStringList({QStringLiteral("generic:student"), QStringLiteral("generic:other")}));
+            dialog.accept();
+        }
+        EvalLaunchDialog again(*m_project, m_chat.get());
+        QCOMPARE(again.plan().config.models, QStringList({QStringLiteral("generic:student"), QStringLiteral("generic:other")}));
+        AppSettings().setLastStudentModels({});
+        EvalLaunchDialog fresh(*m_project, m_chat.get());
+        QCOMPARE(fresh.plan().config.models.value(0), LocalRuntime::qualifiedModelName());
     }
 
     void withoutServices_theLaunchButtonsAreHidden()

@@ -1,6 +1,7 @@
 #include "generate/RefineDialog.h"
 
 #include "charts/ChartStyle.h"
+#include "common/ModelDefaults.h"
 #include "generate/RefineIterationsModel.h"
 #include "generate/RefineLoop.h"
 #include "jobs/Job.h"
@@ -70,10 +71,13 @@ RefineDialog::RefineDialog(ChatClient &client, JobListModel &jobs, const Project
         m_suite->addItem(suite.name, suite.path);
     }
     m_teacher->setEditable(true);
-    if (!project.defaults().teacher.isEmpty()) {
-        m_teacher->addItem(project.defaults().teacher);
+    m_teacher->setObjectName(QStringLiteral("teacherModel"));
+    m_students->setObjectName(QStringLiteral("studentModels"));
+    // The models the user last worked with, not the project's list of models they may never have set up.
+    if (const QString teacher = defaultTeacherModel(project); !teacher.isEmpty()) {
+        m_teacher->addItem(teacher);
     }
-    m_students->setText(project.defaults().students.join(QStringLiteral(", ")));
+    m_students->setText(defaultStudentModels(project, &client).join(QStringLiteral(", ")));
     m_students->setPlaceholderText(tr("PROVIDER:MODEL, comma separated"));
     m_iterations->setRange(1, 50);
     m_iterations->setValue(3);
@@ -249,9 +253,7 @@ void RefineDialog::start()
     request.skillDir = m_skill->currentData().toString();
     request.suitePath = m_suite->currentData().toString();
     request.teacherModel = m_teacher->currentText().trimmed();
-    for (const QString &model : m_students->text().split(u',', Qt::SkipEmptyParts)) {
-        request.config.models.append(model.trimmed());
-    }
+    request.config.models = parseModelList(m_students->text());
     request.runsDir = m_project.runsPath();
     request.criteria.maxIterations = m_iterations->value();
     if (m_useTargetLift->isChecked()) {
@@ -268,6 +270,8 @@ void RefineDialog::start()
         m_status->setText(tr("Choose a teacher and at least one student."));
         return;
     }
+    rememberTeacherModel(request.teacherModel);
+    rememberStudentModels(request.config.models);
 
     m_skillDir = request.skillDir;
     m_model->clear();

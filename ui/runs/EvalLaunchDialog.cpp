@@ -1,5 +1,6 @@
 #include "runs/EvalLaunchDialog.h"
 
+#include "common/ModelDefaults.h"
 #include "common/TokenEstimate.h"
 #include "eval/RunEstimate.h"
 #include "eval/StudentTools.h"
@@ -18,6 +19,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSpinBox>
 
@@ -30,7 +32,7 @@ EvalLaunchDialog::EvalLaunchDialog(const Project &project, const ChatClient *cha
     , m_runsDir(project.runsPath())
     , m_skill(new QComboBox(this))
     , m_suite(new QComboBox(this))
-    , m_models(new QLineEdit(this))
+    , m_models(new QPlainTextEdit(this))
     , m_repeats(new QSpinBox(this))
     , m_repeatsForEveryCase(new QCheckBox(this))
     , m_mode(new QComboBox(this))
@@ -40,6 +42,8 @@ EvalLaunchDialog::EvalLaunchDialog(const Project &project, const ChatClient *cha
     , m_summary(new QLabel(this))
 {
     setWindowTitle(tr("New Evaluation"));
+    // Room for whole model names and the plan's summary: it opened at 447x270, the models scrolled mid-name.
+    setMinimumWidth(620);
     for (const ProjectItem &skill : project.items(ProjectItem::Kind::Skill))
         m_skill->addItem(skill.name, skill.path);
     m_suite->setObjectName(QStringLiteral("suiteChoice"));
@@ -47,10 +51,13 @@ EvalLaunchDialog::EvalLaunchDialog(const Project &project, const ChatClient *cha
     listSuites(project.items(ProjectItem::Kind::TestSuite).isEmpty()
                    ? QString()
                    : project.items(ProjectItem::Kind::TestSuite).first().path);
-    m_models->setText(defaultStudents().join(QStringLiteral(", ")));
-    m_models->setPlaceholderText(QStringLiteral("%1, openai:gpt-4.1-mini").arg(LocalRuntime::qualifiedModelName()));
-    m_models->setToolTip(tr("PROVIDER:MODEL, separated by commas"));
+    m_models->setPlainText(defaultStudentModels(project, chat).join(u'\n'));
+    m_models->setPlaceholderText(QStringLiteral("%1\nopenai:gpt-4.1-mini").arg(LocalRuntime::qualifiedModelName()));
+    m_models->setToolTip(tr("PROVIDER:MODEL, one per line (commas work too). The models of the last run are "
+                            "offered first."));
     m_models->setObjectName(QStringLiteral("studentModels"));
+    m_models->setTabChangesFocus(true);
+    m_models->setFixedHeight(m_models->fontMetrics().lineSpacing() * 4 + 12);
     m_repeats->setObjectName(QStringLiteral("repeats"));
     m_repeats->setRange(1, 50);
     m_repeats->setToolTip(tr("How often each case runs per model and arm, unless the case says itself"));
@@ -93,25 +100,13 @@ EvalLaunchDialog::EvalLaunchDialog(const Project &project, const ChatClient *cha
     form->addRow(buttons);
     connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
-    connect(m_models, &QLineEdit::textChanged, this, &EvalLaunchDialog::updateSummary);
+    connect(m_models, &QPlainTextEdit::textChanged, this, &EvalLaunchDialog::updateSummary);
     connect(m_suite, &QComboBox::currentIndexChanged, this, &EvalLaunchDialog::updateSummary);
     connect(m_repeats, &QSpinBox::valueChanged, this, &EvalLaunchDialog::updateSummary);
     connect(m_repeatsForEveryCase, &QCheckBox::toggled, this, &EvalLaunchDialog::updateSummary);
     connect(m_concurrency, &QSpinBox::valueChanged, this, &EvalLaunchDialog::updateSummary);
     connect(m_skill, &QComboBox::currentIndexChanged, this, [this] { listSuites(m_suite->currentData().toString()); });
     updateSummary();
-}
-
-QStringList EvalLaunchDialog::defaultStudents() const
-{
-    // The embedded model always, then the project's students whose provider the user has set up (a key, a
-    // server address): a new user has neither, and a run of models they cannot call is all errors.
-    QStringList students{LocalRuntime::qualifiedModelName()};
-    for (const QString &model : m_project.defaults().students) {
-        if (!students.contains(model) && !model.startsWith(QLatin1String("local:")) && m_chat && m_chat->isSetUp(model))
-            students.append(model);
-    }
-    return students;
 }
 
 void EvalLaunchDialog::listSuites(const QString &select)
@@ -211,16 +206,19 @@ QString EvalLaunchDialog::summaryText() const
     return m_summary->text();
 }
 
+void EvalLaunchDialog::accept()
+{
+    rememberStudentModels(plan().config.models);
+    QDialog::accept();
+}
+
 EvalPlan EvalLaunchDialog::plan() const
 {
     EvalPlan plan;
     plan.skillDir = m_skill->currentData().toString();
     plan.suitePath = m_suite->currentData().toString();
     plan.runsDir = m_runsDir;
-    for (const QString &model : m_models->text().split(u',', Qt::SkipEmptyParts)) {
-        if (!model.trimmed().isEmpty())
-            plan.config.models.append(model.trimmed());
-    }
+    plan.config.models = parseModelList(m_models->toPlainText());
     plan.config.runs = m_repeats->value();
     plan.config.runsForEveryCase = m_repeatsForEveryCase->isChecked();
     plan.config.mode = m_mode->currentData().toString();

@@ -11,6 +11,7 @@ class QCheckBox;
 class QComboBox;
 class QLabel;
 class QLineEdit;
+class QPlainTextEdit;
 class QSpinBox;
 
 namespace sf {
@@ -33,9 +34,10 @@ public:
     EvalPlan plan() const;
     /// What the dialog says of the plan: items, time, models that cannot be reached.
     QString summaryText() const;
+    /// Run: the student models are remembered for the next dialog.
+    void accept() override;
 
 private:
-    QStringList defaultStudents() const;
     void updateSummary();
     void listSuites(const QString &select);
     void editSuite();
@@ -45,7 +47,7 @@ private:
     QString m_runsDir;
     QComboBox *m_skill;
     QComboBox *m_suite;
-    QLineEdit *m_models;
+    QPlainTextEdit *m_models; ///< one model per line: whole names, however many
     QSpinBox *m_repeats;
     QCheckBox *m_repeatsForEveryCase;
     QComboBox *m_mode;
