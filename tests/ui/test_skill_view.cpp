@@ -2,6 +2,7 @@
 // find/replace, the files panel, versions, crash recovery and changes made on disk by another program.
 #include "../support/TestFiles.h"
 #include "common/AtomicFile.h"
+#include "common/Confirm.h"
 #include "common/FindBar.h"
 #include "common/StatusMessages.h"
 #include "project/Project.h"
@@ -18,11 +19,13 @@
 #include "skill/SkillView.h"
 #include "skill/VersionsDialog.h"
 
+#include <QAbstractButton>
 #include <QApplication>
 #include <QDir>
 #include <QDirIterator>
 #include <QFile>
 #include <QLineEdit>
+#include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QScrollBar>
@@ -32,6 +35,7 @@
 #include <QTest>
 #include <QTextBlock>
 #include <QTextBrowser>
+#include <QTimer>
 #include <QTreeView>
 #include <QTreeWidget>
 #include <memory>
@@ -420,6 +424,24 @@ private Q_SLOTS:
         restore->click();
         QCOMPARE(view->editor()->toPlainText().toUtf8(), original);
         QCOMPARE(readFile(skillMd()).toUtf8(), original);
+    }
+
+    void confirm_namesTheAction_andMakesItTheDefault()
+    {
+        QString accept;
+        bool actionIsDefault = false;
+        QTimer::singleShot(0, [&] {
+            auto *box = qobject_cast<QMessageBox *>(QApplication::activeModalWidget());
+            QVERIFY(box);
+            for (QAbstractButton *button : box->buttons())
+                if (box->buttonRole(button) == QMessageBox::AcceptRole)
+                    accept = button->text();
+            actionIsDefault = box->defaultButton() && box->defaultButton()->text() == accept;
+            box->defaultButton()->click();
+        });
+        QVERIFY(askToConfirm(nullptr, QStringLiteral("Restore Version"), QStringLiteral("Make the files those of #1?")));
+        QCOMPARE(accept, QStringLiteral("Restore Version")); // not Yes and No
+        QVERIFY(actionIsDefault);
     }
 
     void recovery_afterCrash_offersUnsavedEdits_andApplies()

@@ -148,9 +148,12 @@ void DiffView::setTexts(const QString &oldText, const QString &newText, const QS
         const auto changed = std::find_if(formats.cbegin(), formats.cend(), [](const QTextLayout::FormatRange &range) {
             return range.format.background().style() != Qt::NoBrush;
         });
+        // The start of the change, so that a change that fits on screen leaves the view unscrolled (line numbers
+        // and all); only one further right than the pane is wide scrolls it.
         QTextCursor cursor(block);
         if (changed != formats.cend())
-            cursor.setPosition(block.position() + changed->start + changed->length);
+            cursor.setPosition(block.position() + changed->start);
+        m_right->horizontalScrollBar()->setValue(0);
         m_right->setTextCursor(cursor);
         m_right->ensureCursorVisible();
     }

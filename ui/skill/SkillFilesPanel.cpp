@@ -1,5 +1,6 @@
 #include "skill/SkillFilesPanel.h"
 
+#include "common/Confirm.h"
 #include "skill/SkillFolder.h"
 #include "skill/SkillVersionStore.h"
 
@@ -48,10 +49,7 @@ SkillFilesPanel::SkillFilesPanel(QWidget *parent)
     , m_rename(new QToolButton(this))
     , m_remove(new QToolButton(this))
     , m_watcher(new QFileSystemWatcher(this))
-    , m_confirm([this](const QString &title, const QString &question) {
-        return QMessageBox::question(this, title, question, QMessageBox::Yes | QMessageBox::No, QMessageBox::No) ==
-               QMessageBox::Yes;
-    })
+    , m_confirm([this](const QString &title, const QString &question) { return askToConfirm(this, title, question); })
 {
     auto *title = new QLabel(tr("<b>Files</b>"), this);
     m_add->setIcon(style()->standardIcon(QStyle::SP_FileIcon));

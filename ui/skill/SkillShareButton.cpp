@@ -1,5 +1,6 @@
 #include "skill/SkillShareButton.h"
 
+#include "common/Confirm.h"
 #include "common/Plural.h"
 #include "skill/SkillPackage.h"
 
@@ -7,7 +8,6 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QMenu>
-#include <QMessageBox>
 
 namespace sf {
 
@@ -19,9 +19,9 @@ SkillShareButton::SkillShareButton(QWidget *parent)
     setAutoRaise(true);
     setPopupMode(QToolButton::InstantPopup);
 
+    // Replacing an installed skill keeps no copy of it: Cancel is the default there.
     m_confirm = [this](const QString &title, const QString &question) {
-        return QMessageBox::question(this, title, question, QMessageBox::Yes | QMessageBox::No, QMessageBox::No) ==
-               QMessageBox::Yes;
+        return askToConfirm(this, title, question, false);
     };
     m_chooseSaveFile = [this](const QString &title, const QString &suggestion) {
         return QFileDialog::getSaveFileName(this, title, suggestion, tr("Agent skill (*.skill)"));

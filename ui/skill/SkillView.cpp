@@ -1,6 +1,7 @@
 #include "skill/SkillView.h"
 
 #include "common/AtomicFile.h"
+#include "common/Confirm.h"
 #include "common/EmptyState.h"
 #include "common/FindBar.h"
 #include "common/StatusMessages.h"
@@ -49,10 +50,7 @@ constexpr int FormDebounceMs = 150;
 
 SkillView::SkillView(QWidget *parent)
     : ViewPage(parent)
-    , m_confirm([this](const QString &title, const QString &question) {
-        return QMessageBox::question(this, title, question, QMessageBox::Yes | QMessageBox::No, QMessageBox::No) ==
-               QMessageBox::Yes;
-    })
+    , m_confirm([this](const QString &title, const QString &question) { return askToConfirm(this, title, question); })
     , m_stack(new QStackedWidget(this))
     , m_empty(new EmptyState(this))
     , m_live(new LiveDraftPage(this))

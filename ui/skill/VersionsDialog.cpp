@@ -1,5 +1,6 @@
 #include "skill/VersionsDialog.h"
 
+#include "common/Confirm.h"
 #include "common/StatusMessages.h"
 #include "skill/DiffView.h"
 
@@ -52,10 +53,7 @@ VersionsDialog::VersionsDialog(const QString &skillDir, CurrentText currentText,
     , m_diff(new DiffView(this))
     , m_restore(new QPushButton(tr("&Restore This Version…"), this))
     , m_empty(new QLabel(this))
-    , m_confirm([this](const QString &title, const QString &question) {
-        return QMessageBox::question(this, title, question, QMessageBox::Yes | QMessageBox::Cancel,
-                                     QMessageBox::Cancel) == QMessageBox::Yes;
-    })
+    , m_confirm([this](const QString &title, const QString &question) { return askToConfirm(this, title, question); })
 {
     setWindowTitle(tr("Versions — %1").arg(QFileInfo(skillDir).fileName()));
     m_restore->setObjectName(QStringLiteral("restoreButton"));
@@ -100,7 +98,7 @@ VersionsDialog::VersionsDialog(const QString &skillDir, CurrentText currentText,
     splitter->addWidget(left);
     splitter->addWidget(right);
     splitter->setStretchFactor(1, 1);
-    splitter->setSizes({300, 900});
+    splitter->setSizes({440, 760}); // the message column whole for the usual "Saved SKILL.md", "Refined: …"
 
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
     auto *layout = new QVBoxLayout(this);
@@ -143,7 +141,9 @@ void VersionsDialog::reload()
         auto *item = new QTreeWidgetItem(m_list, {QString::number(numberOf(version.id)), timeText(version.time),
                                                   originText(version.origin), version.message});
         item->setData(0, IdRole, version.id);
-        item->setToolTip(3, QStringLiteral("%1\n%2").arg(version.id, version.contentHash));
+        for (int column = 0; column < 3; ++column)
+            item->setToolTip(column, titleOf(version.id));
+        item->setToolTip(3, QStringLiteral("%1\n%2\n%3").arg(version.message, version.id, version.contentHash));
         const QString label = titleOf(version.id);
         m_old->addItem(label, version.id);
         m_new->addItem(label, version.id);
@@ -273,8 +273,8 @@ void VersionsDialog::chooseRestore()
         return;
     const QString id = item->data(0, IdRole).toString();
     if (!m_confirm(tr("Restore Version"),
-                   tr("Restore the skill to the version of %1? The current files are stored as a version first, "
-                      "so this can be undone from this list; unsaved edits in the editor are discarded.")
+                   tr("Make the skill's files those of %1?\n\nThe files as they are now are kept as a new version "
+                      "first, so you can come back to them from this list. Unsaved edits in the editor are lost.")
                        .arg(titleOf(id))))
         return;
     const QString error = restoreVersion(id);
