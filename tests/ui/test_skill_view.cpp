@@ -147,6 +147,21 @@ private Q_SLOTS:
         QVERIFY(view->filesPanel()->files().contains(QStringLiteral("references/rmsnorm-reference.md")));
     }
 
+    void scrollingTheEditor_scrollsThePreview_withTheScrollBarToo()
+    {
+        auto view = openView();
+        view->resize(1280, 720);
+        QTRY_VERIFY_WITH_TIMEOUT(!view->isBusy(), Timeout);
+        QScrollBar *preview = view->preview()->browser()->verticalScrollBar();
+        QCOMPARE(preview->value(), 0);
+        // As a user drags the editor's scroll bar.
+        QScrollBar *editor = view->editor()->verticalScrollBar();
+        editor->setValue(editor->maximum() / 2);
+        QTRY_VERIFY_WITH_TIMEOUT(preview->value() > preview->maximum() / 5, Timeout);
+        editor->setValue(0);
+        QTRY_COMPARE_WITH_TIMEOUT(preview->value(), 0, Timeout);
+    }
+
     void typing_brokenName_showsNameErrorOnItsLine_fixingItClearsIt()
     {
         auto view = openView();
@@ -159,6 +174,10 @@ private Q_SLOTS:
         QTest::keyClicks(view->editor(), QStringLiteral("_X"));
         QVERIFY(view->isModified());
         QTRY_VERIFY_WITH_TIMEOUT(hasErrorOnLine(*view, 2), Timeout);
+        // The editor marks the line too, with the problem as the mark's tooltip (issue 24.23).
+        QVERIFY(view->editor()->lineMarks().contains(2));
+        QVERIFY(view->editor()->lineMarks().value(2).error);
+        QVERIFY(!view->editor()->lineMarks().value(2).message.isEmpty());
         QTRY_VERIFY_WITH_TIMEOUT(view->preview()->renderedText().contains(SkillName + QStringLiteral("_X")), Timeout);
         QVERIFY(validated.count() >= 1);
         QVERIFY(rendered.count() >= 1);
@@ -178,6 +197,7 @@ private Q_SLOTS:
         QTest::keyClick(view->editor(), Qt::Key_Backspace);
         QTRY_VERIFY_WITH_TIMEOUT(!hasErrorOnLine(*view, 2) && !view->isBusy(), Timeout);
         QCOMPARE(view->problemsPanel()->model()->errorCount(), 0);
+        QVERIFY(!view->editor()->lineMarks().contains(2));
     }
 
     void typing_newHeading_appearsInPreviewAndOutline()

@@ -1,9 +1,11 @@
 #include "skill/SkillEditor.h"
 
 #include <QFontDatabase>
+#include <QHelpEvent>
 #include <QPainter>
 #include <QScrollBar>
 #include <QTextBlock>
+#include <QToolTip>
 
 namespace sf {
 
@@ -21,6 +23,19 @@ public:
 
 protected:
     void paintEvent(QPaintEvent *event) override { m_editor->paintGutter(event); }
+    bool event(QEvent *event) override
+    {
+        if (event->type() == QEvent::ToolTip) {
+            auto *help = static_cast<QHelpEvent *>(event);
+            const QString tip = m_editor->gutterToolTip(help->pos().y());
+            if (tip.isEmpty())
+                QToolTip::hideText();
+            else
+                QToolTip::showText(help->globalPos(), tip, this);
+            return true;
+        }
+        return QWidget::event(event);
+    }
 
 private:
     SkillEditor *m_editor;
@@ -60,7 +75,7 @@ SkillEditor::SkillEditor(QWidget *parent)
 int SkillEditor::gutterWidth() const
 {
     const int digits = qMax(3, int(QString::number(qMax(1, blockCount())).size()));
-    return 12 + fontMetrics().horizontalAdvance(u'9') * digits;
+    return 18 + fontMetrics().horizontalAdvance(u'9') * digits; // room on the left for a problem's mark
 }
 
 void SkillEditor::updateGutterWidth()
@@ -106,6 +121,16 @@ void SkillEditor::paintGutter(QPaintEvent *event)
         const int bottom = top + qRound(blockBoundingRect(block).height());
         if (block.isVisible() && bottom >= event->rect().top()) {
             const bool isCurrent = block.blockNumber() == current;
+            if (const auto mark = m_marks.constFind(block.blockNumber() + 1); mark != m_marks.cend()) {
+                // A dot at the gutter's left edge, in the problems panel's colours: red for errors, amber for warnings.
+                const int size = qMax(6, lineHeight / 2);
+                painter.save();
+                painter.setRenderHint(QPainter::Antialiasing);
+                painter.setPen(Qt::NoPen);
+                painter.setBrush(mark->error ? QColor(0xc6, 0x28, 0x28) : QColor(0xe0, 0x9b, 0x26));
+                painter.drawEllipse(QRect(3, top + (lineHeight - size) / 2, size, size));
+                painter.restore();
+            }
             painter.setPen(isCurrent ? pal.color(QPalette::Text) : pal.color(QPalette::Disabled, QPalette::Text));
             painter.drawText(0, top, width, lineHeight, Qt::AlignRight | Qt::AlignVCenter,
                              QString::number(block.blockNumber() + 1));
@@ -113,6 +138,26 @@ void SkillEditor::paintGutter(QPaintEvent *event)
         block = block.next();
         top = bottom;
     }
+}
+
+void SkillEditor::setLineMarks(const QMap<int, LineMark> &marks)
+{
+    m_marks = marks;
+    m_gutter->update();
+}
+
+QString SkillEditor::gutterToolTip(int y) const
+{
+    QTextBlock block = firstVisibleBlock();
+    int top = qRound(blockBoundingGeometry(block).translated(contentOffset()).top());
+    while (block.isValid() && top <= y) {
+        const int bottom = top + qRound(blockBoundingRect(block).height());
+        if (y < bottom)
+            return m_marks.value(block.blockNumber() + 1).message;
+        block = block.next();
+        top = bottom;
+    }
+    return {};
 }
 
 void SkillEditor::highlightCurrentLine()

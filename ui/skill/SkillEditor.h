@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QMap>
 #include <QPlainTextEdit>
 
 namespace sf {
@@ -28,6 +29,16 @@ public:
 
     int gutterWidth() const;
 
+    /// A problem's mark in the gutter beside its line: what it says is the mark's tooltip.
+    struct LineMark
+    {
+        bool error = true; ///< else a warning
+        QString message;
+    };
+    /// Marks lines (1-based) with problems; an empty map clears every mark.
+    void setLineMarks(const QMap<int, LineMark> &marks);
+    const QMap<int, LineMark> &lineMarks() const { return m_marks; }
+
 Q_SIGNALS:
     /// The line shown at the top changed (scrolling, typing, jumping), 1-based.
     void firstVisibleLineChanged(int line);
@@ -43,10 +54,13 @@ private:
     void paintGutter(QPaintEvent *event);
     void updateGutterWidth();
     void highlightCurrentLine();
+    /// The tooltip of the gutter at @p y (its coordinates): the problems of that line, if any.
+    QString gutterToolTip(int y) const;
 
     Gutter *m_gutter;
     int m_gutterDigits = 0;
     int m_firstVisibleLine = 1;
+    QMap<int, LineMark> m_marks;
 };
 
 } // namespace sf

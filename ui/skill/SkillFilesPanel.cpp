@@ -72,6 +72,7 @@ SkillFilesPanel::SkillFilesPanel(QWidget *parent)
     m_tree->setUniformRowHeights(true);
     m_tree->setAccessibleName(tr("Skill files"));
     m_tree->setIndentation(14);
+    m_tree->setTextElideMode(Qt::ElideMiddle); // "rmsnorm-…rence.md" keeps the extension in view
     m_total->setContentsMargins(6, 2, 6, 4);
     m_total->setToolTip(tr("Estimated without a tokenizer: word pieces of about four characters, one token per "
                            "symbol. Within about 10% of Claude and cl100k counts on English prose."));

@@ -87,6 +87,7 @@ SkillView::SkillView(QWidget *parent)
                 const int tokens = text ? estimateTokens(*text) : -1;
                 return [this, problems, tokens, skillMd] {
                     m_problems->setProblems(problems);
+                    markProblemLines(problems);
                     if (tokens >= 0)
                         m_files->setLiveTokens(skillMd, tokens);
                     updateTitle();
@@ -225,7 +226,8 @@ void SkillView::buildLayout()
     m_mainSplitter->setStretchFactor(0, 0);
     m_mainSplitter->setStretchFactor(1, 3);
     m_mainSplitter->setStretchFactor(2, 2);
-    m_mainSplitter->setSizes({220, 560, 420});
+    // At 1280 px the file and outline names need the left column's 260 px more than the preview needs its last 40.
+    m_mainSplitter->setSizes({260, 540, 380});
     m_mainSplitter->setChildrenCollapsible(false);
 
     auto *vertical = new QSplitter(Qt::Vertical, this);
@@ -318,6 +320,7 @@ void SkillView::closeFile()
     m_preview->clear();
     m_outline->setHeadings({});
     m_problems->setProblems({});
+    m_editor->setLineMarks({});
     updateTitle();
 }
 
@@ -537,6 +540,26 @@ void SkillView::updateOutline()
     m_outline->setHeadings(markdown && !m_file.isEmpty() ? markdownHeadings(m_editor->toPlainText())
                                                          : QList<OutlineHeading>());
     m_outline->setCurrentLine(m_editor->cursorLine());
+}
+
+void SkillView::markProblemLines(const QList<SkillProblem> &problems)
+{
+    // The problems of the file in the editor, beside their lines; the panel below lists every file's.
+    QMap<int, SkillEditor::LineMark> marks;
+    const QString shown = relativePath(m_file);
+    for (const SkillProblem &problem : problems) {
+        if (problem.line <= 0 || problem.file != shown)
+            continue;
+        const bool error = problem.severity == SkillProblem::Severity::Error;
+        const auto it = marks.find(problem.line);
+        if (it == marks.end()) {
+            marks.insert(problem.line, {error, problem.message});
+        } else {
+            it->error = it->error || error;
+            it->message += u'\n' + problem.message;
+        }
+    }
+    m_editor->setLineMarks(marks);
 }
 
 void SkillView::jumpToProblem(const SkillProblem &problem)

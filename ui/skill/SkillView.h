@@ -129,6 +129,7 @@ private:
     void applyFormEdit(const QString &key, const QString &value);
     void syncFormFromSource();
     void updateOutline();
+    void markProblemLines(const QList<SkillProblem> &problems);
     void jumpToProblem(const SkillProblem &problem);
     void offerRecovery();
     void onChangedOnDisk(const QByteArray &bytes);
