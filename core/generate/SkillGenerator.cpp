@@ -355,6 +355,13 @@ void SkillGenerator::install(const QMap<QString, QByteArray> &files)
         !error.isEmpty()) {
         return fail(error);
     }
+    // The reply as it came, so that it can be read again once the streamed draft is gone.
+    const QString replyPath = QDir(target).filePath(QStringLiteral(".versions/%1/reply.md").arg(m_result.versionId));
+    if (const QString error = writeFileAtomically(replyPath, m_lastReply.toUtf8()); !error.isEmpty()) {
+        return fail(error);
+    }
+    m_result.promptPath = promptPath;
+    m_result.replyPath = replyPath;
 
     m_result.skillDir = target;
     m_result.name = nameOf(files);

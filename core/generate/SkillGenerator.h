@@ -48,6 +48,8 @@ struct SkillGenerationResult
     QString skillDir;
     QString name;
     QString versionId;            ///< the version that holds this content and the prompt that made it
+    QString promptPath;           ///< .versions/<id>/prompt.json: the exact messages sent
+    QString replyPath;            ///< .versions/<id>/reply.md: the teacher's last reply, as it came
     QList<SkillProblem> problems; ///< remaining after the repair round (warnings, or errors it could not fix)
     QStringList draftNotes;       ///< what was wrong with the teacher's reply format
     bool repaired = false;        ///< a second round was asked for
@@ -63,7 +65,7 @@ struct SkillGenerationResult
  * skill folder is created whole and then renamed into place; an existing one is snapshotted as a
  * version before anything is replaced, so nothing the user had is lost. The prompts come from
  * resources/prompts and the exact messages sent are stored with the version produced
- * (.versions/<id>/prompt.json). Emits exactly one of finished() or failed(), after start() returns.
+ * (.versions/<id>/prompt.json), with the teacher's last reply beside them (reply.md). Emits exactly one of finished() or failed(), after start() returns.
  */
 class SkillGenerator final : public QObject
 {

@@ -10,16 +10,19 @@
 #include "llm/ProviderRegistry.h"
 #include "project/Project.h"
 #include "skill/LiveDraftPage.h"
+#include "skill/NoticeBar.h"
 #include "skill/SkillEditor.h"
 #include "skill/SkillView.h"
 
 #include <QApplication>
 #include <QComboBox>
+#include <QDialog>
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -146,6 +149,19 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(view.editor()->isVisible(), 5000);
         QCOMPARE(view.currentFile(), generated.first().first().toString() + u"/SKILL.md"_s);
         QVERIFY(view.editor()->toPlainText().contains(u"Subtract the row max"_s));
+
+        // The streamed reply is gone from the screen, but the view says where it is kept and shows it again.
+        auto *notice = view.findChild<NoticeBar *>();
+        QVERIFY(notice && !notice->isHidden());
+        QVERIFY2(notice->text().contains(u".versions/"_s) && notice->text().contains(u"reply.md"_s),
+                 qPrintable(notice->text()));
+        auto *showReply = view.findChild<QPushButton *>(u"showReply"_s);
+        QVERIFY(showReply);
+        showReply->click();
+        QDialog *stored = nullptr;
+        QTRY_VERIFY((stored = view.findChild<QDialog *>(u"storedTextDialog"_s)) != nullptr);
+        QCOMPARE(stored->findChild<QPlainTextEdit *>()->toPlainText(), kSkill);
+        stored->close();
     }
 
     void generate_failingWhileHidden_bringsTheDialogBackWithTheReason()

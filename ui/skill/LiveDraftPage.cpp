@@ -66,7 +66,7 @@ void LiveDraftPage::follow(SkillGenerator *generator, const QString &teacher)
     connect(generator, &SkillGenerator::replyDelta, this, &LiveDraftPage::append);
     connect(generator, &SkillGenerator::finished, this, [this](const SkillGenerationResult &result) {
         m_generator = nullptr;
-        Q_EMIT written(result.skillDir);
+        Q_EMIT written(result.skillDir, result.promptPath, result.replyPath);
     });
     connect(generator, &SkillGenerator::failed, this, [this](const QString &message) {
         m_generator = nullptr;

@@ -32,8 +32,9 @@ public:
     QString stageText() const;
 
 Q_SIGNALS:
-    /// The skill is written to @p skillDir.
-    void written(const QString &skillDir);
+    /// The skill is written to @p skillDir; the prompt and the teacher's reply are kept at @p promptPath and
+    /// @p replyPath (in the version the generation stored).
+    void written(const QString &skillDir, const QString &promptPath, const QString &replyPath);
     /// The generation failed or was cancelled; @p message says why.
     void stopped(const QString &message);
     /// After a failure, the user is done reading.

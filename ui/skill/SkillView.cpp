@@ -26,12 +26,17 @@
 #include "skill/SkillViewHeader.h"
 #include "skill/VersionsDialog.h"
 
+#include <QDialog>
+#include <QDialogButtonBox>
 #include <QDir>
 #include <QEvent>
 #include <QFile>
 #include <QFileInfo>
+#include <QFontDatabase>
+#include <QLabel>
 #include <QLocale>
 #include <QMessageBox>
+#include <QPlainTextEdit>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QVBoxLayout>
@@ -246,7 +251,11 @@ void SkillView::buildLayout()
     m_stack->addWidget(m_empty);
     m_stack->addWidget(page);
     m_stack->addWidget(m_live);
-    connect(m_live, &LiveDraftPage::written, this, [this](const QString &skillDir) { openPath(skillDir); });
+    connect(m_live, &LiveDraftPage::written, this,
+            [this](const QString &skillDir, const QString &promptPath, const QString &replyPath) {
+                openPath(skillDir);
+                showGenerationNotice(promptPath, replyPath);
+            });
     connect(m_live, &LiveDraftPage::closeRequested, this, [this] {
         m_stack->setCurrentWidget(m_pageBeforeDraft ? m_pageBeforeDraft : m_empty);
     });
@@ -303,6 +312,51 @@ void SkillView::showLiveDraft(SkillGenerator *generator, const QString &teacher)
         m_pageBeforeDraft = m_stack->currentWidget();
     m_live->follow(generator, teacher);
     m_stack->setCurrentWidget(m_live);
+}
+
+void SkillView::showGenerationNotice(const QString &promptPath, const QString &replyPath)
+{
+    if (replyPath.isEmpty())
+        return;
+    // The streamed draft is gone once the skill opens: say where the exchange is kept, and show it on demand.
+    const QString folder = QDir(m_folder).relativeFilePath(QFileInfo(replyPath).absolutePath());
+    m_notice->showNotice(tr("The teacher wrote this skill. Its prompt and reply are kept in <code>%1/</code> "
+                            "(%2 and %3).")
+                             .arg(folder.toHtmlEscaped(), QFileInfo(promptPath).fileName().toHtmlEscaped(),
+                                  QFileInfo(replyPath).fileName().toHtmlEscaped()),
+                         NoticeBar::Kind::Information,
+                         {{tr("Show Reply"), [this, replyPath] { showStoredText(replyPath, tr("Teacher's reply")); },
+                           QStringLiteral("showReply")},
+                          {tr("Show Prompt"), [this, promptPath] { showStoredText(promptPath, tr("Prompt sent")); },
+                           QStringLiteral("showPrompt")},
+                          {tr("Dismiss"), {}, QStringLiteral("dismissButton")}});
+}
+
+void SkillView::showStoredText(const QString &path, const QString &title)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        showError(tr("Cannot read %1: %2").arg(QDir::toNativeSeparators(path), file.errorString()));
+        return;
+    }
+    auto *dialog = new QDialog(this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setObjectName(QStringLiteral("storedTextDialog"));
+    dialog->setWindowTitle(QStringLiteral("%1 — %2").arg(title, QFileInfo(path).fileName()));
+    auto *text = new QPlainTextEdit(dialog);
+    text->setReadOnly(true);
+    text->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    text->setPlainText(QString::fromUtf8(file.readAll()));
+    auto *where = new QLabel(QDir::toNativeSeparators(path), dialog);
+    where->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, dialog);
+    connect(buttons, &QDialogButtonBox::rejected, dialog, &QDialog::close);
+    auto *layout = new QVBoxLayout(dialog);
+    layout->addWidget(where);
+    layout->addWidget(text, 1);
+    layout->addWidget(buttons);
+    dialog->resize(900, 640);
+    dialog->show();
 }
 
 void SkillView::closeFile()

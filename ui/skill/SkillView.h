@@ -130,6 +130,9 @@ private:
     void syncFormFromSource();
     void updateOutline();
     void markProblemLines(const QList<SkillProblem> &problems);
+    void showGenerationNotice(const QString &promptPath, const QString &replyPath);
+    /// A read-only window on a file the generation stored (its prompt, the teacher's reply).
+    void showStoredText(const QString &path, const QString &title);
     void jumpToProblem(const SkillProblem &problem);
     void offerRecovery();
     void onChangedOnDisk(const QByteArray &bytes);

@@ -170,6 +170,10 @@ private Q_SLOTS:
         const QJsonObject stored = QJsonDocument::fromJson(prompt).object();
         QCOMPARE(stored.value(u"messages"_s).toArray().at(0).toObject().value(u"content"_s).toString(), user);
         QVERIFY(!prompt.contains("sk-test-teacher"));
+        // And the teacher's reply, as it came, beside it.
+        QCOMPARE(result.promptPath, result.skillDir + u"/.versions/"_s + result.versionId + u"/prompt.json"_s);
+        QCOMPARE(result.replyPath, result.skillDir + u"/.versions/"_s + result.versionId + u"/reply.md"_s);
+        QCOMPARE(QString::fromUtf8(readAll(result.replyPath)), kValidSkill);
     }
 
     void generate_jsonReplyFormat_sendsTheSchema_andBuildsTheSkillFromTheJson()
