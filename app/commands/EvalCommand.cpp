@@ -1,5 +1,6 @@
 #include "CommandRegistry.h"
 #include "LlmServices.h"
+#include "eval/EffectiveConcurrency.h"
 #include "eval/EvalSession.h"
 #include "eval/RunSummary.h"
 #include "eval/SandboxCommand.h"
@@ -228,6 +229,7 @@ int runEval(const QStringList &arguments)
             .arg(store->dir())
             .arg(runner.total())
             .arg(runner.done()));
+    err(effectiveConcurrencyText(services.chat(), session.config()) + u'\n');
     QObject::connect(&runner, &EvalRunner::itemFinished, qApp, [&](const ItemResult &result) {
         if (tty)
             err(QStringLiteral("\r\033[K") + progressLine(runner, *store));

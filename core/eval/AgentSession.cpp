@@ -7,8 +7,10 @@
 #include "llm/ModelName.h"
 #include "llm/ToolCallText.h"
 
+#include <QCoreApplication>
 #include <QDateTime>
 #include <QDir>
+#include <QEvent>
 #include <QFile>
 #include <QFileInfo>
 #include <QFutureWatcher>
@@ -77,6 +79,26 @@ AgentSession::AgentSession(ChatClient &chat, const AgentSetup &setup, WorkItem i
 AgentSession::~AgentSession()
 {
     delete m_call.data();
+}
+
+namespace {
+
+const QEvent::Type StartEvent = QEvent::Type(QEvent::registerEventType());
+
+} // namespace
+
+void AgentSession::startSoon()
+{
+    QCoreApplication::postEvent(this, new QEvent(StartEvent), Qt::HighEventPriority);
+}
+
+bool AgentSession::event(QEvent *event)
+{
+    if (event->type() == StartEvent) {
+        start();
+        return true;
+    }
+    return QObject::event(event);
 }
 
 void AgentSession::record(const QJsonObject &entry)

@@ -41,7 +41,13 @@ public:
     ~AgentSession() override;
 
     void start();
+    /// Starts from the event loop, ahead of the events already waiting there: when many items finish at once,
+    /// each one's successor sends its request as soon as that item is recorded, not after the whole batch.
+    void startSoon();
     const ItemKey &key() const { return m_item.key; }
+
+protected:
+    bool event(QEvent *event) override;
 
 Q_SIGNALS:
     void finished(const sf::ItemResult &result, const QJsonObject &transcript);

@@ -1,5 +1,7 @@
 #include "LocalExecutor.h"
 
+#include "llm/ChatClient.h"
+
 namespace sf {
 
 LocalExecutor::LocalExecutor(ChatClient &chat, AgentSetup setup, QObject *parent)
@@ -7,11 +9,14 @@ LocalExecutor::LocalExecutor(ChatClient &chat, AgentSetup setup, QObject *parent
     , m_chat(chat)
     , m_setup(std::move(setup))
 {
+    // The concurrency the user asked for is what the run gets, not the providers' defaults (issue: 8 at most).
+    m_chat.addRequestedConcurrency(m_setup.config.concurrency);
 }
 
 LocalExecutor::~LocalExecutor()
 {
     cancelAll();
+    m_chat.removeRequestedConcurrency(m_setup.config.concurrency);
 }
 
 void LocalExecutor::start(const WorkItem &item)
@@ -26,7 +31,7 @@ void LocalExecutor::start(const WorkItem &item)
                 Q_EMIT itemFinished(result, t);
             });
     // Started from the event loop, so that even an item that fails at once reports after start() returned.
-    QMetaObject::invokeMethod(session, &AgentSession::start, Qt::QueuedConnection);
+    session->startSoon();
 }
 
 void LocalExecutor::cancelAll()

@@ -9,6 +9,7 @@
 #include <QHash>
 #include <QJsonDocument>
 #include <QRandomGenerator>
+#include <QThreadPool>
 #include <QtConcurrent/QtConcurrentRun>
 #include <fcntl.h>
 #include <unistd.h>
@@ -203,7 +204,12 @@ void RunStore::syncSoon() const
     if (m_syncPending->exchange(true))
         return;
     const QByteArray path = QFile::encodeName(QDir(m_dir).filePath(kResults));
-    (void)QtConcurrent::run([path, pending = m_syncPending] {
+    // On a pool of its own: an fdatasync holds its thread for milliseconds, and the global pool (two threads on
+    // two cores) is where every item's verifiers run.
+    static QThreadPool syncPool;
+    static const bool oneThread = (syncPool.setMaxThreadCount(1), true);
+    Q_UNUSED(oneThread)
+    (void)QtConcurrent::run(&syncPool, [path, pending = m_syncPending] {
         pending->store(false);
         const int fd = ::open(path.constData(), O_WRONLY | O_CLOEXEC);
         if (fd >= 0) {

@@ -101,7 +101,7 @@ void ChatClient::start(ChatCall *call)
             return;
         }
     }
-    if (provider->maxConcurrent > 0 && m_inFlight.value(provider->name) >= provider->maxConcurrent) {
+    if (const int limit = inFlightLimit(*provider); limit > 0 && m_inFlight.value(provider->name) >= limit) {
         m_waiting[provider->name].append(call);
         return;
     }
@@ -160,6 +160,45 @@ qint64 ChatClient::reserveRequest(const ProviderConfig &provider)
         return 0;
     }
     return starts.first() + window - now;
+}
+
+void ChatClient::addRequestedConcurrency(int concurrency)
+{
+    m_requestedConcurrency.append(concurrency);
+}
+
+void ChatClient::removeRequestedConcurrency(int concurrency)
+{
+    m_requestedConcurrency.removeOne(concurrency);
+    // A lower limit from now on: calls already sent finish, the next ones wait as before.
+}
+
+int ChatClient::inFlightLimit(const ProviderConfig &provider) const
+{
+    const int requested = m_requestedConcurrency.isEmpty()
+                              ? 0
+                              : *std::max_element(m_requestedConcurrency.cbegin(), m_requestedConcurrency.cend());
+    return concurrencyFor(provider.name, requested).limit;
+}
+
+ChatClient::ConcurrencyLimit ChatClient::concurrencyFor(const QString &providerName, int requested) const
+{
+    const ProviderConfig *provider = m_providers.find(providerName);
+    if (!provider)
+        return {requested, u"the run's concurrency"_s};
+    const auto capped = [requested](int limit) { return requested > 0 && limit > 0 ? std::min(requested, limit) : limit; };
+    if (provider->name == "local"_L1) {
+        // The embedded server answers as many requests at once as it has slots; more would only queue there.
+        if (requested <= 0 || requested > provider->maxConcurrent)
+            return {provider->maxConcurrent, u"the embedded server's %1 slots"_s.arg(provider->maxConcurrent)};
+        return {requested, u"the run's concurrency"_s};
+    }
+    if (provider->limitsSetByUser && provider->maxConcurrent > 0 && (requested <= 0 || provider->maxConcurrent < requested))
+        return {capped(provider->maxConcurrent),
+                u"your limit for %1 (Tools, Providers and Keys)"_s.arg(provider->name)};
+    if (requested > 0)
+        return {requested, u"the run's concurrency"_s};
+    return {provider->maxConcurrent, u"the default for %1"_s.arg(provider->name)};
 }
 
 void ChatClient::releaseSlot(const QString &provider)

@@ -48,6 +48,22 @@ public:
      */
     bool isSetUp(const QString &modelName) const;
 
+    /**
+     * A run that wants `concurrency` requests in flight: while it holds this, providers whose limit is
+     * Skillforge's default let that many through (the user's number wins), and a limit the user set for a
+     * provider still holds, as do the embedded server's slots. Each add is paired with a remove.
+     */
+    void addRequestedConcurrency(int concurrency);
+    void removeRequestedConcurrency(int concurrency);
+
+    /** How many requests to `provider` a run asking for `requested` gets at once, and why, in words. */
+    struct ConcurrencyLimit
+    {
+        int limit = 0; ///< 0: as many as the run asks for
+        QString reason;
+    };
+    ConcurrencyLimit concurrencyFor(const QString &provider, int requested) const;
+
     const RetryPolicy &retryPolicy() const { return m_retryPolicy; }
     void setRetryPolicy(const RetryPolicy &policy) { m_retryPolicy = policy; }
 
@@ -58,6 +74,8 @@ private:
     void dispatch(ChatCall *call);
     void waitForLocalServer(ChatCall *call);
     void releaseSlot(const QString &provider);
+    /// The most requests to `provider` in flight at once now; 0 for no limit.
+    int inFlightLimit(const ProviderConfig &provider) const;
     /** 0 when an attempt may start now (and counts it), else how long until the rate limit allows one. */
     qint64 reserveRequest(const ProviderConfig &provider);
 
@@ -65,6 +83,7 @@ private:
     ProviderRegistry &m_providers;
     QPointer<LocalModelServer> m_local;
     QHash<QString, int> m_inFlight;
+    QList<int> m_requestedConcurrency; ///< of the runs under way
     QHash<QString, QList<QPointer<ChatCall>>> m_waiting;
     QHash<QString, QList<qint64>> m_recentStarts; // per provider, within the last minute
     QElapsedTimer m_clock;

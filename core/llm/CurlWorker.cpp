@@ -202,7 +202,11 @@ void CurlWorker::addTransfer(Command &command)
     curl_easy_setopt(easy, CURLOPT_PRIVATE, transfer.get());
     curl_easy_setopt(easy, CURLOPT_NOSIGNAL, 1L);
     curl_easy_setopt(easy, CURLOPT_HTTP_VERSION, long(CURL_HTTP_VERSION_2TLS));
-    curl_easy_setopt(easy, CURLOPT_PIPEWAIT, 1L); // prefer multiplexing on an existing HTTP/2 connection
+    // Over TLS, wait to multiplex on a connection whose HTTP/2 the handshake is negotiating. Plain http:// is
+    // HTTP/1.1 here (CURL_HTTP_VERSION_2TLS), but curl learns that only from the first response: waiting would
+    // hold every other request to the host (a local server, a test) until that response came.
+    if (request.url.scheme() == QLatin1String("https"))
+        curl_easy_setopt(easy, CURLOPT_PIPEWAIT, 1L);
     curl_easy_setopt(easy, CURLOPT_ACCEPT_ENCODING, "");
     curl_easy_setopt(easy, CURLOPT_ERRORBUFFER, transfer->errorBuffer);
     curl_easy_setopt(easy, CURLOPT_HEADERFUNCTION, &onHeader);

@@ -32,6 +32,9 @@ struct ProviderConfig
     bool apiKeyRequired = true;
     HttpHeaders extraHeaders;
     int maxConcurrent = 8;     // requests in flight at once; 0 means unlimited
+    // Whether maxConcurrent and requestsPerMinute are the user's (a provider they added, or limits they set for a
+    // built-in one) rather than Skillforge's defaults. A run's concurrency overrides a default, never the user's.
+    bool limitsSetByUser = false;
     int requestsPerMinute = 0; // requests started in any 60 s window, retries included; 0 means unlimited
     int connectTimeoutMs = 10000;
     // A non-streaming request to a reasoning model can think for minutes before its first byte.

@@ -4,6 +4,7 @@
 
 #include <QRegularExpression>
 #include <QSettings>
+#include <algorithm>
 
 using namespace Qt::StringLiterals;
 
@@ -88,6 +89,7 @@ QList<ProviderConfig> load(QSettings &settings)
                                                                                    : WireFormat::OpenAiChat;
         provider.baseUrl = QUrl(settings.value(u"baseUrl"_s).toString());
         provider.apiKeyRequired = false; // a self-hosted server may need none; a provider that does says so
+        provider.limitsSetByUser = true;
         provider.maxConcurrent = settings.value(u"maxConcurrent"_s, 8).toInt();
         provider.requestsPerMinute = settings.value(u"requestsPerMinute"_s, 0).toInt();
         provider.connectTimeoutMs = settings.value(u"connectTimeoutMs"_s, provider.connectTimeoutMs).toInt();
@@ -130,6 +132,47 @@ void applyTo(ProviderRegistry &registry, QSettings &settings)
     for (const ProviderConfig &provider : load(settings)) {
         registry.add(provider);
     }
+    for (const QString &name : builtinNames()) {
+        const std::optional<Limits> limits = builtinLimits(settings, name);
+        const ProviderConfig *builtin = registry.find(name);
+        if (!limits || !builtin) {
+            continue;
+        }
+        ProviderConfig changed = *builtin;
+        changed.maxConcurrent = limits->maxConcurrent;
+        changed.requestsPerMinute = limits->requestsPerMinute;
+        changed.limitsSetByUser = true;
+        registry.add(changed);
+    }
+}
+
+namespace {
+
+QString limitsGroup(const QString &provider)
+{
+    return u"llm/builtinLimits/"_s + provider;
+}
+
+} // namespace
+
+void saveBuiltinLimits(QSettings &settings, const QString &provider, const std::optional<Limits> &limits)
+{
+    settings.remove(limitsGroup(provider));
+    if (limits) {
+        settings.setValue(limitsGroup(provider) + u"/maxConcurrent"_s, std::max(0, limits->maxConcurrent));
+        settings.setValue(limitsGroup(provider) + u"/requestsPerMinute"_s, std::max(0, limits->requestsPerMinute));
+    }
+    settings.sync();
+}
+
+std::optional<Limits> builtinLimits(QSettings &settings, const QString &provider)
+{
+    const QString key = limitsGroup(provider) + u"/maxConcurrent"_s;
+    if (!settings.contains(key)) {
+        return std::nullopt;
+    }
+    return Limits{std::max(0, settings.value(key).toInt()),
+                  std::max(0, settings.value(limitsGroup(provider) + u"/requestsPerMinute"_s).toInt())};
 }
 
 } // namespace sf::ProviderSettings

@@ -153,6 +153,8 @@ private Q_SLOTS:
             run(evalArguments(runs, {QStringLiteral("--json"), QStringLiteral("--min-lift"), QStringLiteral("0.9")}));
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         QVERIFY2(r.err.contains(QStringLiteral("[12/12]")), qPrintable(r.err));
+        // The concurrency each provider gets, and why, before the items run.
+        QVERIFY2(r.err.contains(QStringLiteral("concurrency 4: generic 4 (the run's concurrency)")), qPrintable(r.err));
         const QJsonObject json = QJsonDocument::fromJson(r.out.toUtf8()).object();
         const QJsonObject comparison = json.value(QStringLiteral("summary"))
                                            .toObject()

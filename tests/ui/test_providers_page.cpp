@@ -5,6 +5,7 @@
 #include "llm/LocalRuntime.h"
 #include "llm/ModelLister.h"
 #include "llm/ProviderRegistry.h"
+#include "llm/ProviderSettings.h"
 #include "project/AppSettings.h"
 #include "settings/ProvidersPage.h"
 
@@ -16,6 +17,7 @@
 #include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QStandardPaths>
 #include <QTcpServer>
 #include <QTest>
@@ -89,6 +91,30 @@ private Q_SLOTS:
         QVERIFY(!list->findItems(u"anthropic"_s, Qt::MatchExactly).isEmpty());
         QVERIFY(!list->findItems(u"local"_s, Qt::MatchExactly).isEmpty());
         QVERIFY(!child<QPushButton>(u"removeProvider"_s)->isEnabled()); // built-ins cannot be removed
+    }
+
+    void builtInProvider_limitsCanBeSet_andAreTheUsersFromThen()
+    {
+        auto *list = child<QListWidget>(u"providerList"_s);
+        list->setCurrentItem(list->findItems(u"anthropic"_s, Qt::MatchExactly).first());
+        auto *maxConcurrent = child<QSpinBox>(u"providerMaxConcurrent"_s);
+        QVERIFY(maxConcurrent && maxConcurrent->isEnabled()); // a built-in's limits are the user's to set
+        QVERIFY(!child<QLineEdit>(u"providerBaseUrl"_s)->isEnabled()); // its address is not
+        maxConcurrent->setValue(32);
+        QTest::mouseClick(child<QPushButton>(u"saveProvider"_s), Qt::LeftButton);
+        QCOMPARE(m_providers->find(u"anthropic"_s)->maxConcurrent, 32);
+        QVERIFY(m_providers->find(u"anthropic"_s)->limitsSetByUser);
+        // Kept in the settings, and applied to a fresh registry (the next start).
+        QSettings settings(AppSettings::filePath(), QSettings::IniFormat);
+        QCOMPARE(ProviderSettings::builtinLimits(settings, u"anthropic"_s)->maxConcurrent, 32);
+        ProviderRegistry fresh;
+        ProviderSettings::applyTo(fresh, settings);
+        QCOMPARE(fresh.find(u"anthropic"_s)->maxConcurrent, 32);
+        QVERIFY(fresh.find(u"anthropic"_s)->limitsSetByUser);
+        QVERIFY(!fresh.find(u"openai"_s)->limitsSetByUser);
+        // The embedded server's slots are not a setting.
+        list->setCurrentItem(list->findItems(u"local"_s, Qt::MatchExactly).first());
+        QVERIFY(!maxConcurrent->isEnabled());
     }
 
     void addProvider_savesItWithoutTheKey_andTestConnectionReachesTheLocalServer()

@@ -180,6 +180,8 @@ private Q_SLOTS:
         const QString summary = dialog.summaryText();
         QVERIFY2(summary.contains(QStringLiteral("12 items")) && summary.contains(QStringLiteral("about ")),
                  qPrintable(summary));
+        // What the concurrency becomes for the embedded model, and why.
+        QVERIFY2(summary.contains(QStringLiteral("Concurrency 4: local 4")), qPrintable(summary));
         QVERIFY2(!summary.contains(QStringLiteral("--")), qPrintable(summary)); // GUI words, not flags
     }
 

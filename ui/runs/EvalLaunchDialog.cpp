@@ -2,6 +2,7 @@
 
 #include "common/ModelDefaults.h"
 #include "common/TokenEstimate.h"
+#include "eval/EffectiveConcurrency.h"
 #include "eval/RunEstimate.h"
 #include "eval/StudentTools.h"
 #include "llm/ChatClient.h"
@@ -190,6 +191,13 @@ void EvalLaunchDialog::updateSummary()
             else if (estimate.casesOwnRepeats > 0)
                 line += tr(" (Repeats for every case, the suite's own repeats set aside)");
             lines << line + tr("; %1 on this machine.").arg(roughDuration(estimate.seconds));
+            // What the concurrency asked for becomes for each provider, and why (a limit the user set, the
+            // embedded server's slots).
+            if (m_chat) {
+                QString concurrency = effectiveConcurrencyText(*m_chat, p.config);
+                concurrency[0] = concurrency[0].toUpper();
+                lines << concurrency + u'.';
+            }
         }
     }
     for (const QString &model : p.config.models) {

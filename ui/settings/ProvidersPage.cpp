@@ -64,6 +64,7 @@ ProvidersPage::ProvidersPage(ProviderRegistry &providers, KeychainKeyStore &keys
     m_status->setObjectName(QStringLiteral("providerStatus"));
     m_save->setObjectName(QStringLiteral("saveProvider"));
     m_testButton->setObjectName(QStringLiteral("testConnection"));
+    m_maxConcurrent->setObjectName(QStringLiteral("providerMaxConcurrent"));
     m_remove->setObjectName(QStringLiteral("removeProvider"));
     m_format->addItem(tr("OpenAI-compatible chat completions"), QStringLiteral("openai"));
     m_format->addItem(tr("Anthropic Messages"), QStringLiteral("anthropic"));
@@ -71,6 +72,8 @@ ProvidersPage::ProvidersPage(ProviderRegistry &providers, KeychainKeyStore &keys
     m_key->setEchoMode(QLineEdit::Password);
     m_headers->setPlaceholderText(tr("One header a line, e.g. X-Team: research"));
     m_headers->setMaximumHeight(80);
+    m_maxConcurrent->setToolTip(tr("An evaluation's concurrency goes past Skillforge's default here, never past a limit "
+                                   "you save"));
     m_status->setWordWrap(true);
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
@@ -185,12 +188,16 @@ void ProvidersPage::showProvider(const QString &name)
 
 void ProvidersPage::setEditable(bool userDefined)
 {
-    // Built-in providers come from the environment; only their keys are set here.
+    // Built-in providers come from the environment: their keys and their limits are set here, not their address.
     for (QWidget *field : {static_cast<QWidget *>(m_format), static_cast<QWidget *>(m_baseUrl),
-                           static_cast<QWidget *>(m_headers), static_cast<QWidget *>(m_maxConcurrent),
-                           static_cast<QWidget *>(m_requestsPerMinute), static_cast<QWidget *>(m_connectTimeout),
+                           static_cast<QWidget *>(m_headers), static_cast<QWidget *>(m_connectTimeout),
                            static_cast<QWidget *>(m_firstByteTimeout), static_cast<QWidget *>(m_idleTimeout)}) {
         field->setEnabled(userDefined || m_adding);
+    }
+    // The embedded server's slots are what it can do at once, not a preference.
+    const bool local = !m_adding && m_name->text() == QLatin1String("local");
+    for (QWidget *field : {static_cast<QWidget *>(m_maxConcurrent), static_cast<QWidget *>(m_requestsPerMinute)}) {
+        field->setEnabled(!local);
     }
     m_name->setEnabled(m_adding);
     m_remove->setEnabled(userDefined && !m_adding);
@@ -256,6 +263,13 @@ QString ProvidersPage::save()
         own.append(provider);
         QSettings settings(AppSettings::filePath(), QSettings::IniFormat);
         ProviderSettings::save(settings, own);
+        m_providers.add(provider);
+    } else if (provider.name != QLatin1String("local")) {
+        // A built-in provider's limits, kept in the settings; a run's --concurrency no longer goes past them.
+        QSettings settings(AppSettings::filePath(), QSettings::IniFormat);
+        ProviderSettings::saveBuiltinLimits(settings, provider.name,
+                                            ProviderSettings::Limits{provider.maxConcurrent, provider.requestsPerMinute});
+        provider.limitsSetByUser = true;
         m_providers.add(provider);
     }
     const QString key = m_key->text().trimmed();

@@ -318,6 +318,55 @@ private Q_SLOTS:
         QCOMPARE(m_server->requests().size(), 2);
     }
 
+    void requestedConcurrency_beatsTheDefault_butNotTheUsersLimit()
+    {
+        // Skillforge's default of 1 here: a run asking for 3 gets 3 at once.
+        ProviderConfig openai = *m_providers->find(u"openai"_s);
+        openai.maxConcurrent = 1;
+        openai.limitsSetByUser = false;
+        m_providers->add(openai);
+        ScriptedResponse slow = ScriptedResponse::json(200, openAiAnswer);
+        slow.delayMs = 300;
+        m_server->route("POST", "/v1/chat/completions", slow);
+        const auto inFlightAtOnce = [&](int calls) {
+            const qsizetype before = m_server->requests().size();
+            std::vector<std::unique_ptr<ChatCall>> sent;
+            for (int i = 0; i < calls; ++i)
+                sent.emplace_back(m_client->chat(u"openai:gpt-4.1"_s, question()));
+            QTest::qWait(150); // every call that may go has gone; none has been answered
+            const qsizetype atOnce = m_server->requests().size() - before;
+            for (auto &call : sent) {
+                QSignalSpy finished(call.get(), &ChatCall::finished);
+                if (!call->isDone())
+                    finished.wait(5000);
+            }
+            return atOnce;
+        };
+        m_client->addRequestedConcurrency(3);
+        QCOMPARE(inFlightAtOnce(3), 3);
+        QCOMPARE(m_client->concurrencyFor(u"openai"_s, 3).limit, 3);
+        QCOMPARE(m_client->concurrencyFor(u"openai"_s, 3).reason, u"the run's concurrency"_s);
+
+        // A limit the user set holds, and the reason says so.
+        openai.maxConcurrent = 2;
+        openai.limitsSetByUser = true;
+        m_providers->add(openai);
+        QCOMPARE(inFlightAtOnce(3), 2);
+        QCOMPARE(m_client->concurrencyFor(u"openai"_s, 3).limit, 2);
+        QVERIFY(m_client->concurrencyFor(u"openai"_s, 3).reason.startsWith(u"your limit for openai"_s));
+        // Below the user's limit, the run's number.
+        QCOMPARE(m_client->concurrencyFor(u"openai"_s, 1).limit, 1);
+
+        // The run ended: the provider's own limit again.
+        m_client->removeRequestedConcurrency(3);
+        openai.limitsSetByUser = false;
+        openai.maxConcurrent = 1;
+        m_providers->add(openai);
+        QCOMPARE(inFlightAtOnce(3), 1);
+        // The embedded server's slots are a hard limit.
+        QVERIFY(m_client->concurrencyFor(u"local"_s, 64).reason.contains(u"slots"_s));
+    }
+
     void openAi_toolRound_sendsToolsAndResults_parsesCalls()
     {
         m_server->route("POST", "/v1/chat/completions",
