@@ -230,6 +230,8 @@ int runEval(const QStringList &arguments)
             .arg(runner.total())
             .arg(runner.done()));
     err(effectiveConcurrencyText(services.chat(), session.config()) + u'\n');
+    if (const QString note = missingJudgeNote(session.suite(), session.config().judgeModel); !note.isEmpty())
+        err(QStringLiteral("note: ") + note + u'\n');
     QObject::connect(&runner, &EvalRunner::itemFinished, qApp, [&](const ItemResult &result) {
         if (tty)
             err(QStringLiteral("\r\033[K") + progressLine(runner, *store));

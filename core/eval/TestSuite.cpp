@@ -241,8 +241,10 @@ public:
         return true;
     }
 
-    // skill-creator: {"skill_name", "evals": [{id, prompt, expected_output, files: [paths], expectations: [...]}]}.
-    // Its expectations are statements a grader judges, so they become one llm_judge verifier.
+    // skill-creator: {"skill_name", "evals": [{id, prompt, expected_output, files: [paths], expectations: [...]}]},
+    // or a bare list of such evals. The statements a grader judges ("expectations", or "assertions" as
+    // agentskills.io's guide names them) become one llm_judge verifier; where there are none, the judge grades the
+    // answer against expected_output.
     bool skillCreatorCase(const QJsonValue &value, const Path &at, int index, TestCase *c)
     {
         c->line = m_locator.lineOf(at);
@@ -271,23 +273,64 @@ public:
             c->files.insert(QFileInfo(relative).fileName(), QString::fromUtf8(file.readAll()));
         }
         QStringList expectations;
-        if (object.contains(QStringLiteral("expectations")) &&
-            !stringList(object.take(QStringLiteral("expectations")), at + Path{QStringLiteral("expectations")},
-                        QStringLiteral("expectations"), &expectations))
-            return false;
+        QString listKey;
+        for (const QString &key : {QStringLiteral("expectations"), QStringLiteral("assertions")}) {
+            if (!object.contains(key))
+                continue;
+            if (!statements(object.take(key), at + Path{key}, key, &expectations))
+                return false;
+            listKey = key;
+        }
+        VerifierSpec judge;
+        judge.type = QStringLiteral("llm_judge");
+        judge.threshold = 4;
         if (!expectations.isEmpty()) {
-            VerifierSpec judge;
-            judge.type = QStringLiteral("llm_judge");
-            judge.name = QStringLiteral("expectations");
+            judge.name = listKey;
             judge.rubric = QStringLiteral("- ") + expectations.join(QStringLiteral("\n- "));
-            judge.threshold = 4;
-            judge.line = m_locator.lineOf(at + Path{QStringLiteral("expectations")});
-            c->verifiers.append(judge);
+            judge.line = m_locator.lineOf(at + Path{listKey});
+        } else if (!c->expectedOutput.trimmed().isEmpty()) {
+            judge.name = QStringLiteral("expected_output");
+            judge.rubric = QStringLiteral("The answer does what this expected output describes, in substance "
+                                          "(wording may differ):\n\n") +
+                           c->expectedOutput.trimmed();
+            judge.line = m_locator.lineOf(at + Path{QStringLiteral("expected_output")});
         } else {
-            error = fail(at, QStringLiteral("eval %1 has no \"expectations\" to grade").arg(c->id));
+            error = fail(at, QStringLiteral("eval %1 has nothing to grade: give \"expectations\" (or \"assertions\") "
+                                            "or an \"expected_output\"")
+                                 .arg(c->id));
             return false;
         }
+        c->verifiers.append(judge);
         c->extra = object;
+        return true;
+    }
+
+    /// Statements to grade: strings, or objects that carry one ("text", as some skill-creator dialects write them).
+    bool statements(const QJsonValue &value, const Path &at, const QString &key, QStringList *out)
+    {
+        if (!value.isArray()) {
+            error = fail(at, QStringLiteral("\"%1\" must be a list of statements").arg(key));
+            return false;
+        }
+        const QJsonArray list = value.toArray();
+        for (int i = 0; i < list.size(); ++i) {
+            QString text = list[i].toString();
+            if (list[i].isObject()) {
+                const QJsonObject o = list[i].toObject();
+                for (const char *field : {"text", "assertion", "expectation", "description"}) {
+                    if (text.isEmpty())
+                        text = o.value(QLatin1String(field)).toString();
+                }
+            }
+            if (text.trimmed().isEmpty()) {
+                error = fail(at + Path{i}, QStringLiteral("%1[%2] is not a statement (a string, or an object with "
+                                                          "\"text\")")
+                                               .arg(key)
+                                               .arg(i));
+                return false;
+            }
+            out->append(text.trimmed());
+        }
         return true;
     }
 
@@ -338,8 +381,14 @@ std::variant<TestSuite, LoadError> parse(const QByteArray &text, const QString &
     QSet<QString> ids;
     for (int i = 0; i < cases.size(); ++i) {
         TestCase c;
-        const bool ok = skillCreator ? parser.skillCreatorCase(cases[i], root + Path{i}, i, &c)
-                                     : parser.upskillCase(cases[i], root + Path{i}, i, &c);
+        // A bare list of skill-creator evals ({id, prompt, expected_output}) reads like its "evals" list.
+        const QJsonObject object = cases[i].toObject();
+        const bool skillCreatorShape = skillCreator || (object.contains(QStringLiteral("prompt")) &&
+                                                        !object.contains(QStringLiteral("input")));
+        if (skillCreatorShape && !skillCreator)
+            suite.format = TestSuite::Format::SkillCreator;
+        const bool ok = skillCreatorShape ? parser.skillCreatorCase(cases[i], root + Path{i}, i, &c)
+                                          : parser.upskillCase(cases[i], root + Path{i}, i, &c);
         if (!ok)
             return *parser.error;
         if (ids.contains(c.id))
@@ -467,6 +516,26 @@ QByteArray serializeTestSuite(const TestSuite &suite, bool upskillOnly)
 QString writeTestSuite(const QString &path, const TestSuite &suite, bool upskillOnly)
 {
     return writeFileAtomically(path, serializeTestSuite(suite, upskillOnly));
+}
+
+QString missingJudgeNote(const TestSuite &suite, const QString &judgeModel)
+{
+    if (!judgeModel.isEmpty())
+        return {};
+    qsizetype judged = 0;
+    for (const TestCase &c : suite.cases) {
+        const QList<VerifierSpec> verifiers = c.allVerifiers();
+        judged += std::any_of(verifiers.cbegin(), verifiers.cend(), [](const VerifierSpec &v) {
+            return v.type == QLatin1String("llm_judge") && v.judgeModel.isEmpty();
+        });
+    }
+    if (judged == 0)
+        return {};
+    return QStringLiteral("%1 of the suite's %2 cases are graded by a judge model (skill-creator expectations or "
+                          "expected_output, llm_judge checks) and none was given: those checks will be \"not "
+                          "available\". Choose one with --judge MODEL (in the GUI: Judge model).")
+        .arg(judged)
+        .arg(suite.cases.size());
 }
 
 } // namespace sf

@@ -93,4 +93,9 @@ std::variant<TestSuite, LoadError> readSkillTestSuite(const QString &skillDir);
 /// Whether readSkillTestSuite() has a suite to read: evals/evals.json, or tests in skill_meta.json.
 bool hasSkillTestSuite(const QString &skillDir);
 
+/// What to tell the user before a run of @p suite without a judge model (@p judgeModel empty) when some cases are
+/// graded by one (skill-creator expectations or expected_output, llm_judge verifiers naming no model): their
+/// checks would all be "not available". Empty when there is nothing to say.
+QString missingJudgeNote(const TestSuite &suite, const QString &judgeModel);
+
 } // namespace sf

@@ -102,6 +102,7 @@ EvalLaunchDialog::EvalLaunchDialog(const Project &project, const ChatClient *cha
     connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     connect(m_models, &QPlainTextEdit::textChanged, this, &EvalLaunchDialog::updateSummary);
+    connect(m_judge, &QLineEdit::textChanged, this, &EvalLaunchDialog::updateSummary);
     connect(m_suite, &QComboBox::currentIndexChanged, this, &EvalLaunchDialog::updateSummary);
     connect(m_repeats, &QSpinBox::valueChanged, this, &EvalLaunchDialog::updateSummary);
     connect(m_repeatsForEveryCase, &QCheckBox::toggled, this, &EvalLaunchDialog::updateSummary);
@@ -191,6 +192,10 @@ void EvalLaunchDialog::updateSummary()
             else if (estimate.casesOwnRepeats > 0)
                 line += tr(" (Repeats for every case, the suite's own repeats set aside)");
             lines << line + tr("; %1 on this machine.").arg(roughDuration(estimate.seconds));
+            if (QString note = missingJudgeNote(std::get<TestSuite>(*m_suiteRead), p.config.judgeModel);
+                !note.isEmpty())
+                lines << note.replace(QStringLiteral("--judge MODEL (in the GUI: Judge model)"),
+                                      QStringLiteral("Judge model below"));
             // What the concurrency asked for becomes for each provider, and why (a limit the user set, the
             // embedded server's slots).
             if (m_chat) {

@@ -96,6 +96,64 @@ private Q_SLOTS:
         QVERIFY(c.verifiers.first().rubric.contains(QStringLiteral("It names column b")));
     }
 
+    // The shapes real skill-creator evals come in (issue 19), each written as skill-creator and the agentskills.io
+    // guide describe them: expected_output alone, "assertions" instead of "expectations", statements as objects,
+    // and a bare list of evals with string ids.
+    void skillCreatorEvals_withExpectedOutputOnly_areGradedAgainstIt_andNeedAJudge()
+    {
+        const TestSuite s = parsed(R"({"skill_name": "pdf-forms", "evals": [
+          {"id": 1, "prompt": "Fill the form in form.pdf with the data in data.json",
+           "expected_output": "A filled PDF whose name field reads Jane Doe", "files": []},
+          {"id": 2, "prompt": "List the fields of the form", "expected_output": "The six field names, one per line"}]})",
+                                   QStringLiteral("evals/evals.json"));
+        QCOMPARE(s.cases.size(), 2);
+        const VerifierSpec &judge = s.cases[0].verifiers.value(0);
+        QCOMPARE(judge.type, QStringLiteral("llm_judge"));
+        QCOMPARE(judge.name, QStringLiteral("expected_output"));
+        QVERIFY(judge.rubric.contains(QStringLiteral("name field reads Jane Doe")));
+        QCOMPARE(judge.line, 3);
+        // Without a judge model the run is told before it starts, not item by item.
+        const QString note = missingJudgeNote(s, QString());
+        QVERIFY2(note.startsWith(QStringLiteral("2 of the suite's 2 cases are graded by a judge model")), qPrintable(note));
+        QVERIFY(note.contains(QStringLiteral("--judge")));
+        QCOMPARE(missingJudgeNote(s, QStringLiteral("anthropic:claude-sonnet-4-5")), QString());
+    }
+
+    void skillCreatorEvals_assertionsAndStatementObjects_areGraded()
+    {
+        const TestSuite s = parsed(R"({"skill_name": "changelog", "evals": [
+          {"id": "release-notes", "prompt": "Write release notes for v2.1", "assertions": [
+            "Groups changes under Added, Changed and Fixed", "Mentions the breaking change first"]},
+          {"id": "empty", "prompt": "Write notes for a release with no changes", "expectations": [
+            {"text": "Says there are no user-facing changes"}, {"text": "Is one sentence"}]}]})");
+        QCOMPARE(s.cases[0].id, QStringLiteral("release-notes"));
+        QCOMPARE(s.cases[0].verifiers.value(0).name, QStringLiteral("assertions"));
+        QVERIFY(s.cases[0].verifiers.value(0).rubric.contains(QStringLiteral("- Mentions the breaking change first")));
+        QVERIFY(s.cases[1].verifiers.value(0).rubric.contains(QStringLiteral("- Is one sentence")));
+    }
+
+    void bareListOfSkillCreatorEvals_withStringIds_isRead()
+    {
+        const TestSuite s = parsed(R"([
+          {"id": "TC01", "prompt": "Convert 3 km to miles", "expected_output": "About 1.86 miles"},
+          {"id": "TC02", "prompt": "Convert 0 C to F", "expected_output": "32 F"}
+        ])");
+        QCOMPARE(s.format, TestSuite::Format::SkillCreator);
+        QCOMPARE(s.cases.size(), 2);
+        QCOMPARE(s.cases[1].id, QStringLiteral("TC02"));
+        QCOMPARE(s.cases[1].input, QStringLiteral("Convert 0 C to F"));
+        QCOMPARE(s.cases[1].verifiers.value(0).name, QStringLiteral("expected_output"));
+    }
+
+    void skillCreatorEval_withNothingToGrade_saysWhatToAdd()
+    {
+        const LoadError e = failure("{\"evals\": [\n  {\"id\": 7, \"prompt\": \"Do it\"}]}");
+        QCOMPARE(e.line, 2);
+        QVERIFY2(e.message.contains(QStringLiteral("eval 7 has nothing to grade")) &&
+                     e.message.contains(QStringLiteral("expected_output")),
+                 qPrintable(e.message));
+    }
+
     void errors_nameTheLineOfTheOffendingCaseOrVerifier()
     {
         LoadError e = failure("[\n {\"input\": \"a\", \"expected\": {\"contains\": [\"x\"]}},\n {\"expected\": "
