@@ -23,7 +23,8 @@ const QStringList &formats()
 {
     static const QStringList names = {
         u"claude-code"_s, u"claude-stream-json"_s, u"codex"_s,        u"openai-messages"_s, u"fast-agent"_s,
-        u"smolagents"_s,  u"inspect-json"_s,       u"inspect-eval"_s, u"upskill-run"_s,     u"text"_s};
+        u"smolagents"_s,  u"smolagents-answers"_s, u"inspect-json"_s, u"inspect-eval"_s,    u"upskill-run"_s,
+        u"text"_s};
     return names;
 }
 
@@ -142,6 +143,9 @@ QString detectJsonLinesFormat(const QJsonObject &first)
         return u"codex"_s;
     if (first.contains("session_id"_L1) || first.contains("parent_tool_use_id"_L1) || type == "stream_event"_L1)
         return u"claude-stream-json"_s;
+    // smolagents' benchmark answers: one question's run per line.
+    if (first.contains("intermediate_steps"_L1) && (first.contains("question"_L1) || first.contains("answer"_L1)))
+        return u"smolagents-answers"_s;
     if (first.contains("sessionId"_L1) || first.contains("parentUuid"_L1) || first.contains("leafUuid"_L1) ||
         (first.contains("uuid"_L1) && !type.isEmpty()))
         return u"claude-code"_s;
@@ -276,6 +280,10 @@ Result<Trace> importTrace(const QString &path, const TraceImportOptions &options
         ok = importInspectEval(path, progress, &trace, &error);
     } else if (format == "text"_L1) {
         ok = importText(path, &trace, &error);
+    } else if (format == "smolagents-answers"_L1) {
+        ok = importSmolagentsAnswers(path, &trace, &error);
+        if (!ok)
+            error = QStringLiteral("%1: not %2: %3").arg(path, format, error);
     } else {
         QByteArray data;
         QJsonValue root;

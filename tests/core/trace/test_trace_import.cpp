@@ -241,6 +241,31 @@ private Q_SLOTS:
         QCOMPARE(findCall(trace.threads[0], u"c2"_s)->input.toString(), u"{\"answer\":\"4\"}"_s);
     }
 
+    void smolagentsAnswers_eachQuestionAThread_toolUsePaired_tokensCounted()
+    {
+        // smolagents' benchmark output (issue 19): JSON Lines, messages with tool-call / tool-response roles on the
+        // first line, the memory as one string on the second, token_counts in both spellings.
+        const Trace trace = load(fixture(u"smolagents/answers.jsonl"_s));
+        QCOMPARE(trace.format, u"smolagents-answers"_s);
+        QCOMPARE(trace.threads.size(), size_t(2));
+        const TraceThread &first = trace.threads[0];
+        QVERIFY2(first.title.contains(u"What is 17 * 23?"_s), qPrintable(first.title));
+        const TraceStep *call = findCall(first, u"call_1"_s);
+        QVERIFY(call);
+        QCOMPARE(call->toolName.toString(), u"python_interpreter"_s);
+        QVERIFY(call->paired >= 0);
+        QVERIFY(first.steps[size_t(call->paired)].text.toString().contains(u"391"_s));
+        QVERIFY(findCall(first, u"call_2"_s));
+        QCOMPARE(first.steps.back().text.toString(), u"Final answer: 391"_s);
+        const TraceThread &second = trace.threads[1];
+        QCOMPARE(second.steps.front().kind, StepKind::UserText); // the question, since the memory is one string
+        QVERIFY(second.steps[1].text.toString().contains(u"ActionStep(step_number=1"_s));
+        QCOMPARE(second.steps.back().text.toString(), u"Final answer: 24"_s);
+        const TokenUsage usage = trace.totalUsage();
+        QCOMPARE(usage.uncachedInput, 1830 + 910);
+        QCOMPARE(usage.output, 96 + 40);
+    }
+
     void inspectJson_samplesAsThreadsWithAttachmentsResolved()
     {
         const Trace trace = load(fixture(u"inspect/log.json"_s));
