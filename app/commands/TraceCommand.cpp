@@ -104,12 +104,12 @@ int runStats(const QStringList &arguments)
 int runExport(const QStringList &arguments)
 {
     QCommandLineParser parser;
-    parser.addOption({u"to"_s, QString(), u"markdown|openai"_s});
+    parser.addOption({u"to"_s, QString(), u"markdown|openai|atif"_s});
     int exitCode = Success;
     // The target is checked before importing, so a typo does not wait for a large file.
     if (!arguments.contains(u"--to"_s) &&
         !std::any_of(arguments.cbegin(), arguments.cend(), [](const QString &a) { return a.startsWith(u"--to="_s); })) {
-        err(u"skillforge trace export: --to markdown|openai is required\n"_s);
+        err(u"skillforge trace export: --to markdown|openai|atif is required\n"_s);
         return BadUsage;
     }
     const std::optional<Trace> trace = importFromArguments(parser, u"trace export"_s, arguments, &exitCode);
@@ -120,8 +120,10 @@ int runExport(const QStringList &arguments)
         out(traceToMarkdown(*trace));
     } else if (to == "openai"_L1) {
         out(QString::fromUtf8(QJsonDocument(traceToOpenAiMessages(*trace)).toJson(QJsonDocument::Indented)));
+    } else if (to == "atif"_L1) {
+        out(QString::fromUtf8(QJsonDocument(traceToAtif(*trace)).toJson(QJsonDocument::Indented)));
     } else {
-        err(QStringLiteral("skillforge trace export: unknown target '%1' (known: markdown, openai)\n").arg(to));
+        err(QStringLiteral("skillforge trace export: unknown target '%1' (known: markdown, openai, atif)\n").arg(to));
         return BadUsage;
     }
     return Success;
@@ -160,10 +162,12 @@ Command traceExportCommand()
     Command command;
     command.words = {u"trace"_s, u"export"_s};
     command.summary = u"convert a trace to Markdown or OpenAI chat messages"_s;
-    command.help = u"Usage: skillforge trace export FILE --to markdown|openai [--format F]\n\n"
+    command.help = u"Usage: skillforge trace export FILE --to markdown|openai|atif [--format F]\n\n"
                    "Writes the trace to stdout: as Markdown (every thread, tool calls with their JSON input,\n"
                    "results, thinking), or as an OpenAI chat messages JSON list of the main thread (tool\n"
-                   "calls with JSON-string arguments, tool messages; thinking left out).\n\n"_s +
+                   "calls with JSON-string arguments, tool messages; thinking left out), or as an ATIF\n"
+                   "trajectory (Harbor's Agent Trajectory Interchange Format, v1.4: every thread, subagents\n"
+                   "embedded and referenced from the call that delegated to them, usage as metrics).\n\n"_s +
                    formatsHelp() + u"\nExit codes: 0 written, 2 not a trace, unreadable, or bad usage.\n"_s;
     command.run = runExport;
     return command;

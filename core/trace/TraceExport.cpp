@@ -160,6 +160,136 @@ QJsonArray traceToOpenAiMessages(const Trace &trace)
     return messages;
 }
 
+namespace {
+
+QString sessionIdOf(const Trace &trace, int thread)
+{
+    const QString id = trace.threads[size_t(thread)].id;
+    return id.isEmpty() ? u"thread-%1"_s.arg(thread) : id;
+}
+
+QJsonValue atifArguments(const TraceText &input)
+{
+    // ATIF's arguments are an object: a call's input that is one already stays as it is.
+    const QJsonDocument parsed = QJsonDocument::fromJson(input.toString().toUtf8());
+    if (parsed.isObject())
+        return parsed.object();
+    return input.isEmpty() ? QJsonObject() : QJsonObject{{u"input"_s, input.toString()}};
+}
+
+QJsonObject atifTrajectory(const Trace &trace, int thread, QString *firstModel)
+{
+    const TraceThread &t = trace.threads[size_t(thread)];
+    QJsonArray steps;
+    int lastAgent = -1; // the step a tool turn's results belong to
+    for (const TraceTurn &turn : t.turns) {
+        QStringList texts, thoughts;
+        QJsonArray calls, results;
+        for (int i = turn.firstStep; i < turn.firstStep + turn.stepCount; ++i) {
+            const TraceStep &step = t.steps[size_t(i)];
+            switch (step.kind) {
+            case StepKind::ToolCall:
+                calls.append(QJsonObject{{u"tool_call_id"_s, step.toolId.toString()},
+                                         {u"function_name"_s, step.toolName.toString()},
+                                         {u"arguments"_s, atifArguments(step.input)}});
+                break;
+            case StepKind::ToolResult: {
+                QJsonObject result{{u"source_call_id"_s, step.toolId.toString()}, {u"content"_s, step.text.toString()}};
+                const int call = step.paired;
+                if (call >= 0 && t.steps[size_t(call)].childThread >= 0)
+                    result.insert(u"subagent_trajectory_ref"_s,
+                                  QJsonArray{QJsonObject{
+                                      {u"session_id"_s, sessionIdOf(trace, t.steps[size_t(call)].childThread)}}});
+                results.append(result);
+                break;
+            }
+            case StepKind::Thinking: thoughts.append(step.text.toString()); break;
+            case StepKind::Image: texts.append(u"[image: %1]"_s.arg(step.text.toString())); break;
+            default: texts.append(step.text.toString());
+            }
+        }
+        if (turn.role == "tool"_L1 && lastAgent >= 0) {
+            QJsonObject agent = steps[lastAgent].toObject();
+            QJsonObject observation = agent.value(u"observation"_s).toObject();
+            QJsonArray all = observation.value(u"results"_s).toArray();
+            for (const QJsonValue &r : std::as_const(results))
+                all.append(r);
+            observation.insert(u"results"_s, all);
+            agent.insert(u"observation"_s, observation);
+            steps[lastAgent] = agent;
+            continue;
+        }
+        const QString source = turn.role == "user"_L1 ? u"user"_s : turn.role == "assistant"_L1 ? u"agent"_s : u"system"_s;
+        QJsonObject step{{u"step_id"_s, steps.size() + 1}, {u"source"_s, source},
+                         {u"message"_s, texts.join(u"\n\n"_s)}};
+        if (!turn.timestamp.isEmpty())
+            step.insert(u"timestamp"_s, turn.timestamp.toString());
+        if (source == "agent"_L1) {
+            if (!turn.model.isEmpty()) {
+                step.insert(u"model_name"_s, turn.model);
+                if (firstModel->isEmpty())
+                    *firstModel = turn.model;
+            }
+            if (!thoughts.isEmpty())
+                step.insert(u"reasoning_content"_s, thoughts.join(u"\n\n"_s));
+            if (!calls.isEmpty())
+                step.insert(u"tool_calls"_s, calls);
+            if (turn.usage) {
+                const TokenUsage &u = *turn.usage;
+                QJsonObject metrics{{u"prompt_tokens"_s, u.totalInput()},
+                                    {u"completion_tokens"_s, u.output},
+                                    {u"cached_tokens"_s, u.cacheRead}};
+                QJsonObject extra;
+                if (u.reasoning > 0)
+                    extra.insert(u"reasoning_tokens"_s, u.reasoning);
+                if (u.cacheWrite5m + u.cacheWrite1h > 0)
+                    extra.insert(u"cache_creation_input_tokens"_s, u.cacheWrite5m + u.cacheWrite1h);
+                if (!extra.isEmpty())
+                    metrics.insert(u"extra"_s, extra);
+                step.insert(u"metrics"_s, metrics);
+            }
+            lastAgent = int(steps.size());
+        } else if (!results.isEmpty()) {
+            step.insert(u"observation"_s, QJsonObject{{u"results"_s, results}});
+        }
+        steps.append(step);
+    }
+    return QJsonObject{{u"schema_version"_s, u"ATIF-v1.4"_s},
+                       {u"session_id"_s, sessionIdOf(trace, thread)},
+                       {u"agent"_s, QJsonObject{{u"name"_s, t.title.isEmpty() ? trace.format : t.title},
+                                                {u"version"_s, u"unknown"_s}}},
+                       {u"steps"_s, steps}};
+}
+
+} // namespace
+
+QJsonObject traceToAtif(const Trace &trace)
+{
+    if (trace.threads.empty())
+        return {};
+    QString model;
+    QJsonObject root = atifTrajectory(trace, 0, &model);
+    QJsonObject agent{{u"name"_s, trace.format.isEmpty() ? u"unknown"_s : trace.format},
+                      {u"version"_s, u"unknown"_s},
+                      {u"extra"_s, QJsonObject{{u"exported_by"_s, u"skillforge"_s}, {u"source_file"_s, trace.path}}}};
+    QJsonArray subagents;
+    for (int thread = 1; thread < int(trace.threads.size()); ++thread)
+        subagents.append(atifTrajectory(trace, thread, &model)); // references to them are by session id
+    if (!model.isEmpty())
+        agent.insert(u"model_name"_s, model);
+    root.insert(u"agent"_s, agent);
+    if (!subagents.isEmpty())
+        root.insert(u"subagent_trajectories"_s, subagents);
+    const TokenUsage total = trace.totalUsage();
+    QJsonObject final{{u"total_prompt_tokens"_s, total.totalInput()},
+                      {u"total_completion_tokens"_s, total.output},
+                      {u"total_cached_tokens"_s, total.cacheRead}};
+    if (trace.reportedCostUsd)
+        final.insert(u"total_cost_usd"_s, *trace.reportedCostUsd);
+    root.insert(u"final_metrics"_s, final);
+    return root;
+}
+
 QJsonObject traceStatsJson(const Trace &trace, const TraceStats &stats, const TraceCost &cost)
 {
     QJsonObject kinds;

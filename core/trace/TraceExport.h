@@ -17,6 +17,11 @@ QString traceToMarkdown(const Trace &trace, const StepSelection &selection = {})
 /// The main thread as OpenAI chat messages (tool calls with JSON-string arguments, tool messages).
 QJsonArray traceToOpenAiMessages(const Trace &trace);
 
+/// The trace as an ATIF trajectory (Harbor's Agent Trajectory Interchange Format, v1.4): the main thread's turns as
+/// steps (tool results as the observation of the agent step that called them), subagent threads as embedded
+/// trajectories that the delegating call's result references; usage as metrics, prompt_tokens counting cached input.
+QJsonObject traceToAtif(const Trace &trace);
+
 /// The figures `skillforge trace stats --json` prints, with the cost by the pricing table.
 QJsonObject traceStatsJson(const Trace &trace, const TraceStats &stats, const TraceCost &cost);
 

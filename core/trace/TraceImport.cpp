@@ -23,8 +23,8 @@ const QStringList &formats()
 {
     static const QStringList names = {
         u"claude-code"_s, u"claude-stream-json"_s, u"codex"_s,        u"openai-messages"_s, u"fast-agent"_s,
-        u"smolagents"_s,  u"smolagents-answers"_s, u"inspect-json"_s, u"inspect-eval"_s,    u"upskill-run"_s,
-        u"text"_s};
+        u"smolagents"_s,  u"smolagents-answers"_s, u"atif"_s,         u"inspect-json"_s,    u"inspect-eval"_s,
+        u"upskill-run"_s, u"text"_s};
     return names;
 }
 
@@ -155,6 +155,8 @@ QString detectJsonLinesFormat(const QJsonObject &first)
 QString detectJsonDocumentFormat(const QJsonValue &root)
 {
     const QJsonObject object = root.toObject();
+    if (object.value("schema_version"_L1).toString().startsWith("ATIF"_L1))
+        return u"atif"_s;
     if (object.value("eval"_L1).isObject() && (object.contains("samples"_L1) || object.contains("version"_L1)))
         return u"inspect-json"_s;
     const QJsonArray list = root.isArray()                ? root.toArray()
@@ -296,6 +298,8 @@ Result<Trace> importTrace(const QString &path, const TraceImportOptions &options
                 ok = importFastAgent(root, &trace, &error);
             else if (format == "smolagents"_L1)
                 ok = importSmolagents(root, &trace, &error);
+            else if (format == "atif"_L1)
+                ok = importAtif(root, path, &trace, &error);
             else
                 ok = importInspectJson(root, &trace, &error);
             if (!ok)

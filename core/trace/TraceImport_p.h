@@ -143,6 +143,7 @@ bool importOpenAiMessages(const QJsonValue &root, Trace *trace, QString *error);
 bool importFastAgent(const QJsonValue &root, Trace *trace, QString *error);
 bool importSmolagents(const QJsonValue &root, Trace *trace, QString *error);
 bool importSmolagentsAnswers(const QString &path, Trace *trace, QString *error);
+bool importAtif(const QJsonValue &root, const QString &path, Trace *trace, QString *error);
 bool importInspectJson(const QJsonValue &root, Trace *trace, QString *error);
 bool importInspectEval(const QString &path, Progress &progress, Trace *trace, QString *error);
 /// One inspect_ai sample (from a .json log or an .eval entry) as a thread.

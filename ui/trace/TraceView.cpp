@@ -63,7 +63,7 @@ TraceView::TraceView(QWidget *parent)
     m_empty->setText(tr("No trace open"),
                      tr("Choose a trace in the project sidebar, open a file, drop one here, or browse the "
                         "Claude Code and Codex sessions on this computer. Claude Code, Codex, OpenAI messages, "
-                        "fast-agent, smolagents, inspect_ai and upskill runs are read."));
+                        "fast-agent, smolagents, inspect_ai, ATIF and upskill runs are read."));
     m_header->setWordWrap(true);
     m_header->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_header->setContentsMargins(6, 4, 6, 4);

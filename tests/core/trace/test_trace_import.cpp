@@ -1,6 +1,9 @@
+#include "trace/TraceExport.h"
 #include "trace/TraceImport.h"
 
 #include <QFile>
+#include <QFileInfo>
+#include <QJsonDocument>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
@@ -264,6 +267,63 @@ private Q_SLOTS:
         const TokenUsage usage = trace.totalUsage();
         QCOMPARE(usage.uncachedInput, 1830 + 910);
         QCOMPARE(usage.output, 96 + 40);
+    }
+
+    void atif_stepsAndSubagents_embeddedAndReferenced_andTheCostLogged()
+    {
+        const Trace trace = load(fixture(u"atif/trajectory.json"_s));
+        QCOMPARE(trace.format, u"atif"_s);
+        QCOMPARE(trace.title, u"harbor-agent — claude-sonnet-4-5"_s);
+        QCOMPARE(trace.threads.size(), size_t(3)); // main, the embedded subagent, the one in its own file
+        const TraceThread &main = trace.threads[0];
+        const TraceStep *delegate = findCall(main, u"call_1"_s);
+        QVERIFY(delegate && delegate->childThread > 0);
+        QCOMPARE(trace.threads[size_t(delegate->childThread)].title, u"search-subagent"_s);
+        QCOMPARE(trace.threads[size_t(delegate->childThread)].parentStep, int(delegate - main.steps.data()));
+        const TraceStep *bench = findCall(main, u"call_3"_s);
+        QVERIFY(bench && bench->childThread > 0);
+        QCOMPARE(trace.threads[size_t(bench->childThread)].title, u"bench-subagent"_s);
+        const TraceStep *write = findCall(main, u"call_2"_s);
+        QCOMPARE(write->input.toString(), u"{\"content\":\"__global__ void rmsnorm() {}\",\"path\":\"rmsnorm.cu\"}"_s);
+        QCOMPARE(main.steps[size_t(write->paired)].text.toString(), u"wrote rmsnorm.cu"_s);
+        // prompt_tokens include the cached ones: 1500 of which 1200 cached is 300 uncached.
+        const TraceStats stats = TraceStats::of(trace);
+        QCOMPARE(stats.usage.cacheRead, 1200);
+        QCOMPARE(stats.usage.uncachedInput, (1500 - 1200) + 700 + 840 + 300 + 340 + 200);
+        QCOMPARE(stats.usage.output, 180 + 20 + 45 + 20 + 15 + 10);
+        QCOMPARE(stats.usage.reasoning, 40);
+        QCOMPARE(trace.reportedCostUsd.value_or(0), 0.0123);
+        QCOMPARE(main.turns[2].model, u"claude-sonnet-4-5"_s);
+    }
+
+    void atifExport_readsBackTheSameTrace()
+    {
+        // Round trips: the ATIF fixture, and a Claude Code session with a subagent, exported as ATIF and read again.
+        QTemporaryDir dir;
+        for (const QString &name : {u"atif/trajectory.json"_s, u"claude-code/nasty-session.jsonl"_s}) {
+            const Trace original = load(fixture(name));
+            const QJsonObject atif = traceToAtif(original);
+            QCOMPARE(atif.value(u"schema_version"_s).toString(), u"ATIF-v1.4"_s);
+            const QString path = dir.filePath(QFileInfo(name).completeBaseName() + u".atif.json"_s);
+            QFile file(path);
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            file.write(QJsonDocument(atif).toJson());
+            file.close();
+            const Trace again = load(path);
+            QCOMPARE(again.format, u"atif"_s);
+            QCOMPARE(again.threads.size(), original.threads.size());
+            const TraceStats before = TraceStats::of(original), after = TraceStats::of(again);
+            QCOMPARE(after.usage.totalInput(), before.usage.totalInput());
+            QCOMPARE(after.usage.cacheRead, before.usage.cacheRead);
+            QCOMPARE(after.usage.output, before.usage.output);
+            QCOMPARE(after.toolCalls, before.toolCalls);
+            if (name.startsWith(u"atif"_s)) {
+                QCOMPARE(after.steps, before.steps);
+                QVERIFY(findCall(again.threads[0], u"call_1"_s)->childThread > 0);
+            } else {
+                QCOMPARE(findCall(again.threads[0], u"toolu_3"_s)->childThread, 1); // the subagent under its call
+            }
+        }
     }
 
     void inspectJson_samplesAsThreadsWithAttachmentsResolved()
