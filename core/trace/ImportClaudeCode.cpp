@@ -7,6 +7,7 @@
 #include <QFileInfo>
 #include <QJsonDocument>
 #include <QRegularExpression>
+#include <QTemporaryFile>
 #include <climits>
 
 namespace sf::trace_import {
@@ -675,6 +676,30 @@ bool importClaudeStreamJson(const QString &path, Progress &progress, Trace *trac
             }
         }
     }
+    return true;
+}
+
+bool importClaudeCodeLoglines(const QString &path, Progress &progress, Trace *trace, QString *error)
+{
+    QByteArray data;
+    QJsonValue root;
+    if (!readWholeFile(path, &data, error) || !parseJsonDocument(data, path, &root, error))
+        return false;
+    // The records go back to the JSON Lines they were, in a temporary file the Claude Code reader takes as is.
+    QTemporaryFile lines(QDir::temp().filePath(u"skillforge-loglines-XXXXXX.jsonl"_s));
+    if (!lines.open()) {
+        *error = u"%1: cannot write a temporary file: %2"_s.arg(path, lines.errorString());
+        return false;
+    }
+    for (const QJsonValue &record : root.toObject().value("loglines"_L1).toArray())
+        lines.write(QJsonDocument(record.toObject()).toJson(QJsonDocument::Compact) + '\n');
+    lines.flush();
+    data.clear();
+    if (!importClaudeCode(lines.fileName(), progress, trace, error))
+        return false;
+    trace->path = path;
+    if (!trace->threads.empty() && trace->threads[0].id == QFileInfo(lines.fileName()).completeBaseName())
+        trace->threads[0].id = QFileInfo(path).completeBaseName();
     return true;
 }
 

@@ -44,6 +44,16 @@ QString codexOutput(const QJsonValue &value, bool *isError)
 
 } // namespace
 
+bool isBareCodexItem(const QJsonObject &object)
+{
+    static const QStringList itemTypes = {u"message"_s,          u"function_call"_s,    u"function_call_output"_s,
+                                          u"reasoning"_s,        u"local_shell_call"_s, u"custom_tool_call"_s,
+                                          u"custom_tool_call_output"_s};
+    return !object.contains("payload"_L1) && itemTypes.contains(object.value("type"_L1).toString()) &&
+           (object.contains("role"_L1) || object.contains("call_id"_L1) || object.contains("summary"_L1) ||
+            object.contains("content"_L1));
+}
+
 bool importCodex(const QString &path, Progress &progress, Trace *trace, QString *error)
 {
     QFile file(path);
@@ -81,10 +91,23 @@ bool importCodex(const QString &path, Progress &progress, Trace *trace, QString 
             continue;
         }
         const QJsonObject object = doc.object();
-        const QString type = object.value("type"_L1).toString();
-        const QJsonObject payload = object.value("payload"_L1).toObject();
+        QString type = object.value("type"_L1).toString();
+        QJsonObject payload = object.value("payload"_L1).toObject();
         const QString timestamp = object.value("timestamp"_L1).toString();
-        if (type.isEmpty() || !object.value("payload"_L1).isObject()) {
+        // Codex before session_meta wrote its records bare: a header {id, timestamp, instructions}, then response
+        // items ({type: message | function_call | ...}) without an envelope, and {record_type: "state"} lines.
+        if (!object.value("payload"_L1).isObject()) {
+            if (object.contains("record_type"_L1))
+                continue;
+            if (isBareCodexItem(object)) {
+                payload = object;
+                type = u"response_item"_s;
+            } else if (type.isEmpty() && object.contains("id"_L1) && object.contains("timestamp"_L1)) {
+                payload = object;
+                type = u"session_meta"_s;
+            }
+        }
+        if (type.isEmpty() || payload.isEmpty()) {
             trace->skip(lineNumber, QStringLiteral("record without \"type\" and \"payload\""));
             continue;
         }

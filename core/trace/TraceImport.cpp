@@ -24,8 +24,31 @@ const QStringList &formats()
     static const QStringList names = {
         u"claude-code"_s, u"claude-stream-json"_s, u"codex"_s,        u"openai-messages"_s, u"fast-agent"_s,
         u"smolagents"_s,  u"smolagents-answers"_s, u"atif"_s,         u"inspect-json"_s,    u"inspect-eval"_s,
-        u"upskill-run"_s, u"text"_s};
+        u"upskill-run"_s, u"claude-code-loglines"_s, u"text"_s};
     return names;
+}
+
+/// What a JSON file that is not a trace looks like, and where it belongs; empty when it is nothing known.
+QString describeNonTraceJson(const QJsonValue &root)
+{
+    const QJsonObject object = root.toObject();
+    const QJsonObject first = root.toArray().first().toObject();
+    if (object.value("evals"_L1).isArray() || (first.contains("prompt"_L1) && first.contains("expected_output"_L1)))
+        return u"a skill-creator evals.json (test cases), not a trace: use it as a test suite (eval --tests FILE, or "
+               "New Evaluation's Test suite)"_s;
+    if (object.contains("run_summary"_L1) || (object.value("runs"_L1).isArray() && object.contains("metadata"_L1)))
+        return u"a skill-creator benchmark.json (a benchmark's results), not a trace"_s;
+    if ((object.contains("expectations"_L1) || object.contains("assertion_results"_L1)) && object.contains("summary"_L1))
+        return u"a skill-creator grading.json (one run's graded expectations), not a trace"_s;
+    if (object.contains("total_tokens"_L1) && object.contains("duration_ms"_L1))
+        return u"a skill-creator timing.json (one run's tokens and time), not a trace"_s;
+    if (first.contains("query"_L1) && first.contains("should_trigger"_L1))
+        return u"a trigger query set ({query, should_trigger}), not a trace"_s;
+    if (object.value("cases"_L1).isArray() || (first.contains("input"_L1) && first.contains("expected"_L1)))
+        return u"a test suite (upskill's test cases), not a trace: use it with eval --tests FILE"_s;
+    if (object.contains("run_id"_L1) && object.contains("skill"_L1) && object.contains("models"_L1))
+        return u"a Skillforge run.json, not a trace: its run folder opens in the Runs and Compare views"_s;
+    return {};
 }
 
 bool isJsonLinesFormat(const QString &format)
@@ -141,6 +164,12 @@ QString detectJsonLinesFormat(const QJsonObject &first)
     const QString type = first.value("type"_L1).toString();
     if (first.value("payload"_L1).isObject() && codexTypes.contains(type))
         return u"codex"_s;
+    // Older Codex sessions: a bare header {id, timestamp, instructions | git}, or bare response items.
+    if (type.isEmpty() && first.contains("id"_L1) && first.contains("timestamp"_L1) &&
+        (first.contains("instructions"_L1) || first.contains("git"_L1)))
+        return u"codex"_s;
+    if (isBareCodexItem(first))
+        return u"codex"_s;
     if (first.contains("session_id"_L1) || first.contains("parent_tool_use_id"_L1) || type == "stream_event"_L1)
         return u"claude-stream-json"_s;
     // smolagents' benchmark answers: one question's run per line.
@@ -148,6 +177,9 @@ QString detectJsonLinesFormat(const QJsonObject &first)
         return u"smolagents-answers"_s;
     if (first.contains("sessionId"_L1) || first.contains("parentUuid"_L1) || first.contains("leafUuid"_L1) ||
         (first.contains("uuid"_L1) && !type.isEmpty()))
+        return u"claude-code"_s;
+    // Claude Code records stripped of their ids (shared or trimmed sessions): {type, message: {role, content}}.
+    if ((type == "user"_L1 || type == "assistant"_L1) && first.value("message"_L1).toObject().contains("role"_L1))
         return u"claude-code"_s;
     return QString();
 }
@@ -157,6 +189,9 @@ QString detectJsonDocumentFormat(const QJsonValue &root)
     const QJsonObject object = root.toObject();
     if (object.value("schema_version"_L1).toString().startsWith("ATIF"_L1))
         return u"atif"_s;
+    // claude-code-transcripts' export: the session's records as {"loglines": [...]}.
+    if (object.value("loglines"_L1).isArray())
+        return u"claude-code-loglines"_s;
     if (object.value("eval"_L1).isObject() && (object.contains("samples"_L1) || object.contains("version"_L1)))
         return u"inspect-json"_s;
     const QJsonArray list = root.isArray()                ? root.toArray()
@@ -236,9 +271,14 @@ QString detectTraceFormat(const QString &path, QString *why)
         if (!parseJsonDocument(data, path, &root, &error))
             return fail(QStringLiteral("%1 (tried: %2)").arg(error, triedList()));
         const QString format = detectJsonDocumentFormat(root);
-        if (format.isEmpty())
+        if (format.isEmpty()) {
+            // Files that sit beside traces (test suites, skill-creator's workspace files) are named for what
+            // they are, with where they belong.
+            if (const QString what = describeNonTraceJson(root); !what.isEmpty())
+                return fail(QStringLiteral("%1: %2").arg(path, what));
             return fail(
                 QStringLiteral("%1: JSON, but not a trace in any known format (tried: %2)").arg(path, triedList()));
+        }
         return format;
     }
     QStringDecoder decoder(QStringDecoder::Utf8);
@@ -282,6 +322,8 @@ Result<Trace> importTrace(const QString &path, const TraceImportOptions &options
         ok = importInspectEval(path, progress, &trace, &error);
     } else if (format == "text"_L1) {
         ok = importText(path, &trace, &error);
+    } else if (format == "claude-code-loglines"_L1) {
+        ok = importClaudeCodeLoglines(path, progress, &trace, &error);
     } else if (format == "smolagents-answers"_L1) {
         ok = importSmolagentsAnswers(path, &trace, &error);
         if (!ok)

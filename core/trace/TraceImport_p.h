@@ -138,7 +138,11 @@ bool readWholeFile(const QString &path, QByteArray *data, QString *error);
 // Formats (each in its own file). They fill @p trace, return false with *error on a fatal problem.
 bool importClaudeCode(const QString &path, Progress &progress, Trace *trace, QString *error);
 bool importClaudeStreamJson(const QString &path, Progress &progress, Trace *trace, QString *error);
+/// claude-code-transcripts' {"loglines": [records]}: read as the session file they came from.
+bool importClaudeCodeLoglines(const QString &path, Progress &progress, Trace *trace, QString *error);
 bool importCodex(const QString &path, Progress &progress, Trace *trace, QString *error);
+/// A response item written bare, as Codex did before it wrapped records in {type, payload}.
+bool isBareCodexItem(const QJsonObject &object);
 bool importOpenAiMessages(const QJsonValue &root, Trace *trace, QString *error);
 bool importFastAgent(const QJsonValue &root, Trace *trace, QString *error);
 bool importSmolagents(const QJsonValue &root, Trace *trace, QString *error);

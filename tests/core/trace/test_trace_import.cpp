@@ -326,6 +326,54 @@ private Q_SLOTS:
         }
     }
 
+    void olderAndSmallerShapes_areDetectedAndRead()
+    {
+        // Claude Code records without uuid and sessionId, the same as claude-code-transcripts' loglines, and a
+        // Codex rollout from before session_meta (issue 19).
+        for (const QString &name : {u"claude-code/stripped.jsonl"_s, u"claude-code/loglines.json"_s}) {
+            const Trace trace = load(fixture(name));
+            QCOMPARE(trace.format, name.endsWith(u".json"_s) ? u"claude-code-loglines"_s : u"claude-code"_s);
+            QCOMPARE(trace.path, fixture(name));
+            const TraceStats stats = TraceStats::of(trace);
+            QCOMPARE(stats.steps, 5);
+            QCOMPARE(stats.usage.cacheRead, 1750);
+            QCOMPARE(stats.usage.output, 42);
+            const TraceStep *call = findCall(trace.threads[0], u"toolu_s1"_s);
+            QVERIFY(call && call->paired >= 0);
+            QVERIFY(trace.threads[0].steps[size_t(call->paired)].text.toString().contains(u"util.cpp"_s));
+        }
+        const Trace codex = load(fixture(u"codex/before-session-meta.jsonl"_s));
+        QCOMPARE(codex.format, u"codex"_s);
+        QCOMPARE(codex.skippedCount, 0); // the state lines are known, not failures
+        QCOMPARE(codex.threads[0].id, u"0197a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b"_s);
+        const TraceStep *shell = findCall(codex.threads[0], u"call_old_1"_s);
+        QVERIFY(shell && shell->paired >= 0);
+        QVERIFY(codex.threads[0].steps[size_t(shell->paired)].text.toString().contains(u"3 passed"_s));
+        QCOMPARE(codex.threads[0].steps.back().text.toString(), u"All 3 tests pass."_s);
+    }
+
+    void jsonThatIsNotATrace_saysWhatItIs()
+    {
+        QTemporaryDir dir;
+        const auto message = [&](const QByteArray &json) {
+            const QString path = dir.filePath(u"file.json"_s);
+            QFile file(path);
+            file.open(QIODevice::WriteOnly | QIODevice::Truncate);
+            file.write(json);
+            file.close();
+            const Result<Trace> result = importTrace(path);
+            return result ? QString() : result.error;
+        };
+        QVERIFY(message(R"({"skill_name": "x", "evals": [{"id": 1, "prompt": "p", "expected_output": "o"}]})")
+                    .contains(u"a skill-creator evals.json (test cases), not a trace"_s));
+        QVERIFY(message(R"({"metadata": {"skill_name": "x"}, "runs": [], "run_summary": {}})")
+                    .contains(u"a skill-creator benchmark.json"_s));
+        QVERIFY(message(R"({"assertion_results": [], "summary": {"passed": 1}})").contains(u"grading.json"_s));
+        QVERIFY(message(R"({"total_tokens": 10, "duration_ms": 5})").contains(u"timing.json"_s));
+        QVERIFY(message(R"([{"query": "make a chart", "should_trigger": true}])").contains(u"trigger query set"_s));
+        QVERIFY(message(R"({"unrelated": true})").contains(u"not a trace in any known format"_s));
+    }
+
     void inspectJson_samplesAsThreadsWithAttachmentsResolved()
     {
         const Trace trace = load(fixture(u"inspect/log.json"_s));
