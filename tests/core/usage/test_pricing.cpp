@@ -118,6 +118,12 @@ private Q_SLOTS:
         const Result<Pricing> shipped = Pricing::fromJson(file.readAll(), file.fileName());
         QVERIFY2(shipped.ok(), qPrintable(shipped.error));
         QVERIFY(shipped.value->priceFor(u"anthropic:claude-sonnet-4-5"_s));
+        // This year's models (issue 19: a claude-opus-4-6 session had 158 of 458 turns not priced).
+        const auto opus46 = shipped.value->priceFor(u"anthropic:claude-opus-4-6"_s, QDate(2026, 3, 1));
+        QVERIFY(opus46);
+        QCOMPARE(opus46->input, 5.0);
+        QCOMPARE(opus46->output, 25.0);
+        QVERIFY(shipped.value->priceFor(u"anthropic:claude-sonnet-4-6"_s, QDate(2026, 3, 1)));
         QVERIFY(shipped.value->priceFor(u"openai:gpt-4.1-mini"_s));
         TokenUsage usage;
         usage.output = 1000;
