@@ -230,7 +230,9 @@ int runEval(const QStringList &arguments)
             .arg(runner.total())
             .arg(runner.done()));
     err(effectiveConcurrencyText(services.chat(), session.config()) + u'\n');
-    if (const QString note = missingJudgeNote(session.suite(), session.config().judgeModel); !note.isEmpty())
+    if (const QString note = missingJudgeNote(session.suite(), session.config().judgeModel,
+                                              QStringLiteral("Choose one with --judge MODEL."));
+        !note.isEmpty())
         err(QStringLiteral("note: ") + note + u'\n');
     QObject::connect(&runner, &EvalRunner::itemFinished, qApp, [&](const ItemResult &result) {
         if (tty)

@@ -518,7 +518,7 @@ QString writeTestSuite(const QString &path, const TestSuite &suite, bool upskill
     return writeFileAtomically(path, serializeTestSuite(suite, upskillOnly));
 }
 
-QString missingJudgeNote(const TestSuite &suite, const QString &judgeModel)
+QString missingJudgeNote(const TestSuite &suite, const QString &judgeModel, const QString &howToChoose)
 {
     if (!judgeModel.isEmpty())
         return {};
@@ -533,9 +533,10 @@ QString missingJudgeNote(const TestSuite &suite, const QString &judgeModel)
         return {};
     return QStringLiteral("%1 of the suite's %2 cases are graded by a judge model (skill-creator expectations or "
                           "expected_output, llm_judge checks) and none was given: those checks will be \"not "
-                          "available\". Choose one with --judge MODEL (in the GUI: Judge model).")
+                          "available\". %3")
         .arg(judged)
-        .arg(suite.cases.size());
+        .arg(suite.cases.size())
+        .arg(howToChoose);
 }
 
 } // namespace sf

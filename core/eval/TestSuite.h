@@ -95,7 +95,8 @@ bool hasSkillTestSuite(const QString &skillDir);
 
 /// What to tell the user before a run of @p suite without a judge model (@p judgeModel empty) when some cases are
 /// graded by one (skill-creator expectations or expected_output, llm_judge verifiers naming no model): their
-/// checks would all be "not available". Empty when there is nothing to say.
-QString missingJudgeNote(const TestSuite &suite, const QString &judgeModel);
+/// checks would all be "not available". @p howToChoose ends it ("Choose one with --judge MODEL."). Empty when there
+/// is nothing to say.
+QString missingJudgeNote(const TestSuite &suite, const QString &judgeModel, const QString &howToChoose);
 
 } // namespace sf

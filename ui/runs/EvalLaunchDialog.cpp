@@ -192,10 +192,10 @@ void EvalLaunchDialog::updateSummary()
             else if (estimate.casesOwnRepeats > 0)
                 line += tr(" (Repeats for every case, the suite's own repeats set aside)");
             lines << line + tr("; %1 on this machine.").arg(roughDuration(estimate.seconds));
-            if (QString note = missingJudgeNote(std::get<TestSuite>(*m_suiteRead), p.config.judgeModel);
+            if (const QString note = missingJudgeNote(std::get<TestSuite>(*m_suiteRead), p.config.judgeModel,
+                                                      tr("Choose one in Judge model below."));
                 !note.isEmpty())
-                lines << note.replace(QStringLiteral("--judge MODEL (in the GUI: Judge model)"),
-                                      QStringLiteral("Judge model below"));
+                lines << note;
             // What the concurrency asked for becomes for each provider, and why (a limit the user set, the
             // embedded server's slots).
             if (m_chat) {

@@ -113,10 +113,10 @@ private Q_SLOTS:
         QVERIFY(judge.rubric.contains(QStringLiteral("name field reads Jane Doe")));
         QCOMPARE(judge.line, 3);
         // Without a judge model the run is told before it starts, not item by item.
-        const QString note = missingJudgeNote(s, QString());
+        const QString note = missingJudgeNote(s, QString(), QStringLiteral("Choose one with --judge MODEL."));
         QVERIFY2(note.startsWith(QStringLiteral("2 of the suite's 2 cases are graded by a judge model")), qPrintable(note));
         QVERIFY(note.contains(QStringLiteral("--judge")));
-        QCOMPARE(missingJudgeNote(s, QStringLiteral("anthropic:claude-sonnet-4-5")), QString());
+        QCOMPARE(missingJudgeNote(s, QStringLiteral("anthropic:claude-sonnet-4-5"), QString()), QString());
     }
 
     void skillCreatorEvals_assertionsAndStatementObjects_areGraded()
