@@ -86,10 +86,7 @@ void EvalRunner::onItemFinished(const ItemResult &finished, const QJsonObject &t
     if (!m_running)
         return;
     --m_inFlight;
-    ItemResult result = finished;
-    result.transcript = m_store.writeTranscript(result.key, transcript);
-    if (const QString error = m_store.append(result); !error.isEmpty())
-        qCWarning(lcEval).noquote() << "cannot record a result:" << error;
+    const ItemResult result = m_store.record(finished, transcript);
     m_done.insert(result.key.toString());
     ++m_finishedThisSession;
     for (RunModel &model : m_store.manifest().models) {
@@ -125,6 +122,9 @@ void EvalRunner::end(bool cancelled)
     m_running = false;
     m_store.manifest().status = cancelled ? QStringLiteral("cancelled") : QStringLiteral("finished");
     m_store.manifest().finishedAt = QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs);
+    // run.json says "finished" only once every result line is written.
+    if (const QString error = m_store.waitForWrites(); !error.isEmpty())
+        qCWarning(lcEval).noquote() << "some results were not recorded:" << error;
     if (const QString error = m_store.saveManifest(); !error.isEmpty())
         qCWarning(lcEval).noquote() << error;
     // Nothing more is written (late replies are ignored above): a resume, here or in another process, may begin.

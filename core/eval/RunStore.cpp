@@ -8,6 +8,7 @@
 #include <QFile>
 #include <QHash>
 #include <QJsonDocument>
+#include <QMutex>
 #include <QRandomGenerator>
 #include <QThreadPool>
 #include <QtConcurrent/QtConcurrentRun>
@@ -176,17 +177,61 @@ QString RunStore::saveManifest() const
                                QJsonDocument(m_manifest.toJson()).toJson(QJsonDocument::Indented));
 }
 
-QString RunStore::append(const ItemResult &result)
+namespace {
+
+/// One whole line appended and flushed to the system: a killed process leaves whole lines, at worst a cut last one.
+QString appendLine(const QString &runDir, const ItemResult &result)
 {
-    QFile file(QDir(m_dir).filePath(kResults));
+    QFile file(QDir(runDir).filePath(kResults));
     if (!file.open(QIODevice::WriteOnly | QIODevice::Append))
         return QStringLiteral("%1: %2").arg(file.fileName(), file.errorString());
     const QByteArray line = QJsonDocument(result.toJson()).toJson(QJsonDocument::Compact) + '\n';
-    // One write of the whole line, flushed to the system before returning: a killed process leaves whole lines,
-    // at worst a cut last one. Reaching the disk itself (against a power cut) is left to a worker thread, since
-    // an fsync per item on the UI thread costs milliseconds each.
     if (file.write(line) != line.size() || !file.flush())
         return QStringLiteral("%1: %2").arg(file.fileName(), file.errorString());
+    return {};
+}
+
+QString transcriptPath(const ItemKey &key)
+{
+    return QStringLiteral("transcripts/%1.json").arg(key.fileName());
+}
+
+/// Written before the item's result line and without an fsync of its own: a crash that cuts it also loses the result
+/// line, so a resume runs the item again and rewrites the transcript whole.
+QString writeTranscriptFile(const QString &runDir, const ItemKey &key, const QJsonObject &transcript)
+{
+    QFile file(QDir(runDir).filePath(transcriptPath(key)));
+    const QByteArray text = QJsonDocument(transcript).toJson(QJsonDocument::Indented);
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate) || file.write(text) != text.size() || !file.flush())
+        return QStringLiteral("%1: %2").arg(file.fileName(), file.errorString());
+    return {};
+}
+
+} // namespace
+
+/// record()'s one thread: items are written in the order they were recorded.
+struct RunStore::Writer
+{
+    Writer() { pool.setMaxThreadCount(1); }
+    QThreadPool pool;
+    QMutex mutex;
+    QString firstError;
+};
+
+QString RunStore::append(const ItemResult &result)
+{
+    waitForWrites(); // after what record() has queued, never before it
+    // Reaching the disk itself (against a power cut) is left to a worker thread, since an fsync per item on the UI
+    // thread costs milliseconds each.
+    if (const QString error = appendLine(m_dir, result); !error.isEmpty())
+        return error;
+    remember(result);
+    syncSoon();
+    return {};
+}
+
+void RunStore::remember(const ItemResult &result)
+{
     // A line for an item already recorded (a retried error) supersedes it, in memory as open() does on reading.
     const auto it =
         std::find_if(m_results.begin(), m_results.end(), [&](const ItemResult &r) { return r.key == result.key; });
@@ -194,22 +239,66 @@ QString RunStore::append(const ItemResult &result)
         *it = result;
     else
         m_results.append(result);
-    syncSoon();
-    return {};
+}
+
+ItemResult RunStore::record(ItemResult result, const QJsonObject &transcript)
+{
+    result.transcript = transcriptPath(result.key);
+    remember(result);
+    if (!m_writer)
+        m_writer = std::make_shared<Writer>();
+    // The task holds what it writes and where, never the store (nor its writer lock).
+    (void)QtConcurrent::run(&m_writer->pool, [dir = m_dir, sync = m_syncPending, result, transcript,
+                                              writer = m_writer]() mutable {
+        QString error = writeTranscriptFile(dir, result.key, transcript);
+        if (!error.isEmpty()) {
+            qCWarning(lcEval).noquote() << error;
+            result.transcript.clear(); // the line must not name a file that is not there
+        }
+        if (const QString lineError = appendLine(dir, result); !lineError.isEmpty()) {
+            qCWarning(lcEval).noquote() << "cannot record a result:" << lineError;
+            const QMutexLocker locker(&writer->mutex);
+            if (writer->firstError.isEmpty())
+                writer->firstError = lineError;
+            return;
+        }
+        syncResultsSoon(dir, sync);
+    });
+    return result;
+}
+
+QString RunStore::waitForWrites() const
+{
+    if (!m_writer)
+        return {};
+    m_writer->pool.waitForDone();
+    const QMutexLocker locker(&m_writer->mutex);
+    return m_writer->firstError;
+}
+
+void RunStore::releaseWriterLock()
+{
+    waitForWrites();
+    m_lock.reset();
 }
 
 void RunStore::syncSoon() const
 {
+    syncResultsSoon(m_dir, m_syncPending);
+}
+
+void RunStore::syncResultsSoon(const QString &runDir, const std::shared_ptr<std::atomic_bool> &syncPending)
+{
     // Coalesced: while one sync is waiting to start, later appends ride on it.
-    if (m_syncPending->exchange(true))
+    if (syncPending->exchange(true))
         return;
-    const QByteArray path = QFile::encodeName(QDir(m_dir).filePath(kResults));
+    const QByteArray path = QFile::encodeName(QDir(runDir).filePath(kResults));
     // On a pool of its own: an fdatasync holds its thread for milliseconds, and the global pool (two threads on
     // two cores) is where every item's verifiers run.
     static QThreadPool syncPool;
     static const bool oneThread = (syncPool.setMaxThreadCount(1), true);
     Q_UNUSED(oneThread)
-    (void)QtConcurrent::run(&syncPool, [path, pending = m_syncPending] {
+    (void)QtConcurrent::run(&syncPool, [path, pending = syncPending] {
         pending->store(false);
         const int fd = ::open(path.constData(), O_WRONLY | O_CLOEXEC);
         if (fd >= 0) {
@@ -221,16 +310,11 @@ void RunStore::syncSoon() const
 
 QString RunStore::writeTranscript(const ItemKey &key, const QJsonObject &transcript) const
 {
-    const QString relative = QStringLiteral("transcripts/%1.json").arg(key.fileName());
-    // Written before the item's result line and without an fsync of its own: a crash that cuts it also loses
-    // the result line, so a resume runs the item again and rewrites the transcript whole.
-    QFile file(QDir(m_dir).filePath(relative));
-    const QByteArray text = QJsonDocument(transcript).toJson(QJsonDocument::Indented);
-    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate) || file.write(text) != text.size() || !file.flush()) {
-        qCWarning(lcEval).noquote() << QStringLiteral("%1: %2").arg(file.fileName(), file.errorString());
+    if (const QString error = writeTranscriptFile(m_dir, key, transcript); !error.isEmpty()) {
+        qCWarning(lcEval).noquote() << error;
         return {};
     }
-    return relative;
+    return transcriptPath(key);
 }
 
 QString RunStore::freshWorkspace(const ItemKey &key) const

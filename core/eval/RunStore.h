@@ -72,8 +72,9 @@ public:
     const QList<ItemResult> &results() const { return m_results; }
     bool hasResult(const ItemKey &key) const;
 
-    /// Done writing (the runner has recorded the end): lets another writer open the run. Appends after this are a bug.
-    void releaseWriterLock() { m_lock.reset(); }
+    /// Done writing (the runner has recorded the end): lets another writer open the run, once every recorded item
+    /// is on disk. Appends after this are a bug.
+    void releaseWriterLock();
 
     /// Writes run.json atomically; "" or an error.
     QString saveManifest() const;
@@ -82,6 +83,13 @@ public:
     QString append(const ItemResult &result);
     /// Writes transcripts/<key>.json; returns its path relative to the run folder, or "" on failure.
     QString writeTranscript(const ItemKey &key, const QJsonObject &transcript) const;
+    /// What the runner does for each finished item: the result is in results() at once, and its transcript and then
+    /// its line are written, in that order, on the run's writer thread. When a batch of items finishes together, the
+    /// next requests need not wait for the batch's disk writes (0.2 ms an item, measured). Returns the result with
+    /// its transcript's path.
+    ItemResult record(ItemResult result, const QJsonObject &transcript);
+    /// Waits until every recorded item is written; the first write that failed, or "".
+    QString waitForWrites() const;
     /// artifacts/<key>/workspace, emptied and created.
     QString freshWorkspace(const ItemKey &key) const;
 
@@ -91,12 +99,16 @@ private:
     {
     }
     void syncSoon() const;
+    static void syncResultsSoon(const QString &runDir, const std::shared_ptr<std::atomic_bool> &syncPending);
+    void remember(const ItemResult &result);
+    struct Writer;
 
     QString m_dir;
     RunManifest m_manifest;
     QList<ItemResult> m_results;
     std::shared_ptr<RunLock> m_lock; ///< while this store may append (copies share it)
     std::shared_ptr<std::atomic_bool> m_syncPending = std::make_shared<std::atomic_bool>(false);
+    std::shared_ptr<Writer> m_writer; ///< record()'s thread, made on first use (copies share it)
 };
 
 /// A new run id: "20260130T004512Z-3f9a1c".
