@@ -4,6 +4,7 @@
 #include "project/Project.h"
 #include "project/SampleProject.h"
 #include "trace/ContextChart.h"
+#include "trace/StepDelegate.h"
 #include "trace/StepDetailView.h"
 #include "trace/TraceFilterModel.h"
 #include "trace/TraceSelection.h"
@@ -149,6 +150,10 @@ private Q_SLOTS:
         const QColor darkBase = QApplication::palette().color(QPalette::Base);
         QVERIFY(darkBase.lightness() < 100);
         QCOMPARE(chart.findChild<QChartView *>()->chart()->backgroundBrush().color(), darkBase);
+        // Every kind's badge stays readable on the dark base (the result brown was nearly black there).
+        for (int kind = 0; kind < StepKindCount; ++kind)
+            QVERIFY2(StepDelegate::kindColor(kind).lightness() - darkBase.lightness() > 60,
+                     qPrintable(StepDelegate::kindLabel(kind)));
         // A theme changed while the chart is open restyles it too.
         Theme::apply(Theme::Mode::Light);
         QCoreApplication::processEvents();

@@ -1,5 +1,6 @@
 #include "trace/StepDelegate.h"
 
+#include "common/Theme.h"
 #include "trace/Trace.h"
 #include "trace/TraceTimelineModel.h"
 
@@ -9,6 +10,14 @@
 namespace sf {
 
 QColor StepDelegate::kindColor(int kind)
+{
+    // The kinds' colours are picked for a light background; on a dark one each is lifted to stay readable (the
+    // result brown and the system purple were nearly black there).
+    const QColor colour = lightKindColor(kind);
+    return Theme::isDark() ? colour.lighter(170) : colour;
+}
+
+QColor StepDelegate::lightKindColor(int kind)
 {
     switch (StepKind(kind)) {
     case StepKind::UserText:

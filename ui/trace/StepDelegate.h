@@ -15,8 +15,12 @@ public:
 
     void paint(QPainter *painter, const QStyleOptionViewItem &option, const QModelIndex &index) const override;
 
+    /// The colour of a step kind's badge, for the current light or dark palette.
     static QColor kindColor(int kind);
     static QString kindLabel(int kind);
+
+private:
+    static QColor lightKindColor(int kind);
 };
 
 } // namespace sf
