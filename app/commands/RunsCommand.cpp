@@ -1,5 +1,6 @@
 #include "CommandRegistry.h"
 #include "eval/RunExport.h"
+#include "eval/SkillCreatorWorkspace.h"
 
 #include <QCommandLineParser>
 #include <QDir>
@@ -63,10 +64,14 @@ int runImport(const QStringList &arguments)
     if (!parseArguments(parser, QStringLiteral("runs import"), arguments))
         return BadUsage;
     if (parser.positionalArguments().size() != 1) {
-        err(QStringLiteral("skillforge runs import: needs one upskill batch folder (see --help)\n"));
+        err(QStringLiteral("skillforge runs import: needs one upskill batch or skill-creator workspace folder (see "
+                           "--help)\n"));
         return BadUsage;
     }
-    auto imported = importUpskillBatch(parser.positionalArguments().first(), parser.value(QStringLiteral("out")));
+    const QString folder = parser.positionalArguments().first();
+    auto imported = isSkillCreatorWorkspace(folder)
+                        ? importSkillCreatorWorkspace(folder, parser.value(QStringLiteral("out")))
+                        : importUpskillBatch(folder, parser.value(QStringLiteral("out")));
     if (const QString *e = std::get_if<QString>(&imported)) {
         err(QStringLiteral("skillforge runs import: %1\n").arg(*e));
         return BadUsage;
@@ -96,14 +101,17 @@ Command runsImportCommand()
 {
     Command command;
     command.words = {QStringLiteral("runs"), QStringLiteral("import")};
-    command.summary = QStringLiteral("read an upskill batch folder into a new run");
+    command.summary = QStringLiteral("read an upskill batch or a skill-creator workspace into a new run");
     command.help = QStringLiteral(
-        "Usage: skillforge runs import UPSKILL_BATCH_DIR [--out RUNS_DIR]\n\n"
-        "Reads an upskill batch into a new run folder under RUNS_DIR (default ./runs) and prints its path.\n"
-        "Where upskill kept each test's result (<eval>/<with-skill|baseline>/test_K/test_result.json), each test\n"
-        "of each arm becomes one item (case test_K); otherwise each run_N/run_result.json (one arm over the whole\n"
-        "suite) becomes one item.\n\n"
-        "Exit codes: 0 imported, 2 bad usage or not an upskill batch.\n");
+        "Usage: skillforge runs import UPSKILL_BATCH_DIR|SKILL_CREATOR_WORKSPACE [--out RUNS_DIR]\n\n"
+        "Reads the folder into a new run folder under RUNS_DIR (default ./runs) and prints its path.\n"
+        "upskill: where it kept each test's result (<eval>/<with-skill|baseline>/test_K/test_result.json), each\n"
+        "test of each arm becomes one item (case test_K); otherwise each run_N/run_result.json (one arm over the\n"
+        "whole suite) becomes one item.\n"
+        "skill-creator: the newest iteration-N/ (or the iteration folder given): each eval-<id>/ is a case,\n"
+        "with_skill/ and without_skill/ its arms, each run-N/ a repeat; an item passes when every statement of its\n"
+        "grading.json passed (\"expectations\" or \"assertion_results\"); timing.json gives tokens and time.\n\n"
+        "Exit codes: 0 imported, 2 bad usage or neither kind of folder.\n");
     command.run = runImport;
     return command;
 }

@@ -1,5 +1,6 @@
 #include "RunExport.h"
 
+#include "JsonFile_p.h"
 #include "Statistics.h"
 #include "common/AtomicFile.h"
 
@@ -291,22 +292,6 @@ QString exportSkillCreatorBenchmark(const RunStore &store, const QString &model,
 }
 
 namespace {
-
-std::optional<QJsonObject> readJsonObject(const QString &path, QString *error)
-{
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        *error = QStringLiteral("%1: %2").arg(path, file.errorString());
-        return std::nullopt;
-    }
-    QJsonParseError parseError;
-    const QJsonDocument document = QJsonDocument::fromJson(file.readAll(), &parseError);
-    if (parseError.error != QJsonParseError::NoError || !document.isObject()) {
-        *error = QStringLiteral("%1: not a JSON object: %2").arg(path, parseError.errorString());
-        return std::nullopt;
-    }
-    return document.object();
-}
 
 // upskill's ConversationStats, the same in run_result.json (summed over the run) and test_result.json (one test).
 void readUpskillStats(const QJsonObject &stats, ItemResult *r)
