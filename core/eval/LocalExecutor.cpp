@@ -9,7 +9,7 @@ LocalExecutor::LocalExecutor(ChatClient &chat, AgentSetup setup, QObject *parent
     , m_chat(chat)
     , m_setup(std::move(setup))
 {
-    // The concurrency the user asked for is what the run gets, not the providers' defaults (issue: 8 at most).
+    // The concurrency the run asks for is what it gets, not a built-in provider's default limit (8).
     m_chat.addRequestedConcurrency(m_setup.config.concurrency);
 }
 

@@ -169,8 +169,8 @@ void ChatClient::addRequestedConcurrency(int concurrency)
 
 void ChatClient::removeRequestedConcurrency(int concurrency)
 {
+    // Calls already sent finish; the next ones are held to the lower limit.
     m_requestedConcurrency.removeOne(concurrency);
-    // A lower limit from now on: calls already sent finish, the next ones wait as before.
 }
 
 int ChatClient::inFlightLimit(const ProviderConfig &provider) const
@@ -186,7 +186,6 @@ ChatClient::ConcurrencyLimit ChatClient::concurrencyFor(const QString &providerN
     const ProviderConfig *provider = m_providers.find(providerName);
     if (!provider)
         return {requested, u"the run's concurrency"_s};
-    const auto capped = [requested](int limit) { return requested > 0 && limit > 0 ? std::min(requested, limit) : limit; };
     if (provider->name == "local"_L1) {
         // The embedded server answers as many requests at once as it has slots; more would only queue there.
         if (requested <= 0 || requested > provider->maxConcurrent)
@@ -194,7 +193,7 @@ ChatClient::ConcurrencyLimit ChatClient::concurrencyFor(const QString &providerN
         return {requested, u"the run's concurrency"_s};
     }
     if (provider->limitsSetByUser && provider->maxConcurrent > 0 && (requested <= 0 || provider->maxConcurrent < requested))
-        return {capped(provider->maxConcurrent),
+        return {provider->maxConcurrent,
                 u"your limit for %1 (Tools, Providers and Keys)"_s.arg(provider->name)};
     if (requested > 0)
         return {requested, u"the run's concurrency"_s};
