@@ -41,12 +41,27 @@ int runExport(const QStringList &arguments)
         if (model.isEmpty() && store.manifest().models.size() == 1)
             model = store.manifest().models.first().name;
         if (model.isEmpty()) {
-            err(QStringLiteral("skillforge runs export: the run has several models; pick one with --model\n"));
+            QStringList names;
+            for (const RunModel &m : store.manifest().models)
+                names.append(m.name);
+            err(QStringLiteral("skillforge runs export: the run has several models (%1); a skill-creator workspace "
+                               "holds one: pick it with --model\n")
+                    .arg(names.join(QStringLiteral(", "))));
             return BadUsage;
         }
-        if (output.isEmpty())
-            output = QDir(store.dir()).filePath(QStringLiteral("benchmark.json"));
-        error = exportSkillCreatorBenchmark(store, model, output);
+        if (output.endsWith(QLatin1String(".json"), Qt::CaseInsensitive)) {
+            error = exportSkillCreatorBenchmark(store, model, output);
+        } else {
+            if (output.isEmpty()) {
+                const QString skill = store.manifest().skillName.isEmpty() ? QStringLiteral("skill")
+                                                                           : store.manifest().skillName;
+                output = QDir(store.dir()).filePath(skill + QStringLiteral("-workspace"));
+            }
+            QString iteration;
+            error = exportSkillCreatorWorkspace(store, model, output, &iteration);
+            if (error.isEmpty())
+                output = iteration;
+        }
     }
     if (!error.isEmpty()) {
         err(QStringLiteral("skillforge runs export: %1\n").arg(error));
@@ -90,8 +105,12 @@ Command runsExportCommand()
     command.help = QStringLiteral(
         "Usage: skillforge runs export RUN_DIR --to upskill|skill-creator [-o PATH] [--model M]\n\n"
         "upskill: a batch folder (run_N/run_result.json, batch_summary.json, results.csv); default RUN_DIR/upskill.\n"
-        "skill-creator: benchmark.json for one model (--model when the run has several); default "
-        "RUN_DIR/benchmark.json.\n\n"
+        "skill-creator: one model's items (--model when the run has several) as the next iteration-N/ of a\n"
+        "skill-creator workspace (default RUN_DIR/<skill>-workspace): eval-<id>/eval_metadata.json, and per arm and\n"
+        "repeat with_skill|without_skill/run-N/ with grading.json, timing.json and outputs/ (the final answer,\n"
+        "transcript.md, metrics.json, the student's files), plus benchmark.json, so skill-creator's aggregator and\n"
+        "viewer open it. Exporting the same run again replaces its iteration. -o FILE.json writes benchmark.json\n"
+        "alone.\n\n"
         "Exit codes: 0 written, 1 the files could not be written, 2 bad usage or a broken run folder.\n");
     command.run = runExport;
     return command;

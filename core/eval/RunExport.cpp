@@ -1,6 +1,7 @@
 #include "RunExport.h"
 
 #include "JsonFile_p.h"
+#include "SkillCreatorWorkspace.h"
 #include "Statistics.h"
 #include "common/AtomicFile.h"
 
@@ -213,15 +214,18 @@ QString exportSkillCreatorBenchmark(const RunStore &store, const QString &model,
 {
     const RunManifest &m = store.manifest();
     QJsonArray runs;
-    QStringList evals;
+    QJsonArray evalsRun;
+    QHash<QString, int> evalIds;
+    for (const SkillCreatorEval &e : skillCreatorEvals(store.results(), model)) {
+        evalIds.insert(e.caseId, e.evalId);
+        evalsRun.append(e.evalId);
+    }
     QHash<QString, QList<double>> passRates, seconds, tokens;
     int maxRepeat = 0;
     for (const ItemResult &r : store.results()) {
         if (r.key.model != model)
             continue;
         maxRepeat = std::max(maxRepeat, r.key.repeat);
-        if (!evals.contains(r.key.caseId))
-            evals.append(r.key.caseId);
         const QString configuration =
             r.key.arm == kWithSkillArm ? QStringLiteral("with_skill") : QStringLiteral("without_skill");
         int passed = 0;
@@ -244,7 +248,7 @@ QString exportSkillCreatorBenchmark(const RunStore &store, const QString &model,
         if (r.stopReason != StopReason::Answered)
             notes.append(QString(QStringLiteral("stopped: ") + r.stopReason));
         runs.append(QJsonObject{
-            {QStringLiteral("eval_id"), r.key.caseId},
+            {QStringLiteral("eval_id"), evalIds.value(r.key.caseId)},
             {QStringLiteral("eval_name"), r.key.caseId},
             {QStringLiteral("configuration"), configuration},
             {QStringLiteral("run_number"), r.key.repeat},
@@ -275,10 +279,12 @@ QString exportSkillCreatorBenchmark(const RunStore &store, const QString &model,
     };
     const QJsonObject benchmark{
         {QStringLiteral("metadata"), QJsonObject{{QStringLiteral("skill_name"), m.skillName},
+                                                 {QStringLiteral("skill_path"), m.skillDir},
                                                  {QStringLiteral("executor_model"), model},
                                                  {QStringLiteral("timestamp"), m.startedAt},
-                                                 {QStringLiteral("evals_run"), QJsonArray::fromStringList(evals)},
-                                                 {QStringLiteral("runs_per_configuration"), maxRepeat}}},
+                                                 {QStringLiteral("evals_run"), evalsRun},
+                                                 {QStringLiteral("runs_per_configuration"), maxRepeat},
+                                                 {QStringLiteral("skillforge_run_id"), m.runId}}},
         {QStringLiteral("runs"), runs},
         {QStringLiteral("run_summary"),
          QJsonObject{{QStringLiteral("with_skill"), with},

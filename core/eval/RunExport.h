@@ -13,7 +13,9 @@ namespace sf {
 QString exportUpskillBatch(const RunStore &store, const QString &outDir);
 
 /// Writes skill-creator's benchmark.json for one model of the run (configurations with_skill / without_skill,
-/// per-item results and expectations, mean/stddev/min/max summaries and the deltas). "" or an error.
+/// per-item results and expectations, mean/stddev/min/max summaries and the deltas; cases numbered as
+/// skillCreatorEvals() numbers them, the run's id in metadata.skillforge_run_id). "" or an error. The whole workspace
+/// is exportSkillCreatorWorkspace() in SkillCreatorWorkspace.h.
 QString exportSkillCreatorBenchmark(const RunStore &store, const QString &model, const QString &path);
 
 /// Reads an upskill batch folder into a new run under @p runsDir, at the finest grain the folder records. Where

@@ -3,6 +3,7 @@
 #include "JsonFile_p.h"
 
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QRegularExpression>
@@ -97,6 +98,14 @@ std::optional<ItemResult> runItem(const QDir &run, ItemKey key, QString *error)
                     1.0;
     }
     r.passed = allPassed;
+    // Skillforge's own exports keep an item that could not be judged as such, and the student's final answer.
+    if (const QString itemError = grading->value(QStringLiteral("error")).toString(); !itemError.isEmpty()) {
+        r.error = itemError;
+        r.stopReason = StopReason::Error;
+        r.passed = false;
+    }
+    if (QFile answer(run.filePath(QStringLiteral("outputs/final-answer.md"))); answer.open(QIODevice::ReadOnly))
+        r.answer = QString::fromUtf8(answer.readAll());
     QString ignored;
     if (const auto timing = readJsonObject(run.filePath(QStringLiteral("timing.json")), &ignored)) {
         // skill-creator records one token total, not the buckets: it is counted as input.

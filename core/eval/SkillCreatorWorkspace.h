@@ -2,6 +2,7 @@
 
 #include "RunStore.h"
 
+#include <QList>
 #include <QString>
 #include <variant>
 
@@ -18,5 +19,30 @@ bool isSkillCreatorWorkspace(const QString &dir);
 /// with its evidence; timing.json gives its tokens and time. The model is benchmark.json's executor_model where
 /// there is one. The new store, or an error naming the file.
 std::variant<RunStore, QString> importSkillCreatorWorkspace(const QString &dir, const QString &runsDir);
+
+/// A case of a run as skill-creator's files number it.
+struct SkillCreatorEval
+{
+    QString caseId;
+    int evalId = 0; ///< an integer, as skill-creator's evals.json, aggregator and viewer expect
+    QString folder; ///< eval-<id>, or eval-<id>-<name> when the case's id is not that number
+};
+
+/// The cases @p model ran, in the run's order, numbered for skill-creator: ids that are all whole numbers keep them
+/// (a run of skill-creator's own evals.json); others are numbered 1, 2, ... and their folders carry the id as a
+/// descriptive name ("eval-3-warp-sum"), as skill-creator asks of eval folders.
+QList<SkillCreatorEval> skillCreatorEvals(const QList<ItemResult> &results, const QString &model);
+
+/// Writes @p model's items of the run as one iteration of the skill-creator workspace @p workspaceDir (made when
+/// missing), so skill-creator's aggregator and viewer read it: iteration-N/benchmark.json, and per case
+/// eval-<id>[-<name>]/eval_metadata.json {eval_id, eval_name, prompt, assertions} with
+/// <with_skill|without_skill>/run-<repeat>/ holding grading.json (expectations with evidence, summary,
+/// execution_metrics, timing), timing.json and outputs/ (final-answer.md, transcript.md, metrics.json and the
+/// files the student's workspace held at the end). N is one past the workspace's highest iteration, unless an
+/// iteration already holds an export of this run and model: that one is replaced, so a second export changes
+/// nothing. The iteration is built in a temporary folder beside it and renamed into place, so a failed export
+/// leaves the workspace as it was. "" with *iterationDir set, or an error naming the file.
+QString exportSkillCreatorWorkspace(const RunStore &store, const QString &model, const QString &workspaceDir,
+                                    QString *iterationDir = nullptr);
 
 } // namespace sf

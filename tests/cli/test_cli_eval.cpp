@@ -197,14 +197,30 @@ private Q_SLOTS:
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         QVERIFY(QFile::exists(batch + QStringLiteral("/run_4/run_result.json"))); // 2 arms x 2 repeats
         QVERIFY(QFile::exists(batch + QStringLiteral("/batch_summary.json")));
-        r = run({QStringLiteral("runs"), QStringLiteral("export"), m_followRun, QStringLiteral("--to"),
-                 QStringLiteral("skill-creator")});
-        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
-        QVERIFY(QFile::exists(m_followRun + QStringLiteral("/benchmark.json")));
         r = run({QStringLiteral("runs"), QStringLiteral("import"), batch, QStringLiteral("--out"),
                  m_dir.filePath(QStringLiteral("imported"))});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         QCOMPARE(resultLines(r.out.trimmed()).size(), 4);
+
+        // skill-creator: by default a workspace in the run folder, named after the skill as skill-creator names it.
+        r = run({QStringLiteral("runs"), QStringLiteral("export"), m_followRun, QStringLiteral("--to"),
+                 QStringLiteral("skill-creator")});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        const QStringList workspaces = QDir(m_followRun).entryList({QStringLiteral("*-workspace")}, QDir::Dirs);
+        QCOMPARE(workspaces.size(), 1);
+        const QString iteration = m_followRun + u'/' + workspaces.first() + QStringLiteral("/iteration-1");
+        QVERIFY2(r.err.contains(iteration), qPrintable(r.err));
+        QVERIFY(QFile::exists(iteration + QStringLiteral("/benchmark.json")));
+        r = run({QStringLiteral("runs"), QStringLiteral("import"), m_followRun + u'/' + workspaces.first(),
+                 QStringLiteral("--out"), m_dir.filePath(QStringLiteral("imported-skill-creator"))});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QCOMPARE(resultLines(r.out.trimmed()).size(), resultLines(m_followRun).size());
+        // -o FILE.json: benchmark.json alone, as before workspaces were written.
+        const QString benchmark = m_dir.filePath(QStringLiteral("benchmark-only.json"));
+        r = run({QStringLiteral("runs"), QStringLiteral("export"), m_followRun, QStringLiteral("--to"),
+                 QStringLiteral("skill-creator"), QStringLiteral("-o"), benchmark});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY(QFile::exists(benchmark));
     }
 
     void runsImport_upskillV2Batch_oneItemPerTestAndArm()

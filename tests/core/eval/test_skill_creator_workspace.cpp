@@ -1,4 +1,5 @@
 #include "eval/RunAnalysis.h"
+#include "eval/RunStore.h"
 #include "eval/SkillCreatorWorkspace.h"
 
 #include <QDir>
@@ -27,6 +28,67 @@ void writeJson(const QString &path, const QJsonObject &object)
 QJsonObject statement(const QString &text, bool passed)
 {
     return {{u"text"_s, text}, {u"passed"_s, passed}, {u"evidence"_s, passed ? u"found it"_s : u"not there"_s}};
+}
+
+QJsonObject readJson(const QString &path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    return QJsonDocument::fromJson(file.readAll()).object();
+}
+
+QString readText(const QString &path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? QString::fromUtf8(file.readAll()) : QString();
+}
+
+/// One item of a Skillforge run, with the transcript and the workspace the runner leaves beside it.
+ItemResult recordItem(RunStore &store, const QString &arm, const QString &caseId, int repeat, bool passed)
+{
+    ItemResult r;
+    r.key = {u"local:qwen"_s, arm, caseId, repeat};
+    r.passed = passed;
+    r.answer = u"The answer for %1, %2"_s.arg(caseId, arm);
+    r.usage.uncachedInput = 300;
+    r.usage.output = 40 + repeat;
+    r.latencyMs = 1500 * repeat;
+    r.llmMs = 1000;
+    r.turns = 2;
+    r.toolCalls = 1;
+    r.toolCallCounts.insert(u"write_file"_s, 1);
+    r.stopReason = StopReason::Answered;
+    r.startedAt = u"2026-12-01T10:00:00.000Z"_s;
+    VerifierOutcome v;
+    v.type = u"regex"_s;
+    v.name = u"mentions fp32"_s;
+    v.passed = passed;
+    v.evidence = passed ? u"matched fp32"_s : u"no match for /fp32/"_s;
+    r.verifiers.append(v);
+    const QJsonArray messages{
+        QJsonObject{{u"role"_s, u"system"_s}, {u"content"_s, u"You are a capable assistant."_s}},
+        QJsonObject{{u"role"_s, u"user"_s}, {u"content"_s, u"Explain %1."_s.arg(caseId)}},
+        QJsonObject{{u"role"_s, u"assistant"_s},
+                    {u"content"_s, u""_s},
+                    {u"tool_calls"_s, QJsonArray{QJsonObject{{u"id"_s, u"c1"_s},
+                                                             {u"name"_s, u"write_file"_s},
+                                                             {u"arguments"_s, uR"({"path": "notes.md"})"_s}}}}},
+        QJsonObject{{u"role"_s, u"tool"_s}, {u"name"_s, u"write_file"_s}, {u"content"_s, u"```wrote```"_s}},
+        QJsonObject{{u"role"_s, u"assistant"_s}, {u"content"_s, r.answer}}};
+    r.transcript = store.writeTranscript(r.key, {{u"messages"_s, messages}});
+    const QString workspace = store.freshWorkspace(r.key);
+    QFile notes(workspace + u"/notes.md"_s);
+    if (!notes.open(QIODevice::WriteOnly))
+        qFatal("cannot write the workspace");
+    notes.write("fp32 accumulation\n");
+    notes.close();
+    // A file named like one of the run's own records must not overwrite it.
+    QFile clash(workspace + u"/transcript.md"_s);
+    if (!clash.open(QIODevice::WriteOnly))
+        qFatal("cannot write the workspace");
+    clash.write("the student's own transcript.md\n");
+    return r;
 }
 
 } // namespace
@@ -104,6 +166,125 @@ private Q_SLOTS:
         QVERIFY(comparison);
         QCOMPARE(comparison->table.pairs(), 2); // repeat 1 of each case has both arms
         QCOMPARE(comparison->table.onlySecond, 1); // sum-column: failed without the skill, passed with it
+    }
+
+    // Issue 19: a run made here opens in skill-creator's viewer and aggregator (the paths they read, documented in
+    // reference/traces.md and skill-creator's SKILL.md), and reads back here as the same run.
+    void exportWorkspace_writesTheLayoutSkillCreatorReads_andImportsBackAsTheSameRun()
+    {
+        QTemporaryDir dir;
+        RunManifest manifest;
+        manifest.skillName = u"rmsnorm"_s;
+        manifest.models = {{u"local:qwen"_s, u"local"_s, {}}};
+        manifest.startedAt = u"2026-12-01T10:00:00Z"_s;
+        RunStore store = std::get<RunStore>(RunStore::create(dir.filePath(u"runs"_s), manifest));
+        // Two cases with string ids, two repeats; without the skill "warp-sum" fails, and one item is an error.
+        QList<ItemResult> items;
+        for (int repeat : {1, 2}) {
+            items.append(recordItem(store, kBaselineArm, u"accumulation"_s, repeat, true));
+            items.append(recordItem(store, kWithSkillArm, u"accumulation"_s, repeat, true));
+            items.append(recordItem(store, kBaselineArm, u"Warp Sum"_s, repeat, false));
+            items.append(recordItem(store, kWithSkillArm, u"Warp Sum"_s, repeat, repeat == 1));
+        }
+        items[7].error = u"HTTP 503 from the provider"_s;
+        items[7].stopReason = StopReason::Error;
+        items[7].verifiers.clear();
+        for (const ItemResult &r : std::as_const(items))
+            QCOMPARE(store.append(r), QString());
+
+        const QString workspace = dir.filePath(u"rmsnorm-workspace"_s);
+        QString iteration;
+        QCOMPARE(exportSkillCreatorWorkspace(store, u"local:qwen"_s, workspace, &iteration), QString());
+        QCOMPARE(iteration, workspace + u"/iteration-1"_s);
+
+        // eval folders: numbered in the run's order, the id as a descriptive name; eval_metadata.json where the
+        // aggregator reads it.
+        const QJsonObject meta = readJson(iteration + u"/eval-2-warp-sum/eval_metadata.json"_s);
+        QCOMPARE(meta.value(u"eval_id"_s).toInt(), 2);
+        QCOMPARE(meta.value(u"eval_name"_s).toString(), u"Warp Sum"_s);
+        QCOMPARE(meta.value(u"prompt"_s).toString(), u"Explain Warp Sum."_s);
+        QCOMPARE(meta.value(u"assertions"_s).toArray(), QJsonArray{u"mentions fp32"_s});
+        QVERIFY(QFileInfo::exists(iteration + u"/eval-1-accumulation/eval_metadata.json"_s));
+
+        // grading.json in skill-creator's dialect, with the summary and timing the aggregator reads.
+        const QString failedRun = iteration + u"/eval-2-warp-sum/without_skill/run-2"_s;
+        const QJsonObject grading = readJson(failedRun + u"/grading.json"_s);
+        const QJsonObject expectation = grading.value(u"expectations"_s).toArray().first().toObject();
+        QCOMPARE(expectation.value(u"text"_s).toString(), u"mentions fp32"_s);
+        QCOMPARE(expectation.value(u"passed"_s).toBool(), false);
+        QCOMPARE(expectation.value(u"evidence"_s).toString(), u"no match for /fp32/"_s);
+        const QJsonObject summary = grading.value(u"summary"_s).toObject();
+        QCOMPARE(summary.value(u"passed"_s).toInt(), 0);
+        QCOMPARE(summary.value(u"total"_s).toInt(), 1);
+        QCOMPARE(summary.value(u"pass_rate"_s).toDouble(), 0.0);
+        QCOMPARE(grading.value(u"timing"_s).toObject().value(u"total_duration_seconds"_s).toDouble(), 3.0);
+        QCOMPARE(grading.value(u"execution_metrics"_s).toObject().value(u"total_tool_calls"_s).toInt(), 1);
+        const QJsonObject timing = readJson(failedRun + u"/timing.json"_s);
+        QCOMPARE(timing.value(u"total_tokens"_s).toInteger(), 342);
+        QCOMPARE(timing.value(u"duration_ms"_s).toInteger(), 3000);
+
+        // outputs/: what the viewer shows (the answer, the student's files) and the records it reads aside.
+        const QString outputs = failedRun + u"/outputs"_s;
+        QCOMPARE(readText(outputs + u"/final-answer.md"_s), u"The answer for Warp Sum, baseline"_s);
+        QCOMPARE(readText(outputs + u"/notes.md"_s), u"fp32 accumulation\n"_s);
+        QCOMPARE(readText(outputs + u"/workspace-transcript.md"_s), u"the student's own transcript.md\n"_s);
+        const QString transcript = readText(outputs + u"/transcript.md"_s);
+        // The viewer takes the prompt from this section when eval_metadata.json is beyond its reach (run-N/).
+        QVERIFY2(transcript.contains(u"## Eval Prompt\n\nExplain Warp Sum.\n\n##"_s), qPrintable(transcript));
+        QVERIFY(transcript.contains(u"Tool: `write_file`"_s));
+        QVERIFY2(transcript.contains(u"````\n```wrote```\n````"_s), qPrintable(transcript)); // a longer fence
+        QCOMPARE(readJson(outputs + u"/metrics.json"_s).value(u"files_created"_s).toArray(), QJsonArray{u"notes.md"_s});
+
+        // The item that could not be judged says so to the aggregator's notes and keeps its error.
+        const QJsonObject errorGrading = readJson(iteration + u"/eval-2-warp-sum/with_skill/run-2/grading.json"_s);
+        QCOMPARE(errorGrading.value(u"error"_s).toString(), u"HTTP 503 from the provider"_s);
+        QVERIFY(errorGrading.value(u"user_notes_summary"_s)
+                    .toObject()
+                    .value(u"uncertainties"_s)
+                    .toArray()
+                    .first()
+                    .toString()
+                    .contains(u"HTTP 503"_s));
+
+        // benchmark.json beside the evals, numbered the same way and naming the run it came from.
+        const QJsonObject benchmark = readJson(iteration + u"/benchmark.json"_s);
+        const QJsonObject bmeta = benchmark.value(u"metadata"_s).toObject();
+        QCOMPARE(bmeta.value(u"executor_model"_s).toString(), u"local:qwen"_s);
+        QCOMPARE(bmeta.value(u"evals_run"_s).toArray(), (QJsonArray{1, 2}));
+        QCOMPARE(bmeta.value(u"runs_per_configuration"_s).toInt(), 2);
+        QCOMPARE(benchmark.value(u"runs"_s).toArray().size(), 8);
+
+        // Exporting the same run again replaces its iteration; another run becomes the next one.
+        QCOMPARE(exportSkillCreatorWorkspace(store, u"local:qwen"_s, workspace, &iteration), QString());
+        QCOMPARE(iteration, workspace + u"/iteration-1"_s);
+        QCOMPARE(QDir(workspace).entryList(QDir::Dirs | QDir::NoDotAndDotDot | QDir::Hidden),
+                 QStringList{u"iteration-1"_s}); // no temporary or replaced folder left behind
+        RunStore second = std::get<RunStore>(RunStore::create(dir.filePath(u"runs"_s), manifest));
+        QCOMPARE(second.append(items.first()), QString());
+        QCOMPARE(exportSkillCreatorWorkspace(second, u"local:qwen"_s, workspace, &iteration), QString());
+        QCOMPARE(iteration, workspace + u"/iteration-2"_s);
+        QCOMPARE(exportSkillCreatorWorkspace(second, u"other:model"_s, workspace, &iteration),
+                 u"the run has no results for other:model"_s);
+
+        // The first iteration reads back as the same run: cases, arms, repeats, verdicts, errors, tokens, time.
+        auto imported = importSkillCreatorWorkspace(workspace + u"/iteration-1"_s, dir.filePath(u"imported"_s));
+        QVERIFY2(std::holds_alternative<RunStore>(imported),
+                 qPrintable(std::get_if<QString>(&imported) ? *std::get_if<QString>(&imported) : QString()));
+        const RunStore &back = std::get<RunStore>(imported);
+        QCOMPARE(back.manifest().models.value(0).name, u"local:qwen"_s);
+        QCOMPARE(back.manifest().skillName, u"rmsnorm"_s);
+        QCOMPARE(back.results().size(), items.size());
+        for (const ItemResult &original : std::as_const(items)) {
+            const auto match = std::find_if(back.results().cbegin(), back.results().cend(),
+                                            [&](const ItemResult &r) { return r.key == original.key; });
+            QVERIFY2(match != back.results().cend(), qPrintable(original.key.toString()));
+            QCOMPARE(match->passed, original.passed);
+            QCOMPARE(match->isError(), original.isError());
+            QCOMPARE(match->verifiers.size(), original.verifiers.size());
+            QCOMPARE(match->totalTokens(), original.totalTokens());
+            QCOMPARE(match->latencyMs, original.latencyMs);
+            QCOMPARE(match->answer, original.answer);
+        }
     }
 
     void notAWorkspace_isNamed()
