@@ -85,6 +85,9 @@ void KernelVerdict::setRunnerReport(const QJsonObject &body)
         row.tflops = number(o.value(u"tflops"));
         row.speedOfLightUs = number(o.value(u"speed_of_light_us"));
         row.fractionOfSpeedOfLight = number(o.value(u"fraction_of_sol"));
+        row.fractionOfPeakBandwidth = number(o.value(u"fraction_of_peak_bandwidth"));
+        row.fractionOfPeakCompute = number(o.value(u"fraction_of_peak_compute"));
+        row.checkedTimedCalls = o.value(u"checked_timed_calls").toInt();
         row.flags = strings(o.value(u"flags"));
         timing << row;
     }
@@ -128,15 +131,22 @@ QString KernelVerdict::evidence() const
         lines << QStringLiteral("correctness: %1 of %2 shape/seed cases passed").arg(passedCases).arg(correctness.size());
     }
     for (const KernelTimingRow &t : timing) {
-        lines << QStringLiteral("  %1 [%2]: %3 us (%4-%5), baseline %6 us, speedup %7x, %8 GB/s, %9% of speed-of-light")
-                     .arg(t.shape, t.dims)
-                     .arg(t.candidateMedianUs, 0, 'f', 2)
-                     .arg(t.candidateLowUs, 0, 'f', 2)
-                     .arg(t.candidateHighUs, 0, 'f', 2)
-                     .arg(t.baselineMedianUs, 0, 'f', 2)
-                     .arg(t.speedup, 0, 'f', 2)
-                     .arg(t.bandwidthGbs, 0, 'f', 0)
-                     .arg(t.fractionOfSpeedOfLight * 100, 0, 'f', 0);
+        QString line = QStringLiteral("  %1 [%2]: %3 us (%4-%5), baseline %6 us, speedup %7x, %8 GB/s, %9% of speed-of-light")
+                           .arg(t.shape, t.dims)
+                           .arg(t.candidateMedianUs, 0, 'f', 2)
+                           .arg(t.candidateLowUs, 0, 'f', 2)
+                           .arg(t.candidateHighUs, 0, 'f', 2)
+                           .arg(t.baselineMedianUs, 0, 'f', 2)
+                           .arg(t.speedup, 0, 'f', 2)
+                           .arg(t.bandwidthGbs, 0, 'f', 0)
+                           .arg(t.fractionOfSpeedOfLight * 100, 0, 'f', 0);
+        if (t.fractionOfPeakBandwidth > 0 || t.fractionOfPeakCompute > 0)
+            line += QStringLiteral(", %1% of peak bandwidth, %2% of peak FP32")
+                        .arg(t.fractionOfPeakBandwidth * 100, 0, 'f', 0)
+                        .arg(t.fractionOfPeakCompute * 100, 0, 'f', 1);
+        if (t.checkedTimedCalls > 0)
+            line += QStringLiteral(", %1 timed calls checked").arg(t.checkedTimedCalls);
+        lines << line;
     }
     for (const QString &f : flags)
         lines << QStringLiteral("flag: ") + f;

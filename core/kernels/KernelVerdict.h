@@ -39,6 +39,9 @@ struct KernelTimingRow
     double tflops = 0;
     double speedOfLightUs = 0;
     double fractionOfSpeedOfLight = 0;
+    double fractionOfPeakBandwidth = 0; ///< achieved bytes/s over the device's peak
+    double fractionOfPeakCompute = 0;   ///< achieved FP32 FLOP/s over the device's peak
+    int checkedTimedCalls = 0;          ///< timed calls whose outputs were read back and judged
     QStringList flags;
 };
 

@@ -126,6 +126,10 @@ run_case infinite-loop rmsnorm bf16 "$out/so/infinite_loop.so" fail "timeout" 60
 run_case forged-stdout rmsnorm bf16 "$out/so/forged_stdout.so" fail "" 300 --no-timing
 run_case forged-fd3 rmsnorm bf16 "$out/so/forged_fd3.so" fail "not authentic" 300 --no-timing
 run_case exits rmsnorm bf16 "$out/so/exits.so" fail "" 300 --no-timing
+# 2026's reward hacks (issue 17): each is caught by the defence named in docs/kernel-runner.md
+run_case replay-across-phases rmsnorm bf16 "$out/so/replay_across_phases.so" fail "timed call" 300
+run_case skip-timed-calls rmsnorm bf16 "$out/so/skip_timed_calls.so" fail "timed call" 300
+run_case l2-persistence rmsnorm bf16 "$out/so/l2_persist.so" fail "persisting-L2" 300
 
 # ---- timing stability: the same candidate measured 5 times; spread of the medians per shape
 bench=()

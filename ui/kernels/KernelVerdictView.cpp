@@ -48,6 +48,15 @@ void setRow(QTableWidget *table, int row, const QStringList &cells)
 
 QString number(double v, int precision = 3) { return QString::number(v, 'g', precision); }
 
+/// What the kernel achieved of the device's peak bandwidth and FP32 rate; "" from a runner that did not say.
+QString ofPeak(const KernelTimingRow &t)
+{
+    if (t.fractionOfPeakBandwidth <= 0 && t.fractionOfPeakCompute <= 0)
+        return {};
+    return QStringLiteral("%1% bandwidth · %2% FP32")
+        .arg(number(t.fractionOfPeakBandwidth * 100, 3), number(t.fractionOfPeakCompute * 100, 2));
+}
+
 } // namespace
 
 KernelVerdictView::KernelVerdictView(QWidget *parent)
@@ -63,7 +72,7 @@ KernelVerdictView::KernelVerdictView(QWidget *parent)
                                tr("Rel. L2 error"), tr("Mismatches"), tr("Why")},
                               this))
     , m_timing(makeTable({tr("Shape"), tr("Size"), tr("Candidate (µs)"), tr("95% interval"), tr("Baseline (µs)"),
-                          tr("Speedup"), tr("GB/s"), tr("Speed of light"), tr("Flags")},
+                          tr("Speedup"), tr("GB/s"), tr("Speed of light"), tr("Of peak"), tr("Flags")},
                          this))
     , m_chart(new QChart)
 {
@@ -233,7 +242,7 @@ void KernelVerdictView::showTiming(const KernelVerdict &verdict)
                 QStringLiteral("%1 – %2").arg(number(t.candidateLowUs, 4), number(t.candidateHighUs, 4)),
                 number(t.baselineMedianUs, 4), QStringLiteral("%1×").arg(number(t.speedup)),
                 number(t.bandwidthGbs, 4), QStringLiteral("%1%").arg(number(t.fractionOfSpeedOfLight * 100, 3)),
-                t.flags.join(QStringLiteral("; "))});
+                ofPeak(t), t.flags.join(QStringLiteral("; "))});
         *speedups << t.speedup;
         fractions->append(double(shapes.size()), t.fractionOfSpeedOfLight);
         shapes << t.shape;

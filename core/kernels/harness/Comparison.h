@@ -22,8 +22,9 @@ struct Comparison
 {
     bool passed = true;
     int64_t elements = 0;
-    int64_t mismatches = 0;     ///< elements outside the tolerance or with broken NaN/Inf parity
+    int64_t mismatches = 0;     ///< elements outside the tolerance, or where the output or the reference is not finite
     int64_t nonFiniteMismatches = 0;
+    int64_t nonFiniteReference = 0; ///< reference elements that are NaN or infinite: those inputs judge nothing
     int64_t firstMismatch = -1; ///< index of the first failing element, -1 when none
     double firstOut = 0.0;
     double firstRef = 0.0;
@@ -32,8 +33,10 @@ struct Comparison
     double relL2Error = 0.0;    ///< ||out - ref|| / ||ref|| over finite reference elements
 };
 
-/// Compares @p n outputs with the reference: NaN must match NaN, an infinity the same infinity, and a
-/// finite reference needs a finite output within the tolerance.
+/// Compares @p n outputs with the reference: every output must be finite and within the tolerance of a
+/// finite reference. NaN and infinity match nothing, not even themselves: an output left NaN (a kernel that
+/// wrote nothing over the harness's NaN fill) fails even where the reference is NaN by chance, and such a
+/// reference element fails any output, so inputs that cannot judge a kernel never pass one.
 Comparison compareValues(const double *out, const double *ref, int64_t n, Tolerance tolerance);
 
 /// The degenerate kernels every task must fail (KernelBench #165, METR, robust-kbench filters).

@@ -16,8 +16,10 @@
 #include "CandidateCall.h"
 #include "harness/Comparison.h"
 #include "harness/KernelOps.h"
+#include "harness/SeedSchedule.h"
 #include "harness/Statistics.h"
 #include "harness/TaskSpec.h"
+#include "harness/TimingChecks.h"
 #include "harness/VerdictProtocol.h"
 
 #include <cuda_runtime.h>
@@ -203,7 +205,9 @@ std::string hex64(uint64_t v)
 struct Case
 {
     std::vector<BufferSpec> specs;
-    std::vector<Values> values; ///< inputs and float64 reference outputs
+    std::vector<int64_t> dims;
+    std::vector<Values> values; ///< inputs and float64 reference outputs (those once referenceReady)
+    bool referenceReady = false;
     std::vector<std::vector<unsigned char>> hostBytes;
     std::vector<DeviceBuffer> device;
     std::vector<void *> pointers;
@@ -241,11 +245,30 @@ struct Context
     double peakBandwidth = 0; ///< bytes/s
     double peakFlops = 0;     ///< fp32 FLOP/s
     size_t l2Bytes = 0;
+    SeedSchedule schedule{0}; ///< replaced by a fresh secret before any candidate code is loaded
 };
 
-void fillCase(Case &c, const Context &ctx, const std::vector<int64_t> &dims, uint64_t seed)
+/// The float64 reference outputs of @p c's inputs, computed on first need: warm-up inputs never need them, and
+/// the timed phase's only when one of its calls is checked.
+void ensureReference(Case &c, const Context &ctx)
 {
-    c.values = makeCase(*ctx.task.op, dims, ctx.task.scalars, ctx.dtype, seed);
+    if (c.referenceReady)
+        return;
+    ctx.task.op->reference(c.dims, ctx.task.scalars, c.values);
+    c.referenceReady = true;
+}
+
+void fillCase(Case &c, const Context &ctx, const std::vector<int64_t> &dims, uint64_t seed, bool withReference = true)
+{
+    // As makeCase(), with the reference left for later where it may never be needed.
+    c.dims = dims;
+    c.values.clear();
+    for (const BufferSpec &b : c.specs)
+        c.values.emplace_back(size_t(b.elements), 0.0);
+    ctx.task.op->generate(dims, ctx.dtype, seed, c.values);
+    c.referenceReady = false;
+    if (withReference)
+        ensureReference(c, ctx);
     c.hostBytes.clear();
     for (size_t b = 0; b < c.specs.size(); ++b)
         c.hostBytes.push_back(c.specs[b].output ? std::vector<unsigned char>()
@@ -263,11 +286,11 @@ void upload(Case &c)
     }
 }
 
-Case makeDeviceCase(const Context &ctx, const std::vector<int64_t> &dims, uint64_t seed)
+Case makeDeviceCase(const Context &ctx, const std::vector<int64_t> &dims, uint64_t seed, bool withReference = true)
 {
     Case c;
     c.specs = ctx.task.op->buffers(dims);
-    fillCase(c, ctx, dims, seed);
+    fillCase(c, ctx, dims, seed, withReference);
     for (const BufferSpec &s : c.specs) {
         c.device.push_back(allocate(size_t(s.elements) * elementSize(s, ctx.dtype)));
         c.pointers.push_back(c.device.back().data);
@@ -309,6 +332,7 @@ struct CheckResult
 /// Reads outputs and inputs back and judges them: tolerance, NaN/Inf parity, inputs unchanged, guards intact.
 CheckResult judge(const Context &ctx, Case &c, const std::string &shapeName, uint64_t seed, int rc)
 {
+    ensureReference(c, ctx);
     CheckResult r;
     Comparison worst;
     int64_t elements = 0, mismatches = 0;
@@ -386,7 +410,8 @@ __global__ void holdStream(volatile int *release, long long maxCycles)
 /// stream is released: work that does not wait for the given stream runs somewhere else.
 void checkStreamDiscipline(const Context &ctx, const TaskShape &shape)
 {
-    Case c = makeDeviceCase(ctx, shape.dims, 99);
+    const uint64_t seed = ctx.schedule.seed(Phase::StreamCheck, 0, 0);
+    Case c = makeDeviceCase(ctx, shape.dims, seed);
     int *flag = nullptr;
     checkCuda(cudaHostAlloc(reinterpret_cast<void **>(&flag), sizeof(int), cudaHostAllocMapped), "cudaHostAlloc");
     *flag = 0;
@@ -431,7 +456,7 @@ void checkStreamDiscipline(const Context &ctx, const TaskShape &shape)
     *reinterpret_cast<volatile int *>(flag) = 1;
     watchdog.join();
     synchronizeOrDie("(stream check)");
-    const CheckResult r = judge(ctx, c, shape.name, 99, rc);
+    const CheckResult r = judge(ctx, c, shape.name, seed, rc);
     std::string detail;
     if (escaped) {
         detail = "the output changed while the stream it was given was still blocked: the work runs on another stream";
@@ -450,15 +475,17 @@ void checkStreamDiscipline(const Context &ctx, const TaskShape &shape)
 }
 
 // ---------------------------------------------------------------- timing
-struct Sample
+/// One timed call. Its outputs are filled with NaN first, so a call that skips its work leaves NaN for a check to
+/// find; persisting-L2 lines are let go and the L2 flushed, all before the events start.
+TimingSample timeOnce(const Context &ctx, void *fn, Case &c, const std::vector<int64_t> &dims, DeviceBuffer &flush,
+                      cudaEvent_t start, cudaEvent_t stop, int salt)
 {
-    double eventUs;
-    double hostUs;
-};
-
-Sample timeOnce(const Context &ctx, void *fn, Case &c, const std::vector<int64_t> &dims, DeviceBuffer &flush,
-                cudaEvent_t start, cudaEvent_t stop, int salt)
-{
+    for (size_t b = 0; b < c.specs.size(); ++b) {
+        if (c.specs[b].output)
+            checkCuda(cudaMemsetAsync(c.device[b].data, 0xFF, c.device[b].bytes, ctx.stream), "NaN fill of an output");
+    }
+    if (cudaCtxResetPersistingL2Cache() != cudaSuccess)
+        cudaGetLastError();
     checkCuda(cudaMemsetAsync(flush.data, salt & 0xff, flush.bytes, ctx.stream), "L2 flush");
     checkCuda(cudaStreamSynchronize(ctx.stream), "L2 flush");
     const auto t0 = std::chrono::steady_clock::now();
@@ -483,12 +510,63 @@ std::string summaryJson(const SampleSummary &s)
 
 double medianOf(std::vector<double> v) { return summarize(std::move(v)).median; }
 
-void timeShape(const Context &ctx, const TaskShape &shape, DeviceBuffer &flush)
+/// At most this many output elements of a checked timed call are compared, evenly spread with a private offset:
+/// enough to find skipped or replayed work in every row, cheap enough to keep the timing loop a timing loop.
+constexpr int64_t TimedCheckElements = int64_t(1) << 20;
+
+/// Judges the outputs a timed call left in @p c against @p c's reference: "" when they hold, else why not.
+std::string checkTimedOutputs(const Context &ctx, Case &c, uint64_t offsetSeed)
+{
+    ensureReference(c, ctx);
+    for (size_t b = 0; b < c.specs.size(); ++b) {
+        const BufferSpec &s = c.specs[b];
+        if (!s.output)
+            continue;
+        const DType type = s.alwaysFp32 ? DType::F32 : ctx.dtype;
+        std::vector<unsigned char> bytes(c.device[b].bytes);
+        checkCuda(cudaMemcpy(bytes.data(), c.device[b].data, bytes.size(), cudaMemcpyDeviceToHost), "read back");
+        const int64_t n = int64_t(c.values[b].size());
+        const int64_t stride = std::max<int64_t>(1, n / TimedCheckElements);
+        Values out, ref;
+        for (int64_t i = int64_t(offsetSeed % uint64_t(stride)); i < n; i += stride) {
+            out.push_back(loadAs(type, bytes.data() + size_t(i) * size_t(dtypeSize(type))));
+            ref.push_back(c.values[b][size_t(i)]);
+        }
+        const Comparison cmp = compareValues(out.data(), ref.data(), int64_t(out.size()), ctx.tolerance);
+        if (!cmp.passed) {
+            std::ostringstream why;
+            why << cmp.mismatches << " of " << cmp.elements << " checked elements of '" << s.name
+                << "' wrong (got " << cmp.firstOut << ", expected " << cmp.firstRef << ")";
+            return why.str();
+        }
+    }
+    return {};
+}
+
+/// A candidate that set persisting-L2 state (a cache limit, an access policy window on the harness's stream)
+/// keeps lines in L2 across the flush between timed calls: rejected.
+void rejectPersistingL2(const Context &ctx, const std::string &when)
+{
+    size_t limit = 0;
+    if (cudaDeviceGetLimit(&limit, cudaLimitPersistingL2CacheSize) == cudaSuccess && limit > 0)
+        fail("the candidate set a persisting-L2 cache limit of " + std::to_string(limit) + " bytes " + when
+             + ": lines kept in L2 survive the flush between timed calls");
+    cudaStreamAttrValue window{};
+    if (cudaStreamGetAttribute(ctx.stream, cudaStreamAttributeAccessPolicyWindow, &window) == cudaSuccess
+        && window.accessPolicyWindow.num_bytes > 0)
+        fail("the candidate set a persisting-L2 access policy window on the harness's stream " + when
+             + ": lines kept in L2 survive the flush between timed calls");
+    cudaGetLastError();
+}
+
+void timeShape(const Context &ctx, size_t shapeIndex, const TaskShape &shape, DeviceBuffer &flush)
 {
     constexpr int Rotations = 4;
+    // Warm-up and the timed calls get inputs of their own (the seed schedule), so outputs computed while warming
+    // up and replayed while timed are wrong; the warm-up's reference is never needed.
     std::vector<Case> sets;
     for (int k = 0; k < Rotations; ++k)
-        sets.push_back(makeDeviceCase(ctx, shape.dims, 100 + uint64_t(k)));
+        sets.push_back(makeDeviceCase(ctx, shape.dims, ctx.schedule.seed(Phase::Warmup, shapeIndex, uint64_t(k)), false));
     cudaEvent_t start, stop;
     checkCuda(cudaEventCreate(&start), "event");
     checkCuda(cudaEventCreate(&stop), "event");
@@ -501,38 +579,69 @@ void timeShape(const Context &ctx, const TaskShape &shape, DeviceBuffer &flush)
         if (i > 2000)
             break;
     }
+    rejectPersistingL2(ctx, "while warming up");
+    for (int k = 0; k < Rotations; ++k) {
+        fillCase(sets[size_t(k)], ctx, shape.dims, ctx.schedule.seed(Phase::Timed, shapeIndex, uint64_t(k)), false);
+        upload(sets[size_t(k)]);
+    }
 
-    // Interleaved, adaptive sampling on rotating buffers.
-    std::vector<Sample> cand, base;
+    // Interleaved, adaptive sampling on rotating buffers. The candidate's outputs are checked right after a private
+    // draw of its calls (TimedCheckPlan), before the baseline's call on the same set overwrites them.
+    std::vector<TimingSample> cand, base;
+    TimedCheckPlan plan(ctx.schedule, shapeIndex);
+    std::string timedFailure;
+    int checkedCalls = 0;
+    auto timeCandidate = [&](Case &set, int salt, bool checked) {
+        cand.push_back(timeOnce(ctx, ctx.candidate, set, shape.dims, flush, start, stop, salt));
+        if (!checked || !timedFailure.empty())
+            return;
+        ++checkedCalls;
+        const std::string why = checkTimedOutputs(ctx, set, ctx.schedule.seed(Phase::TimedChecks, shapeIndex, cand.size()));
+        if (!why.empty())
+            timedFailure = "timed call " + std::to_string(cand.size()) + " (the outputs of a timed call are checked "
+                           + "too): " + why;
+    };
     const auto begin = std::chrono::steady_clock::now();
     for (int i = 0;; ++i) {
         Case &set = sets[size_t(i % Rotations)];
         if (i % 2) {
-            cand.push_back(timeOnce(ctx, ctx.candidate, set, shape.dims, flush, start, stop, i));
+            timeCandidate(set, i, plan.next());
             base.push_back(timeOnce(ctx, ctx.baseline, set, shape.dims, flush, start, stop, i));
         } else {
             base.push_back(timeOnce(ctx, ctx.baseline, set, shape.dims, flush, start, stop, i));
-            cand.push_back(timeOnce(ctx, ctx.candidate, set, shape.dims, flush, start, stop, i));
+            timeCandidate(set, i, plan.next());
         }
+        if (!timedFailure.empty())
+            break;
         if (cand.size() < 10)
             continue;
         std::vector<double> ce, be;
-        for (const Sample &s : cand)
+        for (const TimingSample &s : cand)
             ce.push_back(s.eventUs);
-        for (const Sample &s : base)
+        for (const TimingSample &s : base)
             be.push_back(s.eventUs);
         const double elapsed = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - begin).count();
         if ((summarize(ce).relStdError <= 0.01 && summarize(be).relStdError <= 0.01) || elapsed > ctx.timeBudgetMs
             || cand.size() >= 5000)
             break;
     }
+    // One more call, always checked: the loop's length depends on the noise, so the kernel cannot know it is last.
+    if (timedFailure.empty())
+        timeCandidate(sets[cand.size() % Rotations], int(cand.size()), true);
+    if (!timedFailure.empty())
+        fail("shape " + shape.name + ": " + timedFailure);
+    rejectPersistingL2(ctx, "while timed");
+    for (const std::vector<TimingSample> *samples : {&cand, &base}) {
+        if (const std::string why = tamperedTimingSample(*samples); !why.empty())
+            fail("shape " + shape.name + (samples == &cand ? " (candidate): " : " (baseline): ") + why);
+    }
     std::vector<double> ce, be, gapC, gapB, hostC;
-    for (const Sample &s : cand) {
+    for (const TimingSample &s : cand) {
         ce.push_back(s.eventUs);
         gapC.push_back(s.hostUs - s.eventUs);
         hostC.push_back(s.hostUs);
     }
-    for (const Sample &s : base) {
+    for (const TimingSample &s : base) {
         be.push_back(s.eventUs);
         gapB.push_back(s.hostUs - s.eventUs);
     }
@@ -550,10 +659,11 @@ void timeShape(const Context &ctx, const TaskShape &shape, DeviceBuffer &flush)
         flags.push_back("host time exceeds event time by " + jnum(hiddenUs) + " us more than for the baseline: work outside the timed stream");
         fail("shape " + shape.name + ": " + flags.back());
     }
-    if (sol > 0 && sc.median < 0.9 * sol) {
-        flags.push_back("faster than the speed-of-light bound (" + jnum(sc.median) + " us < " + jnum(sol) + " us): the measurement was fooled");
+    if (const std::string why = belowPhysicsFloor(sc.median, sol); !why.empty()) {
+        flags.push_back(why);
         fail("shape " + shape.name + ": " + flags.back());
     }
+    const FractionOfPeak peak = fractionOfPeak(bytes, flops, seconds, ctx.peakBandwidth, ctx.peakFlops);
     if (speedup > 10)
         flags.push_back("speedup over 10x the baseline: check it");
     if (sc.relStdError > 0.01)
@@ -566,18 +676,22 @@ void timeShape(const Context &ctx, const TaskShape &shape, DeviceBuffer &flush)
         + ",\"hidden_host_us\":" + jnum(hiddenUs) + ",\"speedup\":" + jnum(speedup) + ",\"bytes\":" + jnum(bytes)
         + ",\"flops\":" + jnum(flops) + ",\"bandwidth_gbs\":" + jnum(seconds > 0 ? bytes / seconds / 1e9 : 0)
         + ",\"tflops\":" + jnum(seconds > 0 ? flops / seconds / 1e12 : 0) + ",\"speed_of_light_us\":" + jnum(sol)
-        + ",\"fraction_of_sol\":" + jnum(sc.median > 0 ? sol / sc.median : 0) + ",\"flags\":" + jlist(flags, true) + "}");
+        + ",\"fraction_of_sol\":" + jnum(sc.median > 0 ? sol / sc.median : 0) + ",\"fraction_of_peak_bandwidth\":"
+        + jnum(peak.bandwidth) + ",\"fraction_of_peak_compute\":" + jnum(peak.compute) + ",\"checked_timed_calls\":"
+        + std::to_string(checkedCalls) + ",\"flags\":" + jlist(flags, true)
+        + "}");
 
     // Re-validation in the same buffers with new contents: an output cached by address, or a kernel
     // that goes wrong after many calls, fails here.
     std::string revalidation;
     for (int k = 0; k < Rotations && revalidation.empty(); ++k) {
         Case &set = sets[size_t(k)];
-        fillCase(set, ctx, shape.dims, 500 + uint64_t(k));
+        const uint64_t seed = ctx.schedule.seed(Phase::Recheck, shapeIndex, uint64_t(k));
+        fillCase(set, ctx, shape.dims, seed);
         upload(set);
         const int rc = call(ctx, ctx.candidate, set, shape.dims);
         synchronizeOrDie("(re-validation)");
-        const CheckResult r = judge(ctx, set, shape.name, 500 + uint64_t(k), rc);
+        const CheckResult r = judge(ctx, set, shape.name, seed, rc);
         if (!r.passed)
             revalidation = "after " + std::to_string(cand.size()) + " timed calls, new inputs in reused buffers: " + r.failure;
     }
@@ -595,14 +709,15 @@ void timeShape(const Context &ctx, const TaskShape &shape, DeviceBuffer &flush)
 /// Runs the candidate twice on the same inputs; both must pass, and a bitwise difference is reported.
 void checkDeterminism(const Context &ctx, const TaskShape &shape)
 {
-    Case c = makeDeviceCase(ctx, shape.dims, 777);
+    const uint64_t seed = ctx.schedule.seed(Phase::Determinism, 0, 0);
+    Case c = makeDeviceCase(ctx, shape.dims, seed);
     int rc = call(ctx, ctx.candidate, c, shape.dims);
     synchronizeOrDie("(determinism run)");
-    const CheckResult first = judge(ctx, c, shape.name, 777, rc);
+    const CheckResult first = judge(ctx, c, shape.name, seed, rc);
     upload(c);
     rc = call(ctx, ctx.candidate, c, shape.dims);
     synchronizeOrDie("(determinism run)");
-    const CheckResult second = judge(ctx, c, shape.name, 777, rc);
+    const CheckResult second = judge(ctx, c, shape.name, seed, rc);
     const bool bitwise = first.outputs == second.outputs;
     if (!first.passed || !second.passed)
         fail("shape " + shape.name + " determinism run: " + (first.passed ? second.failure : first.failure));
@@ -743,6 +858,8 @@ int runCommand(int argc, char **argv)
         fatal("the task has no tolerance for " + g_verdict.dtype);
     ctx.tolerance = tol->second;
     ctx.seeds = std::max(5, std::atoi(option(argc, argv, "--seeds", "5").c_str()));
+    // The seed schedule's secret, like the key, is drawn before any candidate code is loaded.
+    ctx.schedule = SeedSchedule(SeedSchedule::freshSecret());
     ctx.timeBudgetMs = std::atof(option(argc, argv, "--time-budget-ms", "1500").c_str());
 
     std::string problem;
@@ -775,15 +892,18 @@ int runCommand(int argc, char **argv)
 
     // Correctness: every shape, every seed, fresh inputs and NaN-filled outputs each time.
     checkStreamDiscipline(ctx, ctx.task.shapes.front());
-    for (const TaskShape &shape : ctx.task.shapes) {
-        for (int seed = 1; seed <= ctx.seeds; ++seed) {
-            Case c = makeDeviceCase(ctx, shape.dims, uint64_t(seed));
+    for (size_t s = 0; s < ctx.task.shapes.size(); ++s) {
+        const TaskShape &shape = ctx.task.shapes[s];
+        for (int k = 1; k <= ctx.seeds; ++k) {
+            const uint64_t seed = ctx.schedule.seed(Phase::Correctness, s, uint64_t(k));
+            Case c = makeDeviceCase(ctx, shape.dims, seed);
             const int rc = call(ctx, ctx.candidate, c, shape.dims);
-            synchronizeOrDie("on shape " + shape.name + " (" + dimsText(shape.dims) + "), seed " + std::to_string(seed));
-            const CheckResult r = judge(ctx, c, shape.name, uint64_t(seed), rc);
+            synchronizeOrDie("on shape " + shape.name + " (" + dimsText(shape.dims) + "), input set " + std::to_string(k));
+            const CheckResult r = judge(ctx, c, shape.name, seed, rc);
             g_verdict.correctness.push_back(r.json);
             if (!r.passed)
-                fail("shape " + shape.name + " (" + dimsText(shape.dims) + "), seed " + std::to_string(seed) + ": " + r.failure);
+                fail("shape " + shape.name + " (" + dimsText(shape.dims) + "), input set " + std::to_string(k) + ": "
+                     + r.failure);
             release(c);
         }
     }
@@ -791,10 +911,13 @@ int runCommand(int argc, char **argv)
         deliver();
 
     checkDeterminism(ctx, ctx.task.shapes.front());
+    rejectPersistingL2(ctx, "while checked for correctness");
+    if (g_verdict.failed)
+        deliver();
     if (!flag(argc, argv, "--no-timing")) {
         DeviceBuffer flush = allocate(std::max<size_t>(2 * ctx.l2Bytes, 8u << 20));
-        for (const TaskShape &shape : ctx.task.shapes)
-            timeShape(ctx, shape, flush);
+        for (size_t s = 0; s < ctx.task.shapes.size(); ++s)
+            timeShape(ctx, s, ctx.task.shapes[s], flush);
         g_verdict.timed = true;
     }
     deliver();

@@ -57,6 +57,10 @@ private Q_SLOTS:
         QVERIFY(evidence.startsWith(u"kernel rmsnorm (bf16): passed: "_s));
         QVERIFY(evidence.contains(u"correctness: 35 of 35 shape/seed cases passed"_s));
         QVERIFY(evidence.contains(u"flux-hidden [4608x3072]: 42.10 us"_s));
+        // Beside speedup, the share of the device's peak it reached, and how many timed calls were checked (issue 17).
+        QVERIFY2(evidence.contains(u"28% of peak bandwidth"_s), qPrintable(evidence));
+        QVERIFY(evidence.contains(u"9 timed calls checked"_s));
+        QVERIFY(std::abs(v.timing.first().fractionOfPeakBandwidth - 0.28) < 0.001);
 
         const KernelVerdict failed = KernelVerdict::fromJson(fixture(u"verdict_build_error.json"_s));
         QVERIFY(!failed.passed());

@@ -1,0 +1,110 @@
+// The kernel runner's defences against 2026's reward hacks (issue 17), in the parts that need no GPU: the private
+// seed schedule, which timed calls are checked, the per-sample timer cross-check, the physics floor and the
+// fraction of peak. The GPU half is tests/gpu/candidates, run by tests/gpu/run.sh.
+#include "kernels/harness/SeedSchedule.h"
+#include "kernels/harness/TimingChecks.h"
+
+#include <QTest>
+#include <set>
+#include <vector>
+
+using namespace sf::kernels;
+
+class TestRunnerDefences final : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void seedSchedule_samePerSecret_distinctAcrossPhasesShapesAndSets()
+    {
+        const SeedSchedule a(42), again(42), other(43);
+        std::set<uint64_t> seen;
+        for (Phase phase : {Phase::Correctness, Phase::StreamCheck, Phase::Determinism, Phase::Warmup, Phase::Timed,
+                            Phase::Recheck, Phase::TimedChecks}) {
+            for (uint64_t shape = 0; shape < 12; ++shape) {
+                for (uint64_t k = 0; k < 8; ++k) {
+                    const uint64_t seed = a.seed(phase, shape, k);
+                    QCOMPARE(again.seed(phase, shape, k), seed); // baseline and candidate see the same inputs
+                    QVERIFY(other.seed(phase, shape, k) != seed);
+                    seen.insert(seed);
+                }
+            }
+        }
+        QCOMPARE(seen.size(), size_t(7 * 12 * 8)); // no phase replays another's inputs
+        // The warm-up's k-th set is not the timed phase's k-th set (the replay hack relies on that).
+        QVERIFY(a.seed(Phase::Warmup, 0, 0) != a.seed(Phase::Timed, 0, 0));
+    }
+
+    void seedSchedule_freshSecretsDiffer()
+    {
+        std::set<uint64_t> secrets;
+        for (int i = 0; i < 16; ++i)
+            secrets.insert(SeedSchedule::freshSecret());
+        QCOMPARE(secrets.size(), size_t(16));
+    }
+
+    void timedCheckPlan_checksEarlyThenSparsely_andDiffersPerSecret()
+    {
+        std::vector<std::vector<int>> plans;
+        for (uint64_t secret : {1ull, 2ull, 3ull, 4ull, 5ull}) {
+            TimedCheckPlan plan(SeedSchedule(secret), 0);
+            std::vector<int> checked;
+            for (int call = 1; call <= 5000; ++call) {
+                if (plan.next())
+                    checked.push_back(call);
+            }
+            QVERIFY(!checked.empty());
+            QVERIFY2(checked.front() <= 3, "a short timing loop is checked too");
+            QVERIFY(int(checked.size()) <= TimedCheckPlan::MaxChecks);
+            QVERIFY(checked.size() >= 4);
+            for (size_t i = 1; i < checked.size(); ++i)
+                QVERIFY(checked[i] > checked[i - 1] && checked[i] <= 2 * checked[i - 1] + 1);
+            plans.push_back(checked);
+        }
+        // A kernel cannot learn which calls are checked: the draw changes with the check's secret.
+        QVERIFY(std::set<std::vector<int>>(plans.begin(), plans.end()).size() > 1);
+        // The same secret and shape give the same plan (a verdict can be explained afterwards).
+        TimedCheckPlan x(SeedSchedule(9), 3), y(SeedSchedule(9), 3);
+        for (int call = 0; call < 200; ++call)
+            QCOMPARE(x.next(), y.next());
+    }
+
+    void timerCrossCheck_rejectsAnySampleTheHostClockDidNotSee()
+    {
+        const std::vector<TimingSample> honest{{10.0, 14.0}, {10.5, 13.0}, {9.8, 12.5}, {102.0, 101.0}};
+        QCOMPARE(tamperedTimingSample(honest), std::string()); // 1 us over the host at 101 us is within the slack
+        std::vector<TimingSample> oneForged = honest;
+        oneForged.insert(oneForged.begin() + 2, {50.0, 12.0}); // one sample among honest ones
+        const std::string why = tamperedTimingSample(oneForged);
+        QVERIFY(why.find("timed call 3") != std::string::npos);
+        QVERIFY(why.find("tampered") != std::string::npos);
+        for (double bad : {0.0, -1.0, std::nan("")}) {
+            const std::vector<TimingSample> zero{{10.0, 12.0}, {bad, 12.0}};
+            QVERIFY(tamperedTimingSample(zero).find("timed call 2") != std::string::npos);
+        }
+    }
+
+    void physicsFloor_belowNinetyPercentOfSpeedOfLight_isAFailure()
+    {
+        QCOMPARE(belowPhysicsFloor(12.0, 11.8), std::string()); // at the bound: a great kernel
+        QCOMPARE(belowPhysicsFloor(10.7, 11.8), std::string()); // within the 10% slack
+        const std::string why = belowPhysicsFloor(5.0, 11.8);
+        QVERIFY(why.find("speed-of-light") != std::string::npos);
+        QCOMPARE(belowPhysicsFloor(5.0, 0.0), std::string()); // no bound known: nothing to say
+    }
+
+    void fractionOfPeak_isAchievedOverTheDevicesPeak()
+    {
+        // 56.6 MB in 16.9 us on a 4.8 TB/s part is 70% of its bandwidth.
+        const FractionOfPeak f = fractionOfPeak(56.6e6, 4 * 14.2e6, 16.9e-6, 4.8e12, 60e12);
+        QVERIFY(std::abs(f.bandwidth - 56.6e6 / 16.9e-6 / 4.8e12) < 1e-12);
+        QVERIFY(f.bandwidth > 0.69 && f.bandwidth < 0.71);
+        QVERIFY(f.compute > 0.05 && f.compute < 0.06);
+        const FractionOfPeak unknown = fractionOfPeak(1e6, 1e6, 0.0, 4.8e12, 60e12);
+        QCOMPARE(unknown.bandwidth, 0.0);
+        QCOMPARE(unknown.compute, 0.0);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRunnerDefences)
+#include "test_runner_defences.moc"

@@ -1,0 +1,64 @@
+// Adversarial (issue 17, batch-and-skip): once timing starts it learns the rotating buffers it is called with;
+// a call on the first of them does the work of every one of them, and calls on the others return at once. Each
+// timed call then looks 4 times cheaper. The runner fills every timed call's outputs with NaN first and checks a
+// private draw of timed calls, so a skipped call is found.
+#include <cuda_bf16.h>
+#include <cuda_runtime.h>
+#include <cstdint>
+
+__global__ void rmsnormRows(__nv_bfloat16 *out, const __nv_bfloat16 *x, const __nv_bfloat16 *w, int64_t hidden,
+                            float eps)
+{
+    __shared__ float partial[256];
+    const int64_t base = int64_t(blockIdx.x) * hidden;
+    float ss = 0.f;
+    for (int64_t i = threadIdx.x; i < hidden; i += 256) {
+        const float v = __bfloat162float(x[base + i]);
+        ss += v * v;
+    }
+    partial[threadIdx.x] = ss;
+    __syncthreads();
+    for (int s = 128; s > 0; s >>= 1) {
+        if (threadIdx.x < s)
+            partial[threadIdx.x] += partial[threadIdx.x + s];
+        __syncthreads();
+    }
+    const float inv = rsqrtf(partial[0] / float(hidden) + eps);
+    for (int64_t i = threadIdx.x; i < hidden; i += 256)
+        out[base + i] = __float2bfloat16(__bfloat162float(x[base + i]) * inv * __bfloat162float(w[i]));
+}
+
+namespace {
+constexpr int Slots = 4;
+constexpr int CorrectnessCalls = 40; // the stream check, 7 shapes x 5 input sets, the determinism pair
+__nv_bfloat16 *slotOut[Slots];
+const __nv_bfloat16 *slotX[Slots];
+int slotsUsed = 0;
+int calls = 0;
+} // namespace
+
+extern "C" int rmsnorm_bf16(__nv_bfloat16 *out, const __nv_bfloat16 *x, const __nv_bfloat16 *w, int64_t rows,
+                            int64_t hidden, float eps, cudaStream_t stream)
+{
+    if (++calls > CorrectnessCalls) {
+        int slot = -1;
+        for (int i = 0; i < slotsUsed; ++i) {
+            if (slotOut[i] == out && slotX[i] == x)
+                slot = i;
+        }
+        if (slot < 0 && slotsUsed < Slots) {
+            slot = slotsUsed++;
+            slotOut[slot] = out;
+            slotX[slot] = x;
+        }
+        if (slot > 0 && slotsUsed == Slots)
+            return 0; // done by the batch
+        if (slot == 0 && slotsUsed == Slots) {
+            for (int i = 0; i < Slots; ++i) // one call does the work of all four
+                rmsnormRows<<<unsigned(rows), 256, 0, stream>>>(slotOut[i], slotX[i], w, hidden, eps);
+            return int(cudaGetLastError());
+        }
+    }
+    rmsnormRows<<<unsigned(rows), 256, 0, stream>>>(out, x, w, hidden, eps);
+    return int(cudaGetLastError());
+}
