@@ -15,6 +15,7 @@ Command refineCommand();
 Command reportCommand();
 Command runsExportCommand();
 Command runsImportCommand();
+Command runsRejudgeCommand();
 Command skillInstallCommand();
 Command skillPackCommand();
 Command testsGenerateCommand();
@@ -43,6 +44,7 @@ const std::vector<Command> &commands()
         evalCommand(),
         runsExportCommand(),
         runsImportCommand(),
+        runsRejudgeCommand(),
         reportCommand(),
         kernelTasksCommand(),
         kernelCheckCommand(),

@@ -1,9 +1,15 @@
 #include "CommandRegistry.h"
+#include "LlmServices.h"
 #include "eval/RunExport.h"
+#include "eval/RunRejudge.h"
+#include "eval/SandboxCommand.h"
 #include "eval/SkillCreatorWorkspace.h"
 
 #include <QCommandLineParser>
 #include <QDir>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 
 namespace sf::cli {
 
@@ -95,7 +101,91 @@ int runImport(const QStringList &arguments)
     return Success;
 }
 
+int runRejudge(const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    parser.addPositionalArgument(QStringLiteral("run"), QString());
+    parser.addOption({QStringLiteral("tests"), QString(), QStringLiteral("FILE")});
+    parser.addOption({QStringLiteral("skill"), QString(), QStringLiteral("DIR")});
+    parser.addOption({QStringLiteral("judge"), QString(), QStringLiteral("M")});
+    parser.addOption({QStringLiteral("json"), QString()});
+    if (!parseArguments(parser, QStringLiteral("runs rejudge"), arguments))
+        return BadUsage;
+    if (parser.positionalArguments().size() != 1) {
+        err(QStringLiteral("skillforge runs rejudge: needs one RUN_DIR (see --help)\n"));
+        return BadUsage;
+    }
+    // Append access: the run's writer lock, so a rejudge never races an eval still writing the run.
+    auto opened = RunStore::open(parser.positionalArguments().first(), RunStore::Access::Append);
+    if (const LoadError *e = std::get_if<LoadError>(&opened)) {
+        err(QStringLiteral("skillforge runs rejudge: %1\n").arg(e->toString()));
+        return BadUsage;
+    }
+    RunStore &store = std::get<RunStore>(opened);
+    RejudgeOptions options;
+    options.suitePath = parser.value(QStringLiteral("tests"));
+    options.skillDir = parser.value(QStringLiteral("skill"));
+    options.judgeModel = parser.value(QStringLiteral("judge"));
+    options.runCommand = sandboxCommandRunner();
+    LlmServices services;
+    auto done = rejudgeRun(store, options, &services.chat());
+    store.releaseWriterLock();
+    if (const QString *e = std::get_if<QString>(&done)) {
+        err(QStringLiteral("skillforge runs rejudge: %1\n").arg(*e));
+        return BadUsage;
+    }
+    const RejudgeReport &r = std::get<RejudgeReport>(done);
+    if (parser.isSet(QStringLiteral("json"))) {
+        out(QString::fromUtf8(
+            QJsonDocument(QJsonObject{{QStringLiteral("run_dir"), store.dir()},
+                                      {QStringLiteral("items"), r.items},
+                                      {QStringLiteral("verifiers_run"), r.verifiersRun},
+                                      {QStringLiteral("still_unavailable"), r.stillUnavailable},
+                                      {QStringLiteral("still_unavailable_why"),
+                                       QJsonArray::fromStringList(r.stillUnavailableWhy)},
+                                      {QStringLiteral("newly_passed"), r.newlyPassed},
+                                      {QStringLiteral("newly_failed"), r.newlyFailed},
+                                      {QStringLiteral("changes"), QJsonArray::fromStringList(r.changes)}})
+                .toJson(QJsonDocument::Indented)));
+    } else if (r.items == 0) {
+        out(QStringLiteral("%1: every verifier ran where the run was made; nothing to judge again\n").arg(store.dir()));
+    } else {
+        out(QStringLiteral("%1: %2 verifiers of %3 items run again; %4 items now pass, %5 now fail\n")
+                .arg(store.dir())
+                .arg(r.verifiersRun)
+                .arg(r.items)
+                .arg(r.newlyPassed)
+                .arg(r.newlyFailed));
+        for (const QString &change : r.changes)
+            out(QStringLiteral("  %1\n").arg(change));
+        if (r.stillUnavailable > 0)
+            out(QStringLiteral("%1 still could not run here: %2\n")
+                    .arg(r.stillUnavailable)
+                    .arg(r.stillUnavailableWhy.join(QStringLiteral("; "))));
+    }
+    return r.stillUnavailable > 0 ? 3 : Success;
+}
+
 } // namespace
+
+Command runsRejudgeCommand()
+{
+    Command command;
+    command.words = {QStringLiteral("runs"), QStringLiteral("rejudge")};
+    command.summary = QStringLiteral("run again the verifiers of a run that could not run where it was made");
+    command.help = QStringLiteral(
+        "Usage: skillforge runs rejudge RUN_DIR [--tests FILE] [--skill DIR] [--judge M] [--json]\n\n"
+        "For a run made where some verifiers could not run (\"not available\": cuda_kernel without a GPU, command\n"
+        "without the sandbox, llm_judge without a judge model), runs just those again here, against each item's\n"
+        "recorded answer and workspace, and appends the new results to the run (the old lines stay in\n"
+        "results.jsonl; the newest counts). Carry the run folder to a machine with a GPU and run this there.\n\n"
+        "  --tests FILE   the suite, when it is not where run.json says (it must be the same file: hash checked)\n"
+        "  --skill DIR    the skill folder, when it is not where run.json says (its project's kernels/ tasks)\n"
+        "  --judge M      the judge model for llm_judge verifiers (default: the run's)\n\n"
+        "Exit codes: 0 done, 2 bad usage, a broken run or a changed suite, 3 some verifiers still could not run.\n");
+    command.run = runRejudge;
+    return command;
+}
 
 Command runsExportCommand()
 {
