@@ -97,6 +97,24 @@ Result<Pricing> Pricing::fromJson(const QByteArray &json, const QString &fileNam
         price.cacheRead = perMillion.value("cacheRead"_L1).toDouble(price.input);
         price.cacheWrite5m = perMillion.value("cacheWrite5m"_L1).toDouble(price.input);
         price.cacheWrite1h = perMillion.value("cacheWrite1h"_L1).toDouble(price.input);
+        if (entry.contains("longContext"_L1)) {
+            const QJsonObject tier = entry.value("longContext"_L1).toObject();
+            const QJsonObject rates = tier.value("usdPerMillionTokens"_L1).toObject();
+            if (!tier.value("aboveInputTokens"_L1).isDouble() || !rates.value("input"_L1).isDouble() ||
+                !rates.value("output"_L1).isDouble()) {
+                return failure(fileName, json, offsetOfEntry(json, i),
+                               u"price '%1': longContext needs \"aboveInputTokens\" and usdPerMillionTokens.input "
+                               u"and .output"_s.arg(price.pattern));
+            }
+            LongContextRates longContext;
+            longContext.aboveInputTokens = tier.value("aboveInputTokens"_L1).toInteger();
+            longContext.input = rates.value("input"_L1).toDouble();
+            longContext.output = rates.value("output"_L1).toDouble();
+            longContext.cacheRead = rates.value("cacheRead"_L1).toDouble(longContext.input);
+            longContext.cacheWrite5m = rates.value("cacheWrite5m"_L1).toDouble(longContext.input);
+            longContext.cacheWrite1h = rates.value("cacheWrite1h"_L1).toDouble(longContext.input);
+            price.longContext = longContext;
+        }
         pricing.m_prices.append(price);
     }
     return Result<Pricing>::success(pricing);
@@ -166,6 +184,13 @@ const ModelPrice *Pricing::bestOf(const QList<ModelPrice> &prices, const QString
 
 double ModelPrice::costOf(const TokenUsage &usage) const
 {
+    if (longContext && usage.totalInput() > longContext->aboveInputTokens) {
+        const LongContextRates &r = *longContext;
+        return (double(usage.uncachedInput) * r.input + double(usage.cacheRead) * r.cacheRead +
+                double(usage.cacheWrite5m) * r.cacheWrite5m + double(usage.cacheWrite1h) * r.cacheWrite1h +
+                double(usage.output) * r.output) /
+               1e6;
+    }
     const double dollars = double(usage.uncachedInput) * input + double(usage.cacheRead) * cacheRead +
                            double(usage.cacheWrite5m) * cacheWrite5m + double(usage.cacheWrite1h) * cacheWrite1h +
                            double(usage.output) * output;

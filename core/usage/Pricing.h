@@ -11,6 +11,17 @@
 
 namespace sf {
 
+/** The rates of a request whose prompt is longer than a threshold: every token of such a request is billed at them. */
+struct LongContextRates
+{
+    qint64 aboveInputTokens = 0; // input tokens of the request, cached ones included
+    double input = 0;
+    double output = 0;
+    double cacheRead = 0;
+    double cacheWrite5m = 0;
+    double cacheWrite1h = 0;
+};
+
 /** Prices of one model (or family, by glob `pattern` over `PROVIDER:MODEL`) from a date on, in $ per million tokens. */
 struct ModelPrice
 {
@@ -21,10 +32,13 @@ struct ModelPrice
     double cacheRead = 0;
     double cacheWrite5m = 0;
     double cacheWrite1h = 0;
+    // Providers bill a request with a long prompt at other rates (2026: Anthropic's Haiku 5.5 above 100K input
+    // tokens, OpenAI's GPT-5.4 and later above 272K); cost is asked per request, so the tier can be told apart.
+    std::optional<LongContextRates> longContext;
     QString source; // the file it came from, for "where does this price come from?"
     QRegularExpression glob; // `pattern`, compiled once: every finished request looks its price up
 
-    /** What @p usage costs at these prices, in US dollars. */
+    /** What @p usage (one request's) costs at these prices, in US dollars. */
     double costOf(const TokenUsage &usage) const;
 };
 

@@ -111,6 +111,71 @@ private Q_SLOTS:
         QVERIFY2(result.error.contains("PROVIDER"_L1) || result.error.contains("pattern"_L1), qPrintable(result.error));
     }
 
+    // Issue 19: 2026's models bill long prompts at another tier; cost is asked per request, so each request is
+    // billed at the tier its own input reaches.
+    void longContextTier_billsEveryTokenOfALongRequestAtItsRates()
+    {
+        const Result<Pricing> table = Pricing::fromJson(R"({"prices": [{"pattern": "anthropic:small*",
+            "effective": "2026-01-01", "usdPerMillionTokens": {"input": 1, "output": 5, "cacheRead": 0.1},
+            "longContext": {"aboveInputTokens": 100000,
+                            "usdPerMillionTokens": {"input": 2, "output": 10, "cacheRead": 0.2}}}]})",
+                                                        u"p.json"_s);
+        QVERIFY2(table.ok(), qPrintable(table.error));
+        TokenUsage shortRequest;
+        shortRequest.uncachedInput = 60000;
+        shortRequest.cacheRead = 40000; // exactly at the threshold: not above it
+        shortRequest.output = 1000;
+        QCOMPARE(*table.value->cost(u"anthropic:small-1"_s, shortRequest, QDate(2026, 6, 1)),
+                 (60000 * 1.0 + 40000 * 0.1 + 1000 * 5.0) / 1e6);
+        TokenUsage longRequest = shortRequest;
+        longRequest.cacheRead = 40001;
+        QCOMPARE(*table.value->cost(u"anthropic:small-1"_s, longRequest, QDate(2026, 6, 1)),
+                 (60000 * 2.0 + 40001 * 0.2 + 1000 * 10.0) / 1e6);
+
+        const Result<Pricing> bad = Pricing::fromJson(R"({"prices": [
+{"pattern": "openai:x", "effective": "2026-01-01", "usdPerMillionTokens": {"input": 1, "output": 1},
+ "longContext": {"usdPerMillionTokens": {"input": 2, "output": 2}}}]})",
+                                                      u"p.json"_s);
+        QVERIFY(!bad.ok());
+        QVERIFY2(bad.error.startsWith("p.json:2:"_L1) && bad.error.contains("aboveInputTokens"_L1),
+                 qPrintable(bad.error));
+    }
+
+    void shippedTable_prices2026Models_andLeavesUnconfirmedOnesUnpriced()
+    {
+        QFile file(QStringLiteral(SKILLFORGE_SOURCE_DIR) + u"/resources/pricing/pricing.json"_s);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const Result<Pricing> shipped = Pricing::fromJson(file.readAll(), file.fileName());
+        QVERIFY2(shipped.ok(), qPrintable(shipped.error));
+        const QDate today(2026, 12, 3);
+        const auto price = [&](const QString &model) { return shipped.value->priceFor(model, today); };
+        QCOMPARE(price(u"anthropic:claude-opus-5-5"_s)->input, 4.0);
+        QCOMPARE(price(u"anthropic:claude-opus-5"_s)->input, 5.0);
+        QCOMPARE(price(u"anthropic:claude-opus-5-20260724"_s)->output, 25.0); // a dated snapshot of Opus 5
+        QCOMPARE(price(u"anthropic:claude-fable-5-1"_s)->cacheRead, 0.25);
+        QCOMPARE(price(u"anthropic:claude-sonnet-5-5"_s)->output, 10.0);
+        // A point release without a confirmed price is not priced as its family's first model.
+        QVERIFY(!price(u"anthropic:claude-fable-5-2"_s));
+        QVERIFY(!price(u"openai:gpt-5.5"_s));
+        QVERIFY(!price(u"openai:gpt-5.6-sol"_s));
+        QCOMPARE(price(u"openai:gpt-5"_s)->input, 1.25);
+        QCOMPARE(price(u"openai:gpt-5-mini"_s)->input, 0.25);
+        QCOMPARE(price(u"hf:moonshotai/Kimi-K2.6:fireworks-ai"_s)->output, 4.0);
+        QVERIFY(!price(u"hf:moonshotai/Kimi-K2.6"_s)); // the router's choice of provider decides the price
+
+        // Haiku 5.5 above 100K input tokens, GPT-6.2 Sol above 272K: the whole request at the long tier.
+        TokenUsage usage;
+        usage.uncachedInput = 150000;
+        usage.output = 2000;
+        QCOMPARE(*shipped.value->cost(u"anthropic:claude-haiku-5-5"_s, usage, today), (150000 * 0.5 + 2000 * 2.5) / 1e6);
+        usage.uncachedInput = 90000;
+        QCOMPARE(*shipped.value->cost(u"anthropic:claude-haiku-5-5"_s, usage, today), (90000 * 0.1 + 2000 * 0.5) / 1e6);
+        usage.uncachedInput = 200000;
+        usage.cacheRead = 100000;
+        QCOMPARE(*shipped.value->cost(u"openai:gpt-6.2-sol"_s, usage, today),
+                 (200000 * 4.0 + 100000 * 0.2 + 2000 * 15.0) / 1e6);
+    }
+
     void shippedTable_parses_andPricesTheBuiltInModels()
     {
         QFile file(QStringLiteral(SKILLFORGE_SOURCE_DIR) + u"/resources/pricing/pricing.json"_s);
