@@ -15,7 +15,7 @@ struct WorkItem
 {
     ItemKey key;
     TestCase testCase;
-    QString workspace; ///< an empty folder the item owns
+    QString workspace; ///< an empty folder the item owns; "" when it needs none (no tools, files or file verifiers)
 };
 
 /**

@@ -2,6 +2,9 @@
 
 #include "sandbox/Sandbox.h"
 
+#include <memory>
+#include <mutex>
+
 namespace sf {
 
 namespace {
@@ -10,10 +13,19 @@ constexpr qsizetype kOutputChars = 8000; // what a verifier's evidence or a tool
 
 CommandRunner sandboxCommandRunner()
 {
-    QString why;
-    if (!sandboxAvailable(&why))
-        return refusingCommandRunner(QStringLiteral("no sandbox: ") + why);
-    return [](const QString &command, const QString &workspace, int timeoutMs) {
+    // Whether the sandbox works is asked on the first command, not when the runner is made: the probe starts
+    // bubblewrap once (about 40 ms), and a run of questions answered in text never needs it.
+    struct Probe
+    {
+        std::once_flag once;
+        bool available = false;
+        QString why;
+    };
+    auto probe = std::make_shared<Probe>();
+    return [probe](const QString &command, const QString &workspace, int timeoutMs) {
+        std::call_once(probe->once, [&probe] { probe->available = sandboxAvailable(&probe->why); });
+        if (!probe->available)
+            return refusingCommandRunner(QStringLiteral("no sandbox: ") + probe->why)(command, workspace, timeoutMs);
         SandboxSpec spec;
         spec.program = QStringLiteral("sh");
         spec.arguments = {QStringLiteral("-c"), command};

@@ -12,6 +12,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QFileInfo>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -207,6 +208,30 @@ private Q_SLOTS:
         QCOMPARE(skillPrompts.size(), 1);
         QVERIFY(skillPrompts.begin()->startsWith(*baselinePrompts.begin()));
         QCOMPARE(store.manifest().status, QStringLiteral("finished"));
+    }
+
+    // Issue 22: an item whose student has no tools and whose case neither gives files nor reads them gets no
+    // workspace folder (two folders an item were most of a 400-item run's CPU time); one that reads files does.
+    void workspace_onlyForItemsThatUseOne()
+    {
+        m_server->route("POST", "/v1/chat/completions", reply(QStringLiteral("USE-RMSNORM-EPS")));
+        RunStore store = newStore();
+        const TestSuite cases = suite(R"([{"id": "text", "input": "Normalize x", "expected": {"contains": "EPS"}},
+            {"id": "file", "input": "Write it", "verifiers": [{"type": "file_exists", "path": "out.cu"}]},
+            {"id": "given", "input": "Read it", "context": {"files": {"in.txt": "x"}},
+             "expected": {"contains": "EPS"}}])");
+        const QList<ItemResult> results = runAll(setup(1), cases, store);
+        QCOMPARE(results.size(), 6);
+        for (const ItemResult &r : results) {
+            const QString workspace =
+                QDir(store.dir()).filePath(QStringLiteral("artifacts/%1/workspace").arg(r.key.fileName()));
+            QCOMPARE(QFileInfo(workspace).isDir(), r.key.caseId != QLatin1String("text"));
+            QCOMPARE(r.stopReason, StopReason::Answered);
+        }
+        QVERIFY(QFile::exists(QDir(store.dir()).filePath(
+            QStringLiteral("artifacts/%1/workspace/in.txt").arg(ItemKey{QStringLiteral("generic:student"), kWithSkillArm,
+                                                                         QStringLiteral("given"), 1}
+                                                                     .fileName()))));
     }
 
     void indifferentModel_showsNoLift()
