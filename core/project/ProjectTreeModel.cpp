@@ -110,7 +110,13 @@ QVariant ProjectTreeModel::data(const QModelIndex &index, int role) const
         switch (role) {
         case Qt::DisplayRole:
             return QStringLiteral("%1 (%2)").arg(categoryTitle(kind)).arg(m_items[kindRow].size());
-        case Qt::ToolTipRole: return m_project->pathFor(kind);
+        case Qt::ToolTipRole:
+            // Seen as "(0)" beside nine tasks in the Kernels view, the group says where the bundled ones are.
+            if (kind == ProjectItem::Kind::KernelTask)
+                return tr("%1\nThis project's own kernel tasks. The bundled ones (RMSNorm, LayerNorm, softmax and "
+                          "more) are listed in the Kernels view.")
+                    .arg(m_project->pathFor(kind));
+            return m_project->pathFor(kind);
         case KindRole: return int(kind);
         case PathRole: return m_project->pathFor(kind);
         case IsCategoryRole: return true;

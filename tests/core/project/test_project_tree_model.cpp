@@ -59,6 +59,18 @@ private Q_SLOTS:
                  QStringLiteral("20261203T000000Z-000000"));
     }
 
+    void kernelTaskGroup_countsTheProjectsOwn_andSaysWhereTheBundledAre()
+    {
+        QTemporaryDir dir;
+        auto project = std::get<Project>(Project::create(dir.filePath(QStringLiteral("p")), QStringLiteral("p")));
+        ProjectTreeModel model;
+        model.setProject(project);
+        const QModelIndex kernels = model.index(model.rowCount() - 1, 0);
+        QCOMPARE(kernels.data().toString(), QStringLiteral("Project kernel tasks (0)"));
+        QVERIFY(kernels.data(Qt::ToolTipRole).toString().startsWith(project.pathFor(ProjectItem::Kind::KernelTask)));
+        QVERIFY(kernels.data(Qt::ToolTipRole).toString().contains(QStringLiteral("listed in the Kernels view")));
+    }
+
     void fileAddedOnDisk_modelRefreshesItself()
     {
         QTemporaryDir dir;
