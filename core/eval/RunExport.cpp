@@ -229,13 +229,7 @@ QString exportSkillCreatorBenchmark(const RunStore &store, const QString &model,
         const QString configuration =
             r.key.arm == kWithSkillArm ? QStringLiteral("with_skill") : QStringLiteral("without_skill");
         int passed = 0;
-        QJsonArray expectations;
-        for (const VerifierOutcome &v : r.verifiers) {
-            passed += v.passed ? 1 : 0;
-            expectations.append(QJsonObject{{QStringLiteral("text"), v.name.isEmpty() ? v.type : v.name},
-                                            {QStringLiteral("passed"), v.passed},
-                                            {QStringLiteral("evidence"), v.evidence}});
-        }
+        const QJsonArray expectations = skillCreatorExpectations(r, &passed);
         const int total = int(r.verifiers.size());
         const double rate = r.isError() || total == 0 ? 0.0 : double(passed) / total;
         const double time = double(r.latencyMs) / 1000.0;

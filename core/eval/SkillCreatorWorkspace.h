@@ -2,6 +2,7 @@
 
 #include "RunStore.h"
 
+#include <QJsonArray>
 #include <QList>
 #include <QString>
 #include <variant>
@@ -27,6 +28,10 @@ struct SkillCreatorEval
     int evalId = 0; ///< an integer, as skill-creator's evals.json, aggregator and viewer expect
     QString folder; ///< eval-<id>, or eval-<id>-<name> when the case's id is not that number
 };
+
+/// An item's verifier outcomes as skill-creator's graders list them, [{text, passed, evidence}] (the viewer needs exactly
+/// these names), with how many passed in @p passed. A verifier's text is its name, or its type when it has none.
+QJsonArray skillCreatorExpectations(const ItemResult &result, int *passed);
 
 /// The cases @p model ran, in the run's order, numbered for skill-creator: ids that are all whole numbers keep them
 /// (a run of skill-creator's own evals.json); others are numbered 1, 2, ... and their folders carry the id as a

@@ -3,6 +3,7 @@
 #include "RunExport.h"
 #include "SkillCreatorWorkspace.h"
 #include "common/AtomicFile.h"
+#include "common/MarkdownFence.h"
 
 #include <QDateTime>
 #include <QDir>
@@ -47,24 +48,6 @@ QString slug(const QString &id)
     return s.left(60);
 }
 
-/// A Markdown fence longer than any run of backticks in @p text, so tool output holding ``` stays inside it.
-QString fenceFor(const QString &text)
-{
-    int longest = 0, run = 0;
-    for (QChar c : text) {
-        run = c == u'`' ? run + 1 : 0;
-        longest = std::max(longest, run);
-    }
-    return QString(std::max(3, longest + 1), u'`');
-}
-
-QString fenced(const QString &text, const QString &language = {})
-{
-    const QString fence = fenceFor(text);
-    return fence + language + u'\n' + text + (text.endsWith(u'\n') ? QString() : QStringLiteral("\n")) + fence +
-           u'\n';
-}
-
 QJsonArray transcriptMessages(const RunStore &store, const ItemResult &r)
 {
     if (r.transcript.isEmpty())
@@ -103,13 +86,13 @@ QString transcriptMarkdown(const ItemResult &r, const QString &prompt, const QJs
             for (const QJsonValue &call : m.value(QStringLiteral("tool_calls")).toArray()) {
                 const QJsonObject c = call.toObject();
                 md += QStringLiteral("Tool: `%1`\n\n").arg(c.value(QStringLiteral("name")).toString()) +
-                      fenced(c.value(QStringLiteral("arguments")).toString(), QStringLiteral("json")) + u'\n';
+                      fencedMarkdown(c.value(QStringLiteral("arguments")).toString(), QStringLiteral("json")) + u'\n';
             }
         } else if (role == QLatin1String("tool")) {
             md += QStringLiteral("Result of `%1`%2:\n\n")
                       .arg(m.value(QStringLiteral("name")).toString(),
                            m.value(QStringLiteral("is_error")).toBool() ? QStringLiteral(" (error)") : QString()) +
-                  fenced(m.value(QStringLiteral("content")).toString()) + u'\n';
+                  fencedMarkdown(m.value(QStringLiteral("content")).toString()) + u'\n';
         }
     }
     md += QStringLiteral("## Final Answer\n\n");
@@ -180,14 +163,8 @@ QJsonObject executionMetrics(const ItemResult &r, const QJsonArray &messages, qs
 /// be judged keeps its error (Skillforge's key, read back on import) and says so in the notes the aggregator reads.
 QJsonObject grading(const ItemResult &r, const QJsonObject &metrics)
 {
-    QJsonArray expectations;
     int passed = 0;
-    for (const VerifierOutcome &v : r.verifiers) {
-        passed += v.passed ? 1 : 0;
-        expectations.append(QJsonObject{{QStringLiteral("text"), v.name.isEmpty() ? v.type : v.name},
-                                        {QStringLiteral("passed"), v.passed},
-                                        {QStringLiteral("evidence"), v.evidence}});
-    }
+    const QJsonArray expectations = skillCreatorExpectations(r, &passed);
     const int total = int(r.verifiers.size());
     const double rate = r.isError() ? 0.0 : total == 0 ? (r.passed ? 1.0 : 0.0) : double(passed) / total;
     QJsonObject g{{QStringLiteral("expectations"), expectations},
@@ -290,6 +267,19 @@ QString moveIntoPlace(QTemporaryDir &built, const QString &target)
 }
 
 } // namespace
+
+QJsonArray skillCreatorExpectations(const ItemResult &result, int *passed)
+{
+    QJsonArray expectations;
+    *passed = 0;
+    for (const VerifierOutcome &v : result.verifiers) {
+        *passed += v.passed ? 1 : 0;
+        expectations.append(QJsonObject{{QStringLiteral("text"), v.name.isEmpty() ? v.type : v.name},
+                                        {QStringLiteral("passed"), v.passed},
+                                        {QStringLiteral("evidence"), v.evidence}});
+    }
+    return expectations;
+}
 
 QList<SkillCreatorEval> skillCreatorEvals(const QList<ItemResult> &results, const QString &model)
 {

@@ -1,5 +1,7 @@
 #include "trace/TraceExport.h"
 
+#include "common/MarkdownFence.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 
@@ -8,23 +10,6 @@ namespace sf {
 using namespace Qt::StringLiterals;
 
 namespace {
-
-/// A fence longer than any backtick run inside @p text, so the text cannot close it.
-QString fenceFor(const QString &text)
-{
-    int longest = 0, run = 0;
-    for (QChar c : text) {
-        run = c == u'`' ? run + 1 : 0;
-        longest = std::max(longest, run);
-    }
-    return QString(std::max(3, longest + 1), u'`');
-}
-
-QString fenced(const QString &text, const QString &language = {})
-{
-    const QString fence = fenceFor(text);
-    return fence + language + u'\n' + text + (text.endsWith(u'\n') ? QString() : u"\n"_s) + fence + u'\n';
-}
 
 QString prettyJson(const QString &compact)
 {
@@ -44,13 +29,13 @@ void appendStep(QString &out, const TraceStep &step)
         break;
     case StepKind::ToolCall:
         out += QStringLiteral("**Tool call `%1`** (%2)\n\n").arg(step.toolName.toString(), step.toolId.toString()) +
-               fenced(prettyJson(step.input.toString()), u"json"_s) + u'\n';
+               fencedMarkdown(prettyJson(step.input.toString()), u"json"_s) + u'\n';
         break;
     case StepKind::ToolResult:
         out += QStringLiteral("**Tool result%1%2**\n\n")
                    .arg(step.toolName.isEmpty() ? QString() : QStringLiteral(" `%1`").arg(step.toolName.toString()),
                         step.isError ? u" (error)"_s : QString()) +
-               fenced(step.text.toString()) + u'\n';
+               fencedMarkdown(step.text.toString()) + u'\n';
         break;
     case StepKind::Image:
         out += QStringLiteral("*[image: %1]*\n\n").arg(step.text.toString());
