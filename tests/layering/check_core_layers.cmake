@@ -3,7 +3,7 @@
 #
 # The rules say what design.md promises: common and usage are shared words that depend on nothing else, and
 # nothing that reads files, builds kernels or writes reports depends on the model client (llm/) or the teacher
-# flows (generate/). Only eval/ and generate/ call models.
+# flows (generate/). Only eval/, generate/ and trigger/ call models.
 
 cmake_minimum_required(VERSION 3.25)
 
