@@ -24,6 +24,7 @@ Command kernelTasksCommand();
 Command kernelCheckCommand();
 Command traceStatsCommand();
 Command traceExportCommand();
+Command triggerCommand();
 
 const std::vector<Command> &commands()
 {
@@ -42,6 +43,7 @@ const std::vector<Command> &commands()
         testsGenerateCommand(),
         refineCommand(),
         evalCommand(),
+        triggerCommand(),
         runsExportCommand(),
         runsImportCommand(),
         runsRejudgeCommand(),

@@ -31,7 +31,8 @@ SkillCatalogue::SkillCatalogue(CatalogueEntry candidate, const QList<CatalogueEn
             m_warnings.append(u"a decoy named \"%1\" is left out: it would shadow the candidate"_s.arg(other.name));
             continue;
         }
-        if (std::any_of(m_entries.cbegin(), m_entries.cend(), [&](const CatalogueEntry &e) { return e.name == other.name; })) {
+        if (std::any_of(m_entries.cbegin(), m_entries.cend(),
+                        [&](const CatalogueEntry &e) { return e.name == other.name; })) {
             m_warnings.append(u"a second skill named \"%1\" is left out"_s.arg(other.name));
             continue;
         }
@@ -42,7 +43,7 @@ SkillCatalogue::SkillCatalogue(CatalogueEntry candidate, const QList<CatalogueEn
 }
 
 std::variant<QList<CatalogueEntry>, QString> SkillCatalogue::readFolder(const QString &dir, const QString &excludeDir,
-                                                                       QStringList *warnings)
+                                                                        QStringList *warnings)
 {
     const QDir root(dir);
     if (!root.exists())
@@ -62,7 +63,8 @@ std::variant<QList<CatalogueEntry>, QString> SkillCatalogue::readFolder(const QS
         const QString name = doc.name().isEmpty() ? folder.fileName() : doc.name();
         if (doc.description().trimmed().isEmpty()) {
             if (warnings)
-                warnings->append(u"%1 has no description and is not listed"_s.arg(QDir::toNativeSeparators(file.fileName())));
+                warnings->append(
+                    u"%1 has no description and is not listed"_s.arg(QDir::toNativeSeparators(file.fileName())));
             continue;
         }
         entries.append({name, doc.description().trimmed()});
@@ -106,10 +108,11 @@ SkillCatalogue SkillCatalogue::withCandidateDescription(const QString &descripti
 QString SkillCatalogue::systemPrompt() const
 {
     QString prompt =
-        u"You are a capable coding assistant. Skills hold instructions for particular kinds of tasks. Before you answer "
+        u"You are a capable coding assistant. Skills hold instructions for particular kinds of tasks. Before you "
+        u"answer "
         "a request, decide whether one of the skills below applies to it. If one does, call the %1 tool with its name "
-        "first. If none applies, answer the request directly without calling the tool.\n\n<available_skills>\n"_s
-            .arg(activationToolName());
+        "first. If none applies, answer the request directly without calling the tool.\n\n<available_skills>\n"_s.arg(
+            activationToolName());
     for (const CatalogueEntry &e : m_entries) {
         prompt += u"<skill>\n<name>%1</name>\n<description>%2</description>\n<location>skills/%1/SKILL.md</location>\n"
                   "</skill>\n"_s.arg(xmlEscaped(e.name), xmlEscaped(e.description));

@@ -34,7 +34,7 @@ public:
     /// folder name) and a description; folders without a description are skipped with a warning. The candidate's own
     /// folder (@p excludeDir) is left out.
     static std::variant<QList<CatalogueEntry>, QString> readFolder(const QString &dir, const QString &excludeDir = {},
-                                                                  QStringList *warnings = nullptr);
+                                                                   QStringList *warnings = nullptr);
     /// The bundled decoys: common agent skills (documents, front end, git, data...) from resources/trigger/.
     static QList<CatalogueEntry> bundledDecoys();
 

@@ -63,10 +63,8 @@ namespace {
 
 QJsonObject proportionJson(const stats::Proportion &p)
 {
-    return {{u"k"_s, p.successes},
-            {u"n"_s, p.trials},
-            {u"rate"_s, p.rate},
-            {u"ci95"_s, QJsonArray{p.ci.low, p.ci.high}}};
+    return {
+        {u"k"_s, p.successes}, {u"n"_s, p.trials}, {u"rate"_s, p.rate}, {u"ci95"_s, QJsonArray{p.ci.low, p.ci.high}}};
 }
 
 } // namespace

@@ -13,7 +13,7 @@ struct QueryOutcome
 {
     int queryIndex = 0;
     QString model;
-    int trials = 0;            ///< answered trials (failed requests are not counted)
+    int trials = 0; ///< answered trials (failed requests are not counted)
     int errors = 0;
     int candidateLoads = 0;
     QMap<QString, int> others{}; ///< another skill's name (or "" for none) -> trials it took instead of the candidate

@@ -55,8 +55,7 @@ std::variant<QList<TriggerQuery>, LoadError> parse(const QByteArray &json, const
             }
         }
         if (prefix.isEmpty())
-            return LoadError{fileName, 1, 0,
-                             u"not a trigger query set: expected a list of {query, should_trigger}"_s};
+            return LoadError{fileName, 1, 0, u"not a trigger query set: expected a list of {query, should_trigger}"_s};
     }
     const JsonLocator locator(json);
     QList<TriggerQuery> queries;

@@ -18,9 +18,9 @@ class ChatClient;
 struct TriggerConfig
 {
     QStringList models;
-    int runs = 3;                     ///< trials per query and model
-    int concurrency = 4;              ///< requests in flight at once
-    int maxTokens = 256;              ///< per trial: enough for a tool call, or the start of an answer
+    int runs = 3;        ///< trials per query and model
+    int concurrency = 4; ///< requests in flight at once
+    int maxTokens = 256; ///< per trial: enough for a tool call, or the start of an answer
     std::optional<double> temperature{};
     std::optional<double> maxCostUsd{}; ///< hard limit: no trial starts that could take the spend above it
 };
@@ -31,8 +31,8 @@ struct TriggerTrial
     int queryIndex = 0;
     QString model;
     int run = 0;
-    QString loaded{};  ///< the skill it activated; "" when it activated none
-    QString error{};   ///< the request failed (such trials count in no rate)
+    QString loaded{}; ///< the skill it activated; "" when it activated none
+    QString error{};  ///< the request failed (such trials count in no rate)
     TokenUsage usage{};
     std::optional<double> costUsd{};
     qint64 latencyMs = 0;

@@ -76,10 +76,10 @@ struct TriggerStudent
                 listed.append(v.toString());
         }
         if (names.isEmpty() || listed != names)
-            return ScriptedResponse::json(400, "{\"error\":{\"message\":\"the activate_skill enum is not the catalogue\"}}");
+            return ScriptedResponse::json(400,
+                                          "{\"error\":{\"message\":\"the activate_skill enum is not the catalogue\"}}");
         if (bestOverlap >= minOverlap)
-            return scriptedToolCall(QStringLiteral("activate_skill"), {{QStringLiteral("name"), best}},
-                                    {1000, 12});
+            return scriptedToolCall(QStringLiteral("activate_skill"), {{QStringLiteral("name"), best}}, {1000, 12});
         return scriptedReply(QStringLiteral("I can answer that directly."), {1000, 12});
     }
 };

@@ -18,8 +18,8 @@ using namespace sf;
 
 namespace {
 
-const CatalogueEntry kCandidate{u"cuda-kernels"_s,
-                                u"Write and optimise CUDA kernels for GPU tensor operations, such as softmax and layernorm."_s};
+const CatalogueEntry kCandidate{
+    u"cuda-kernels"_s, u"Write and optimise CUDA kernels for GPU tensor operations, such as softmax and layernorm."_s};
 
 /// With TriggerStudent (2 shared words): the first query triggers, the second misses (only "layernorm"), the third is
 /// a near miss that triggers (write, tensor, operations), the fourth goes to the pdf decoy, the fifth to nothing.
@@ -86,8 +86,8 @@ private Q_SLOTS:
 
     void readQueries_missingVerdict_namesFileLineAndQuery()
     {
-        const auto parsed = triggerqueries::parse("[\n {\"query\": \"a\", \"should_trigger\": true},\n {\"query\": \"b\"}\n]",
-                                                  u"set.json"_s);
+        const auto parsed = triggerqueries::parse(
+            "[\n {\"query\": \"a\", \"should_trigger\": true},\n {\"query\": \"b\"}\n]", u"set.json"_s);
         QVERIFY(std::holds_alternative<LoadError>(parsed));
         const LoadError error = std::get<LoadError>(parsed);
         QCOMPARE(error.file, u"set.json"_s);
@@ -127,7 +127,8 @@ private Q_SLOTS:
 
     void catalogue_decoyWithTheCandidatesName_isLeftOutWithAWarning()
     {
-        const SkillCatalogue catalogue(kCandidate, {{kCandidate.name, u"an installed older copy"_s}, {u"pdf"_s, u"PDFs"_s}});
+        const SkillCatalogue catalogue(kCandidate,
+                                       {{kCandidate.name, u"an installed older copy"_s}, {u"pdf"_s, u"PDFs"_s}});
         QCOMPARE(catalogue.names(), QStringList({kCandidate.name, u"pdf"_s}));
         QCOMPARE(catalogue.entries().at(0).description, kCandidate.description);
         QCOMPARE(catalogue.warnings().size(), 1);
@@ -168,9 +169,10 @@ private Q_SLOTS:
         QCOMPARE(runner.trials().size(), 15);
         // Every trial is one request with the same catalogue.
         QCOMPARE(m_server->requestCount("/v1/chat/completions"), 15);
-        const QByteArray firstSystem = QJsonDocument::fromJson(m_server->requests().first().body)["messages"_L1][0]["content"_L1]
-                                           .toString()
-                                           .toUtf8();
+        const QByteArray firstSystem =
+            QJsonDocument::fromJson(m_server->requests().first().body)["messages"_L1][0]["content"_L1]
+                .toString()
+                .toUtf8();
         for (const test::RecordedRequest &r : m_server->requests())
             QCOMPARE(QJsonDocument::fromJson(r.body)["messages"_L1][0]["content"_L1].toString().toUtf8(), firstSystem);
 
@@ -188,13 +190,14 @@ private Q_SLOTS:
         QCOMPARE(m.outcomes.at(0).share(), 1.0);
         QCOMPARE(m.outcomes.at(1).share(), 0.0);
         QCOMPARE(m.outcomes.at(1).others.value(QString()), 3); // nothing took it
-        QCOMPARE(m.outcomes.at(3).others.value(u"pdf"_s), 3);   // the pdf decoy took it
+        QCOMPARE(m.outcomes.at(3).others.value(u"pdf"_s), 3);  // the pdf decoy took it
     }
 
     void run_betterDescription_changesOnlyWhatTheDescriptionDecides()
     {
-        const SkillCatalogue catalogue = SkillCatalogue(kCandidate, SkillCatalogue::bundledDecoys())
-                                             .withCandidateDescription(u"CUDA kernels: speed up a slow softmax or layernorm on the GPU."_s);
+        const SkillCatalogue catalogue =
+            SkillCatalogue(kCandidate, SkillCatalogue::bundledDecoys())
+                .withCandidateDescription(u"CUDA kernels: speed up a slow softmax or layernorm on the GPU."_s);
         TriggerConfig config;
         config.models = {u"openai:scripted"_s};
         config.runs = 1;
@@ -214,7 +217,8 @@ private Q_SLOTS:
         config.models = {u"openai:gpt-4.1"_s};
         config.runs = 3;
         config.concurrency = 1;
-        const double bound = *trialCostBound(catalogue, knownQueries().first().query, config.models.first(), config.maxTokens);
+        const double bound =
+            *trialCostBound(catalogue, knownQueries().first().query, config.models.first(), config.maxTokens);
         config.maxCostUsd = bound * 4;
         TriggerRunner runner(*m_client, catalogue, knownQueries(), config);
         QSignalSpy finished(&runner, &TriggerRunner::finished);

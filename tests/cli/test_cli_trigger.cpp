@@ -1,0 +1,173 @@
+#include "ScriptedHttpServer.h"
+#include "TriggerStudent.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace Qt::StringLiterals;
+using namespace sf::test;
+
+namespace {
+
+struct Result
+{
+    int exitCode = -1;
+    QString out;
+    QString err;
+};
+
+void writeFile(const QString &path, const QByteArray &content)
+{
+    QDir().mkpath(QFileInfo(path).absolutePath());
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(content);
+}
+
+/// With TriggerStudent (2 shared words) and this description: the first query triggers, the second misses, the third
+/// is a near miss that triggers, the fourth goes to the pdf decoy, the fifth to nothing.
+const QByteArray kSkill = "---\nname: cuda-kernels\ndescription: Write and optimise CUDA kernels for GPU tensor "
+                          "operations, such as softmax and layernorm.\n---\n# CUDA kernels\n\nUse shared memory.\n";
+const QByteArray kQueries = R"([
+  {"query": "Write a CUDA kernel for softmax", "should_trigger": true},
+  {"query": "My layernorm is slow, speed it up", "should_trigger": true},
+  {"query": "Write operations notes about our tensor library", "should_trigger": false},
+  {"query": "Extract the tables from this PDF file", "should_trigger": false},
+  {"query": "What is the capital of France?", "should_trigger": false}
+])";
+
+} // namespace
+
+/// `skillforge trigger` as a user runs it: the real executable against a scripted student that chooses by the words
+/// of the listed descriptions, so recall and false positives are known in advance.
+class TestCliTrigger : public QObject
+{
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_dir;
+    ScriptedHttpServer m_server;
+    QString m_skill;
+    QString m_queries;
+
+    Result run(const QStringList &arguments)
+    {
+        QProcess process;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        for (const char *name : {"ANTHROPIC_API_KEY", "OPENAI_API_KEY", "HF_TOKEN", "GENERIC_API_KEY"})
+            env.remove(QString::fromLatin1(name));
+        env.insert(u"HOME"_s, m_dir.filePath(u"home"_s));
+        env.insert(u"XDG_CONFIG_HOME"_s, m_dir.filePath(u"home/config"_s));
+        env.insert(u"GENERIC_BASE_URL"_s, m_server.baseUrl().toString() + u"/v1"_s);
+        env.insert(u"OPENAI_BASE_URL"_s, m_server.baseUrl().toString() + u"/v1"_s);
+        env.insert(u"OPENAI_API_KEY"_s, u"sk-test-0000"_s);
+        process.setProcessEnvironment(env);
+        QSignalSpy finished(&process, &QProcess::finished);
+        process.start(QStringLiteral(SKILLFORGE_EXECUTABLE), arguments);
+        if (!finished.wait(60000)) {
+            process.kill();
+            process.waitForFinished();
+        }
+        return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
+                QString::fromUtf8(process.readAllStandardOutput()), QString::fromUtf8(process.readAllStandardError())};
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY(m_dir.isValid());
+        QVERIFY(m_server.listen());
+        m_server.routeHandler("POST", "/v1/chat/completions", TriggerStudent{});
+        m_skill = m_dir.filePath(u"project/skills/cuda-kernels"_s);
+        writeFile(m_skill + u"/SKILL.md"_s, kSkill);
+        m_queries = m_dir.filePath(u"eval_set.json"_s);
+        writeFile(m_queries, kQueries);
+    }
+
+    void trigger_json_reportsTheKnownRecallFalsePositivesAndWhatTookEachQuery()
+    {
+        const Result r = run({u"trigger"_s, m_skill, u"--queries"_s, m_queries, u"--model"_s, u"generic:student"_s,
+                              u"--runs"_s, u"2"_s, u"--json"_s});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        const QJsonObject o = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        const QJsonObject model = o["models"_L1].toArray().first().toObject();
+        QCOMPARE(model["recall"_L1]["k"_L1].toInt(), 2);
+        QCOMPARE(model["recall"_L1]["n"_L1].toInt(), 4);
+        QCOMPARE(model["false_positive_rate"_L1]["k"_L1].toInt(), 2);
+        QCOMPARE(model["false_positive_rate"_L1]["n"_L1].toInt(), 6);
+        QCOMPARE(model["precision"_L1]["rate"_L1].toDouble(), 0.5);
+        const QJsonArray ci = model["recall"_L1]["ci95"_L1].toArray();
+        QVERIFY(ci.at(0).toDouble() < 0.5 && ci.at(1).toDouble() > 0.5);
+        const QJsonArray queries = o["queries"_L1].toArray();
+        QCOMPARE(queries.size(), 5);
+        QCOMPARE(queries.at(0)["trigger_rate"_L1].toDouble(), 1.0);
+        QCOMPARE(queries.at(1)["pass"_L1].toBool(), false);
+        QCOMPARE(queries.at(3)["loaded_instead"_L1]["pdf"_L1].toInt(), 2);
+        // The default catalogue: the bundled decoys (no other skill beside it), the candidate among them.
+        QVERIFY(o["catalogue"_L1].toArray().contains(u"cuda-kernels"_s));
+        QVERIFY(o["catalogue"_L1].toArray().contains(u"pdf"_s));
+    }
+
+    void trigger_text_showsRatesWithIntervalsAndFailingQueries()
+    {
+        const Result r = run({u"trigger"_s, m_skill, u"--queries"_s, m_queries, u"--model"_s, u"generic:student"_s,
+                              u"--runs"_s, u"1"_s});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY2(r.out.contains(u"recall          50% ["_s), qPrintable(r.out));
+        QVERIFY2(r.out.contains(u"false positives 33% ["_s), qPrintable(r.out));
+        QVERIFY2(r.out.contains(u"FAIL should not 1/1  Write operations notes"_s), qPrintable(r.out));
+        QVERIFY2(r.out.contains(u"(instead: pdf x1)"_s), qPrintable(r.out));
+        QVERIFY2(r.err.contains(u"estimate: 5 trials"_s), qPrintable(r.err));
+    }
+
+    void trigger_catalogueFolder_listsExactlyThoseSkillsInEveryTrial()
+    {
+        const QString decoys = m_dir.filePath(u"decoys"_s);
+        writeFile(decoys + u"/tables/SKILL.md"_s,
+                  "---\nname: tables\ndescription: Extract tables from documents.\n---\nbody\n");
+        const int before = int(m_server.requests().size());
+        const Result r = run({u"trigger"_s, m_skill, u"--queries"_s, m_queries, u"--model"_s, u"generic:student"_s,
+                              u"--runs"_s, u"1"_s, u"--catalogue"_s, decoys, u"--json"_s});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        const QJsonObject o = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        QCOMPARE(o["catalogue"_L1].toArray(), QJsonArray({u"cuda-kernels"_s, u"tables"_s}));
+        QCOMPARE(o["queries"_L1][3]["loaded_instead"_L1]["tables"_L1].toInt(), 1);
+        const auto requests = m_server.requests().mid(before);
+        QCOMPARE(requests.size(), 5);
+        for (const RecordedRequest &request : requests) {
+            const QString system = QJsonDocument::fromJson(request.body)["messages"_L1][0]["content"_L1].toString();
+            QCOMPARE(system.count(u"<skill>"_s), 2);
+        }
+    }
+
+    void trigger_badQueryFile_exits2NamingFileAndLine()
+    {
+        const QString bad = m_dir.filePath(u"bad.json"_s);
+        writeFile(bad, "[\n  {\"query\": \"a\", \"should_trigger\": true},\n  {\"query\": \"b\", \"should_trigger\": "
+                       "\"maybe\"}\n]\n");
+        const Result r = run({u"trigger"_s, m_skill, u"--queries"_s, bad, u"--model"_s, u"generic:student"_s});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains(bad + u":3"_s), qPrintable(r.err));
+        QVERIFY2(r.err.contains(u"query 2"_s), qPrintable(r.err));
+    }
+
+    void trigger_maxCostBelowOneTrial_sendsNoRequest()
+    {
+        const int before = int(m_server.requests().size());
+        const Result r = run({u"trigger"_s, m_skill, u"--queries"_s, m_queries, u"--model"_s, u"openai:gpt-4.1"_s,
+                              u"--max-cost"_s, u"0.0001"_s, u"--json"_s});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains(u"--max-cost"_s), qPrintable(r.err));
+        QCOMPARE(int(m_server.requests().size()), before);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliTrigger)
+#include "test_cli_trigger.moc"
