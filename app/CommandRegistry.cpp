@@ -7,6 +7,7 @@
 namespace sf::cli {
 
 Command chatCommand();
+Command clusterRunJobCommand();
 Command evalCommand();
 Command generateCommand();
 Command guiCommand();
@@ -50,6 +51,7 @@ const std::vector<Command> &commands()
         reportCommand(),
         kernelTasksCommand(),
         kernelCheckCommand(),
+        clusterRunJobCommand(),
     };
     // clang-format on
     return all;

@@ -1,5 +1,7 @@
 #include "CommandRegistry.h"
+#include "ExecutorOptions.h"
 #include "LlmServices.h"
+#include "cluster/JobVerifiers.h"
 #include "eval/EffectiveConcurrency.h"
 #include "eval/EvalSession.h"
 #include "eval/RunSummary.h"
@@ -10,6 +12,7 @@
 #include <QCoreApplication>
 #include <QDir>
 #include <QJsonDocument>
+#include <QThreadPool>
 #include <unistd.h>
 
 namespace sf::cli {
@@ -148,6 +151,7 @@ int runEval(const QStringList &arguments)
     parser.addOption(QCommandLineOption(QStringLiteral("json")));
     parser.addOption(QCommandLineOption(QStringLiteral("no-tools")));
     parser.addOption(QCommandLineOption(QStringLiteral("override-case-repeats")));
+    addExecutorOptions(parser);
     if (!parseArguments(parser, kCommand, arguments))
         return BadUsage;
     bool ok = true;
@@ -212,6 +216,21 @@ int runEval(const QStringList &arguments)
         }
     }
 
+    // --executor slurm: command and cuda_kernel verifiers run as Slurm jobs; model calls stay here.
+    auto jobRunner = jobRunnerFromOptions(parser, parser.isSet(QStringLiteral("gres")));
+    if (const QString *e = std::get_if<QString>(&jobRunner)) {
+        err(QStringLiteral("skillforge eval: %1\n").arg(*e));
+        return BadUsage;
+    }
+    if (const auto &jobs = std::get<std::shared_ptr<JobRunner>>(jobRunner)) {
+        plan.verifierCommand = jobCommandRunner(jobs);
+        plan.kernelChecker = [jobs](const QString &kernels) {
+            return std::make_unique<JobKernelChecker>(jobs, kernels);
+        };
+        // A verifier waiting on its job holds a worker thread while it waits: enough of them for every item.
+        QThreadPool::globalInstance()->setMaxThreadCount(
+            std::max(QThreadPool::globalInstance()->maxThreadCount(), plan.config.concurrency + 4));
+    }
     LlmServices services;
     // Commands (the command verifier, the student's run_command) only ever run contained; without the sandbox
     // they are refused and reported as not available.
@@ -275,30 +294,40 @@ Command evalCommand()
     Command command;
     command.words = {kCommand};
     command.summary = QStringLiteral("measure a skill: models with and without it on a test suite");
-    command.help = QStringLiteral(
-        "Usage: skillforge eval SKILL_DIR [--tests FILE] --model M... [--runs N [--override-case-repeats]]\n"
-        "                       [--mode inline|agentic] [--concurrency C] [--out RUNS_DIR] [--resume RUN_DIR] [--json]\n"
-        "                       [--min-lift X] [--min-pass-rate X] [--judge M] [--no-tools]\n"
-        "                       [--max-turns N] [--timeout S] [--max-output-tokens N] [--temperature T] [--seed N]\n\n"
-        "Runs every test case on every model twice, without the skill (baseline) and with it, --runs times\n"
-        "(or a case's own \"repeats\"), arms interleaved, and prints pass rates with Wilson 95% intervals, the\n"
-        "lift with an exact McNemar test over paired cases, tokens and latency. Held-out cases are reported apart.\n\n"
-        "  --tests FILE        upskill's test JSON (a list or {\"cases\": [...]}) or skill-creator's evals.json;\n"
-        "                      default: the skill's evals/evals.json, else the tests in its skill_meta.json\n"
-        "  --mode MODE         inline: the skill's body in the system prompt (default); agentic: only its name\n"
-        "                      and description, the model loads it with a tool (the run records whether it did)\n"
-        "  --out RUNS_DIR      where the run folder goes (default ./runs): run.json, results.jsonl, transcripts/\n"
-        "  --resume RUN_DIR    finish a run: the items missing from its results.jsonl run, and those that\n"
-        "                      ended in an error (provider fault) run again, their new result superseding it\n"
-        "  --runs N            repeats per case and arm (1); a case's own \"repeats\" wins over it, unless\n"
-        "                      --override-case-repeats makes N apply to every case\n"
-        "  --judge M           the model that grades llm_judge verifiers and skill-creator expectations\n"
-        "  --no-tools          offer the student no tools (for models that cannot call them)\n"
-        "  --max-turns N       model calls per item (12); --timeout S: wall time per item (600)\n"
-        "  --json              print the run and its statistics as JSON\n"
-        "  --min-lift X        exit 1 unless every model's lift (held-out cases when there are any) is >= X\n"
-        "  --min-pass-rate X   exit 1 unless every model's with-skill pass rate is >= X\n\n"
-        "Progress goes to stderr. Exit codes: 0 done (gates met), 1 a gate was not met, 2 bad usage or input.\n");
+    command.help =
+        QStringLiteral(
+            "Usage: skillforge eval SKILL_DIR [--tests FILE] --model M... [--runs N [--override-case-repeats]]\n"
+            "                       [--mode inline|agentic] [--concurrency C] [--out RUNS_DIR] [--resume RUN_DIR] "
+            "[--json]\n"
+            "                       [--min-lift X] [--min-pass-rate X] [--judge M] [--no-tools]\n"
+            "                       [--max-turns N] [--timeout S] [--max-output-tokens N] [--temperature T] [--seed "
+            "N]\n"
+            "                       [--executor local|slurm [--partition P] [--gres gpu:N] [--account A] [--time "
+            "T]]\n\n"
+            "Runs every test case on every model twice, without the skill (baseline) and with it, --runs times\n"
+            "(or a case's own \"repeats\"), arms interleaved, and prints pass rates with Wilson 95% intervals, the\n"
+            "lift with an exact McNemar test over paired cases, tokens and latency. Held-out cases are reported "
+            "apart.\n\n"
+            "  --tests FILE        upskill's test JSON (a list or {\"cases\": [...]}) or skill-creator's evals.json;\n"
+            "                      default: the skill's evals/evals.json, else the tests in its skill_meta.json\n"
+            "  --mode MODE         inline: the skill's body in the system prompt (default); agentic: only its name\n"
+            "                      and description, the model loads it with a tool (the run records whether it did)\n"
+            "  --out RUNS_DIR      where the run folder goes (default ./runs): run.json, results.jsonl, transcripts/\n"
+            "  --resume RUN_DIR    finish a run: the items missing from its results.jsonl run, and those that\n"
+            "                      ended in an error (provider fault) run again, their new result superseding it\n"
+            "  --runs N            repeats per case and arm (1); a case's own \"repeats\" wins over it, unless\n"
+            "                      --override-case-repeats makes N apply to every case\n"
+            "  --judge M           the model that grades llm_judge verifiers and skill-creator expectations\n"
+            "  --no-tools          offer the student no tools (for models that cannot call them)\n"
+            "  --max-turns N       model calls per item (12); --timeout S: wall time per item (600)\n"
+            "  --json              print the run and its statistics as JSON\n"
+            "  --min-lift X        exit 1 unless every model's lift (held-out cases when there are any) is >= X\n"
+            "  --min-pass-rate X   exit 1 unless every model's with-skill pass rate is >= X\n") +
+        executorOptionsHelp() +
+        QStringLiteral(
+            "  With slurm, command and cuda_kernel verifiers run as job arrays (a job that fails on its node is\n"
+            "  an error item that --resume runs again); the student's own tool calls stay here.\n\n"
+            "Progress goes to stderr. Exit codes: 0 done (gates met), 1 a gate was not met, 2 bad usage or input.\n");
     command.run = runEval;
     return command;
 }

@@ -1,4 +1,6 @@
 #include "CommandRegistry.h"
+#include "ExecutorOptions.h"
+#include "cluster/JobVerifiers.h"
 #include "kernels/KernelCheck.h"
 #include "kernels/KernelTask.h"
 
@@ -102,6 +104,7 @@ int runCheck(const QStringList &arguments)
     parser.addOption({QStringLiteral("arch"), QString(), QStringLiteral("SM")});
     parser.addOption(QCommandLineOption(QStringLiteral("no-timing")));
     parser.addOption(QCommandLineOption(QStringLiteral("json")));
+    addExecutorOptions(parser);
     if (!parseArguments(parser, QStringLiteral("kernel check"), arguments))
         return BadUsage;
     if (parser.positionalArguments().size() != 1 || !parser.isSet(QStringLiteral("candidate"))) {
@@ -138,7 +141,25 @@ int runCheck(const QStringList &arguments)
         return BadUsage;
     }
 
-    const KernelVerdict verdict = KernelCheck::run(request);
+    auto runner = jobRunnerFromOptions(parser, true);
+    if (const QString *e = std::get_if<QString>(&runner)) {
+        err(QStringLiteral("skillforge kernel check: %1\n").arg(*e));
+        return BadUsage;
+    }
+    KernelVerdict verdict;
+    if (const auto &jobs = std::get<std::shared_ptr<JobRunner>>(runner)) {
+        // The same request as a job: built and run on a node, the verdict back through the shared folder.
+        const ClusterJobResult r =
+            jobs->run(kernelCheckJob(request.taskId, request.dtype, request.source, request.candidateName,
+                                     request.projectKernelsFolder, request.arch, request.timing));
+        if (!r.ok()) {
+            err(QStringLiteral("skillforge kernel check: the job failed: %1\n").arg(r.error));
+            return CheckFailed;
+        }
+        verdict = KernelVerdict::fromJson(r.output);
+    } else {
+        verdict = KernelCheck::run(request);
+    }
     if (parser.isSet(QStringLiteral("json")))
         out(QString::fromUtf8(QJsonDocument(verdict.toJson()).toJson(QJsonDocument::Indented)));
     else
@@ -174,21 +195,24 @@ Command kernelCheckCommand()
     Command command;
     command.words = {QStringLiteral("kernel"), QStringLiteral("check")};
     command.summary = QStringLiteral("build a CUDA kernel and run it against a task's reference");
-    command.help = QStringLiteral(
-        "Usage: skillforge kernel check TASK --candidate FILE.cu [--dtype bf16|fp16|fp32] [--project DIR]\n"
-        "                               [--arch sm_XY] [--no-timing] [--json]\n\n"
-        "Builds FILE.cu with nvcc (flags owned by Skillforge; arch from the GPU, else sm_90), rejects\n"
-        "libraries that create streams or threads, reset the device, change limits or load libraries,\n"
-        "and, where a CUDA device is present, runs it in the sandboxed kernel runner: every shape, five\n"
-        "seeds, float64 reference, then timing against the task's baseline. Without a GPU the verdict\n"
-        "is \"compiled, not run\" with the build facts.\n\n"
-        "  --dtype D      element type (default bf16)\n"
-        "  --project DIR  also read DIR/kernels/<task>/task.json\n"
-        "  --arch SM      build for this architecture instead of the detected one\n"
-        "  --no-timing    check correctness only\n"
-        "  --json         print the verdict as JSON\n\n"
-        "Exit codes: 0 passed, 1 failed (build error, rejected import, wrong result, crash, hang),\n"
-        "2 bad usage or unknown task/dtype, 3 compiled but not run (no CUDA device; never a pass).\n");
+    command.help =
+        QStringLiteral(
+            "Usage: skillforge kernel check TASK --candidate FILE.cu [--dtype bf16|fp16|fp32] [--project DIR]\n"
+            "                               [--arch sm_XY] [--no-timing] [--json]\n"
+            "                               [--executor local|slurm [--partition P] [--gres gpu:N] ...]\n\n"
+            "Builds FILE.cu with nvcc (flags owned by Skillforge; arch from the GPU, else sm_90), rejects\n"
+            "libraries that create streams or threads, reset the device, change limits or load libraries,\n"
+            "and, where a CUDA device is present, runs it in the sandboxed kernel runner: every shape, five\n"
+            "seeds, float64 reference, then timing against the task's baseline. Without a GPU the verdict\n"
+            "is \"compiled, not run\" with the build facts.\n\n"
+            "  --dtype D      element type (default bf16)\n"
+            "  --project DIR  also read DIR/kernels/<task>/task.json\n"
+            "  --arch SM      build for this architecture instead of the detected one\n"
+            "  --no-timing    check correctness only\n"
+            "  --json         print the verdict as JSON\n") +
+        executorOptionsHelp() +
+        QStringLiteral("\nExit codes: 0 passed, 1 failed (build error, rejected import, wrong result, crash, hang),\n"
+                       "2 bad usage or unknown task/dtype, 3 compiled but not run (no CUDA device; never a pass).\n");
     command.run = runCheck;
     return command;
 }

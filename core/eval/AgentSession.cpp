@@ -303,12 +303,24 @@ void AgentSession::verify()
     VerifyContext context;
     context.answer = m_result.answer;
     context.workspace = m_item.workspace;
-    context.runCommand = m_setup.runCommand;
+    context.runCommand = m_setup.verifierCommand ? m_setup.verifierCommand : m_setup.runCommand;
     context.kernels = m_setup.kernels;
     auto *watcher = new QFutureWatcher<QList<VerifierOutcome>>(this);
     connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, specs] {
         watcher->deleteLater();
         m_result.verifiers = watcher->result();
+        // A verifier whose job failed on its node (a cluster's time limit, a node that died) judged nothing: the
+        // item is an error, which --resume runs again, not a failed answer.
+        for (const VerifierOutcome &o : std::as_const(m_result.verifiers)) {
+            if (!o.jobError.isEmpty()) {
+                m_result.stopReason = StopReason::Error;
+                m_result.error = QStringLiteral("the %1 verifier's job failed: %2").arg(o.type, o.jobError);
+                record(
+                    {{QStringLiteral("role"), QStringLiteral("error")}, {QStringLiteral("content"), m_result.error}});
+                finish();
+                return;
+            }
+        }
         for (const VerifierSpec &spec : specs) {
             if (spec.type == QLatin1String("llm_judge"))
                 m_judgeQueue.append(spec);

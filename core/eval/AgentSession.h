@@ -18,6 +18,8 @@ struct AgentSetup
     EvalConfig config;
     SkillUnderTest skill;
     CommandRunner runCommand;
+    CommandRunner
+        verifierCommand; ///< the command verifier's runner when it differs (jobs on a cluster); else runCommand
     KernelChecker *kernels = nullptr;
 };
 

@@ -53,8 +53,12 @@ std::variant<std::unique_ptr<EvalSession>, QString> EvalSession::prepare(ChatCli
     // cuda_kernel verifiers: a project's own kernel tasks (skills/<name>/ sits two levels below it) join
     // the bundled ones.
     const QString projectKernels = QDir(skillDir).absoluteFilePath(QStringLiteral("../../kernels"));
-    session->m_kernels = std::make_unique<CudaKernelVerifier>(
-        QFileInfo(projectKernels).isDir() ? QDir::cleanPath(projectKernels) : QString());
+    const QString kernelsFolder = QFileInfo(projectKernels).isDir() ? QDir::cleanPath(projectKernels) : QString();
+    if (plan.kernelChecker)
+        session->m_kernels = plan.kernelChecker(kernelsFolder);
+    else
+        session->m_kernels = std::make_unique<CudaKernelVerifier>(kernelsFolder);
+    setup.verifierCommand = plan.verifierCommand;
     setup.kernels = session->m_kernels.get();
 
     if (session->m_store) {

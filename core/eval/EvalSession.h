@@ -5,6 +5,7 @@
 #include "RunStore.h"
 
 #include <QObject>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <variant>
@@ -21,6 +22,10 @@ struct EvalPlan
     EvalConfig config; ///< ignored when resuming: run.json's settings are used
     QString runsDir = QStringLiteral("runs");
     QString resumeDir; ///< non-empty: finish this run instead of starting a new one
+    /// Where the heavy verifiers run when not in this process (core/cluster: jobs on Slurm): the command verifier's
+    /// runner, and the cuda_kernel checker made for the project's kernels folder. Unset: here, as always.
+    CommandRunner verifierCommand;
+    std::function<std::unique_ptr<KernelChecker>(const QString &projectKernelsFolder)> kernelChecker;
 };
 
 /**

@@ -15,6 +15,7 @@ struct VerifierOutcome
     QString evidence;         ///< what matched, what was missing, the command's output...
     std::optional<int> score; ///< llm_judge: 1-5
     QString reasoning;        ///< llm_judge: the judge's own words
+    QString jobError;         ///< the job that ran it failed on its node (Slurm: node down, time limit): not judged
 };
 
 } // namespace sf

@@ -159,8 +159,11 @@ VerifierOutcome runVerifier(const VerifierSpec &spec, const VerifyContext &conte
         if (!context.runCommand)
             return unavailable(spec, QStringLiteral("no sandbox to run commands in"));
         const CommandOutcome r = context.runCommand(spec.command, context.workspace, spec.timeoutSeconds * 1000);
-        if (!r.ran)
-            return unavailable(spec, r.error);
+        if (!r.ran) {
+            VerifierOutcome o = unavailable(spec, r.error);
+            o.jobError = r.jobError;
+            return o;
+        }
         QString evidence = QStringLiteral("$ %1\n").arg(spec.command);
         if (r.timedOut)
             evidence += QStringLiteral("timed out after %1 s\n").arg(spec.timeoutSeconds);

@@ -20,6 +20,7 @@ struct CommandOutcome
     QString output; ///< stdout then stderr, already cut to a readable length
     QString error;
     qint64 wallMs = 0;
+    QString jobError; ///< the job that was to run it failed on its node (core/cluster): the item is an error
 };
 
 /// Runs `command` with `workspace` as its only writable folder, for at most `timeoutMs`. Blocking: called on

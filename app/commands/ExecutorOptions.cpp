@@ -1,0 +1,59 @@
+#include "ExecutorOptions.h"
+
+#include "cluster/SlurmJobRunner.h"
+
+#include <QCommandLineParser>
+#include <QDir>
+#include <QProcessEnvironment>
+
+namespace sf::cli {
+
+void addExecutorOptions(QCommandLineParser &parser)
+{
+    for (const char *name :
+         {"executor", "partition", "gres", "account", "time", "slurm-conf", "shared-dir", "sbatch-option", "poll-ms"})
+        parser.addOption({QString::fromLatin1(name), QString(), QStringLiteral("VALUE")});
+}
+
+QString executorOptionsHelp()
+{
+    return QStringLiteral(
+        "  --executor local|slurm  where the heavy work (builds, kernel runs, command verifiers) runs:\n"
+        "                 here (default), or as Slurm jobs; model calls always stay here\n"
+        "  --partition P  Slurm partition (default: the cluster's)\n"
+        "  --gres G       generic resources for GPU jobs, e.g. gpu:1\n"
+        "  --account A    Slurm account\n"
+        "  --time T       Slurm time limit (minutes or [D-]HH:MM:SS; default: the job's own limit + 1 min)\n"
+        "  --slurm-conf F SLURM_CONF for sbatch/squeue/scancel (default: the environment's)\n"
+        "  --shared-dir D a folder the nodes see at the same path (job files and results; default\n"
+        "                 ~/.cache/skillforge/cluster)\n"
+        "  --sbatch-option O  one more sbatch option (repeatable)\n");
+}
+
+std::variant<std::shared_ptr<JobRunner>, QString> jobRunnerFromOptions(const QCommandLineParser &parser, bool gpu)
+{
+    const QString executor = parser.value(QStringLiteral("executor"));
+    if (executor.isEmpty() || executor == QLatin1String("local"))
+        return std::shared_ptr<JobRunner>();
+    if (executor != QLatin1String("slurm"))
+        return QStringLiteral("--executor must be local or slurm");
+    SlurmOptions options;
+    options.partition = parser.value(QStringLiteral("partition"));
+    options.gres = parser.value(QStringLiteral("gres"));
+    options.account = parser.value(QStringLiteral("account"));
+    options.time = parser.value(QStringLiteral("time"));
+    options.extraArgs = parser.values(QStringLiteral("sbatch-option"));
+    options.slurmConf = parser.isSet(QStringLiteral("slurm-conf"))
+                            ? QDir(parser.value(QStringLiteral("slurm-conf"))).absolutePath()
+                            : QProcessEnvironment::systemEnvironment().value(QStringLiteral("SLURM_CONF"));
+    if (parser.isSet(QStringLiteral("shared-dir")))
+        options.sharedDir = QDir(parser.value(QStringLiteral("shared-dir"))).absolutePath();
+    if (parser.isSet(QStringLiteral("poll-ms")))
+        options.pollMs = parser.value(QStringLiteral("poll-ms")).toInt();
+    auto runner = std::make_shared<SlurmJobRunner>(options);
+    if (const QString why = runner->check(gpu); !why.isEmpty())
+        return why;
+    return std::shared_ptr<JobRunner>(runner);
+}
+
+} // namespace sf::cli
