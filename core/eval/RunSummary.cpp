@@ -178,6 +178,7 @@ RunSummary summarizeRun(const QList<ItemResult> &results, quint64 seed)
             if (c.table.pairs() == 0)
                 continue;
             c.lift = double(c.table.onlySecond - c.table.onlyFirst) / c.table.pairs();
+            c.liftCi = stats::pairedDifferenceCi(c.table);
             c.pValue = stats::mcnemarExactP(c.table.onlyFirst, c.table.onlySecond);
             c.flippedToPass.sort();
             c.flippedToFail.sort();
@@ -211,6 +212,7 @@ QJsonObject RunSummary::toJson() const
             QJsonObject{{QStringLiteral("model"), c.model},
                         {QStringLiteral("split"), c.split},
                         {QStringLiteral("lift"), c.lift},
+                        {QStringLiteral("lift_ci95"), intervalJson(c.liftCi)},
                         {QStringLiteral("pairs"), c.table.pairs()},
                         {QStringLiteral("both_pass"), c.table.bothPass},
                         {QStringLiteral("both_fail"), c.table.bothFail},

@@ -31,6 +31,7 @@ struct ArmComparison
     QString model;
     QString split;
     double lift = 0; ///< with_skill pass rate minus baseline pass rate, over the pairs
+    stats::Interval liftCi{-1, 1}; ///< Newcombe's paired score interval of the lift
     stats::PairedTable table;
     double pValue = 1;         ///< exact McNemar
     QStringList flippedToPass; ///< "case#repeat": failed without the skill, passed with it

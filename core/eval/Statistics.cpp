@@ -30,6 +30,43 @@ Proportion wilson(int successes, int trials)
     return p;
 }
 
+namespace {
+// The Wilson score interval for fractional counts (a projected table has them).
+Interval wilsonInterval(double successes, double n)
+{
+    const double phat = successes / n;
+    const double z2 = kZ95 * kZ95;
+    const double centre = (phat + z2 / (2 * n)) / (1 + z2 / n);
+    const double half = kZ95 / (1 + z2 / n) * std::sqrt(phat * (1 - phat) / n + z2 / (4 * n * n));
+    return {std::max(0.0, centre - half), std::min(1.0, centre + half)};
+}
+} // namespace
+
+Interval pairedDifferenceCi(double bothPass, double bothFail, double onlyFirst, double onlySecond)
+{
+    const double n = bothPass + bothFail + onlyFirst + onlySecond;
+    if (n <= 0)
+        return {-1, 1};
+    const double second = (bothPass + onlySecond) / n;
+    const double first = (bothPass + onlyFirst) / n;
+    const Interval ci2 = wilsonInterval(bothPass + onlySecond, n);
+    const Interval ci1 = wilsonInterval(bothPass + onlyFirst, n);
+    const double denominator =
+        (bothPass + onlyFirst) * (bothFail + onlySecond) * (bothPass + onlySecond) * (bothFail + onlyFirst);
+    const double phi = denominator > 0 ? (bothPass * bothFail - onlyFirst * onlySecond) / std::sqrt(denominator) : 0;
+    const double d = second - first;
+    const double lowTerm = (second - ci2.low) * (second - ci2.low) -
+                           2 * phi * (second - ci2.low) * (ci1.high - first) + (ci1.high - first) * (ci1.high - first);
+    const double highTerm = (ci2.high - second) * (ci2.high - second) -
+                            2 * phi * (ci2.high - second) * (first - ci1.low) + (first - ci1.low) * (first - ci1.low);
+    return {std::max(-1.0, d - std::sqrt(std::max(0.0, lowTerm))), std::min(1.0, d + std::sqrt(std::max(0.0, highTerm)))};
+}
+
+Interval pairedDifferenceCi(const PairedTable &table)
+{
+    return pairedDifferenceCi(table.bothPass, table.bothFail, table.onlyFirst, table.onlySecond);
+}
+
 double mcnemarExactP(int onlyFirst, int onlySecond)
 {
     const int n = onlyFirst + onlySecond;

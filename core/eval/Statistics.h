@@ -35,6 +35,13 @@ struct PairedTable
     int pairs() const { return bothPass + bothFail + onlyFirst + onlySecond; }
 };
 
+/// The 95% interval of the paired difference of proportions (second arm's pass rate minus the first's) by
+/// Newcombe's hybrid score method (method 10 of Newcombe 1998): Wilson intervals of both marginals joined through
+/// the phi correlation of the pairs. It stays inside [-1, 1] and behaves with few or no discordant pairs, where
+/// the Wald interval does not. [-1, 1] when there are no pairs. Counts may be fractional (a projected table).
+Interval pairedDifferenceCi(double bothPass, double bothFail, double onlyFirst, double onlySecond);
+Interval pairedDifferenceCi(const PairedTable &table);
+
 /// Two-sided exact McNemar p-value: the binomial test of the discordant pairs against p = 1/2. 1 when no
 /// pair is discordant.
 double mcnemarExactP(int onlyFirst, int onlySecond);

@@ -5,6 +5,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QStandardPaths>
+#include <algorithm>
 
 namespace sf {
 
@@ -22,6 +23,8 @@ const QString LocalInstallOfferedKey = QStringLiteral("localModel/installOffered
 const QString ChartFolderKey = QStringLiteral("charts/saveFolder");
 const QString LastStudentsKey = QStringLiteral("models/lastStudents");
 const QString LastTeacherKey = QStringLiteral("models/lastTeacher");
+const QString VerdictMinLiftKey = QStringLiteral("verdicts/minLift");
+const QString VerdictMinPairsKey = QStringLiteral("verdicts/minPairs");
 
 bool unchangedInThisProcess = false;
 } // namespace
@@ -119,6 +122,20 @@ int AppSettings::localModelThreads() const
 }
 
 void AppSettings::setLocalModelThreads(int threads) { write(LocalThreadsKey, threads); }
+
+VerdictThresholds AppSettings::verdictThresholds() const
+{
+    VerdictThresholds thresholds;
+    thresholds.minLift = std::clamp(m_settings.value(VerdictMinLiftKey, thresholds.minLift).toDouble(), 0.0, 1.0);
+    thresholds.minPairs = std::max(1, m_settings.value(VerdictMinPairsKey, thresholds.minPairs).toInt());
+    return thresholds;
+}
+
+void AppSettings::setVerdictThresholds(const VerdictThresholds &thresholds)
+{
+    write(VerdictMinLiftKey, thresholds.minLift);
+    write(VerdictMinPairsKey, thresholds.minPairs);
+}
 
 QString AppSettings::chartFolder() const { return m_settings.value(ChartFolderKey).toString(); }
 void AppSettings::setChartFolder(const QString &folder) { write(ChartFolderKey, folder); }

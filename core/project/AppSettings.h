@@ -1,5 +1,7 @@
 #pragma once
 
+#include "eval/Verdict.h"
+
 #include <QByteArray>
 #include <QSettings>
 #include <QStringList>
@@ -62,6 +64,10 @@ public:
     void setLastStudentModels(const QStringList &models);
     QString lastTeacherModel() const;
     void setLastTeacherModel(const QString &model);
+
+    /// When a skill is kept, cut or not yet decided (the Compare view, reports, `eval` and `report` by default).
+    VerdictThresholds verdictThresholds() const;
+    void setVerdictThresholds(const VerdictThresholds &thresholds);
 
 private:
     void write(const QString &key, const QVariant &value);

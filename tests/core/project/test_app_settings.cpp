@@ -66,6 +66,20 @@ private Q_SLOTS:
         QCOMPARE(settings.localModelThreads(), 0);
     }
 
+    void verdictThresholds_defaultToAnyLiftOverTenPairs_andRoundTrip()
+    {
+        AppSettings settings;
+        QCOMPARE(settings.verdictThresholds().minLift, 0.0);
+        QCOMPARE(settings.verdictThresholds().minPairs, 10);
+        settings.setVerdictThresholds({0.05, 30});
+        QCOMPARE(AppSettings().verdictThresholds().minLift, 0.05);
+        QCOMPARE(AppSettings().verdictThresholds().minPairs, 30);
+        settings.setVerdictThresholds({-3, 0}); // out of range: clamped on reading
+        QCOMPARE(AppSettings().verdictThresholds().minLift, 0.0);
+        QCOMPARE(AppSettings().verdictThresholds().minPairs, 1);
+        settings.setVerdictThresholds({});
+    }
+
     void filePath_isTheConfFileInTheApplicationsConfigFolder()
     {
         const QString folder = QStandardPaths::writableLocation(QStandardPaths::AppConfigLocation);
