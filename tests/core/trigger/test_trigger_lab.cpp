@@ -3,8 +3,10 @@
 #include "llm/ChatClient.h"
 #include "llm/HttpEngine.h"
 #include "llm/ProviderRegistry.h"
+#include "skill/SkillVersionStore.h"
 #include "trigger/SkillCatalogue.h"
 #include "trigger/TriggerMeasure.h"
+#include "trigger/TriggerOptimizer.h"
 #include "trigger/TriggerQuerySet.h"
 #include "trigger/TriggerRunner.h"
 
@@ -30,6 +32,41 @@ QList<TriggerQuery> knownQueries()
             {u"Write operations notes about our tensor library"_s, false},
             {u"Extract the tables from this PDF file"_s, false},
             {u"What is the capital of France?"_s, false}};
+}
+
+const QString kBetterDescription = u"CUDA kernels: speed up a slow softmax or layernorm on the GPU."_s;
+
+/// The student of TriggerStudent, and a teacher (the requests held to a JSON schema) that proposes @p proposals in
+/// turn.
+std::function<test::ScriptedResponse(const test::RecordedRequest &)> studentAndTeacher(QStringList proposals)
+{
+    auto next = std::make_shared<int>(0);
+    return [proposals, next](const test::RecordedRequest &request) {
+        if (!request.body.contains("response_format"))
+            return test::TriggerStudent{}(request);
+        const QString proposal = proposals.at(std::min<qsizetype>((*next)++, proposals.size() - 1));
+        return test::scriptedReply(QString::fromUtf8(QJsonDocument(QJsonObject{{u"description"_s, proposal}}).toJson()),
+                                   {2000, 60});
+    };
+}
+
+QString writeCandidate(const QTemporaryDir &dir)
+{
+    const QString skill = dir.filePath(u"cuda-kernels"_s);
+    QDir().mkpath(skill);
+    QFile f(skill + u"/SKILL.md"_s);
+    f.open(QIODevice::WriteOnly);
+    f.write(u"---\nname: cuda-kernels\ndescription: %1\n---\n# CUDA kernels\n\nUse shared memory.\n"_s
+                .arg(kCandidate.description)
+                .toUtf8());
+    return skill;
+}
+
+QByteArray readAll(const QString &path)
+{
+    QFile f(path);
+    f.open(QIODevice::ReadOnly);
+    return f.readAll();
 }
 
 } // namespace
@@ -255,6 +292,126 @@ private Q_SLOTS:
         runner.start();
         QVERIFY(failed.wait(5000));
         QCOMPARE(m_server->requestCount("/v1/chat/completions"), 0);
+    }
+
+    void holdout_isStratifiedSeededAndKeepsExplicitSplits()
+    {
+        QList<TriggerQuery> queries;
+        for (int i = 0; i < 10; ++i)
+            queries.append({u"q%1"_s.arg(i), i < 4});
+        queries[9].split = u"train"_s;
+        const QList<bool> held = stratifiedHoldout(queries, 0.4, 42);
+        QCOMPARE(held, stratifiedHoldout(queries, 0.4, 42));
+        QCOMPARE(held.mid(0, 4).count(true), 2); // round(0.4 * 4) of the should-trigger queries
+        QCOMPARE(held.mid(4, 5).count(true), 2); // round(0.4 * 5) of the free should-not ones
+        QVERIFY(!held.at(9));
+        QCOMPARE(stratifiedHoldout(queries, 0, 42).count(true), 0);
+    }
+
+    void optimize_teacherSeesOnlyTrainingFailures_andTheHeldOutScorePicksTheWinner()
+    {
+        QTemporaryDir dir;
+        const QString skill = writeCandidate(dir);
+        const QByteArray before = readAll(skill + u"/SKILL.md"_s);
+        m_server->routeHandler("POST", "/v1/chat/completions",
+                               studentAndTeacher({u"GPU things."_s, kBetterDescription}));
+        TriggerOptimizeRequest request;
+        request.skillDir = skill;
+        request.queries = knownQueries();
+        request.others = SkillCatalogue::bundledDecoys();
+        request.config.models = {u"openai:scripted"_s};
+        request.config.runs = 2;
+        request.teacherModel = u"openai:teacher"_s;
+        request.maxIterations = 5;
+        TriggerOptimizer optimizer(*m_client);
+        QSignalSpy finished(&optimizer, &TriggerOptimizer::finished);
+        QSignalSpy failed(&optimizer, &TriggerOptimizer::failed);
+        optimizer.start(request);
+        QVERIFY(finished.wait(30000));
+        QCOMPARE(failed.count(), 0);
+        // The original, a useless proposal, then one that gets every query right: it wins and the loop stops.
+        QCOMPARE(finished.first().first().toString(), u"perfect"_s);
+        QCOMPARE(optimizer.iterations().size(), 3);
+        QCOMPARE(optimizer.best()->number, 2);
+        QCOMPARE(optimizer.best()->description, kBetterDescription);
+        QCOMPARE(optimizer.best()->heldOutPassed, optimizer.best()->heldOutTotal);
+        QCOMPARE(optimizer.iterations().at(0).trainTotal + optimizer.iterations().at(0).heldOutTotal, 5);
+
+        int teacherRequests = 0;
+        for (const test::RecordedRequest &r : m_server->requests()) {
+            if (!r.body.contains("response_format"))
+                continue;
+            ++teacherRequests;
+            for (int i = 0; i < request.queries.size(); ++i) {
+                if (optimizer.heldOut().at(i))
+                    QVERIFY2(!r.body.contains(request.queries.at(i).query.toUtf8()),
+                             "a held-out query reached the teacher");
+            }
+        }
+        QCOMPARE(teacherRequests, 2);
+
+        // Each proposal is a version; SKILL.md is as it was.
+        const QList<SkillVersion> versions = SkillVersionStore(skill).versions();
+        QCOMPARE(versions.first().origin, u"trigger:2"_s);
+        QCOMPARE(versions.first().id, optimizer.best()->versionId);
+        QVERIFY(QString::fromUtf8(SkillVersionStore(skill).files(versions.first().id).value(u"SKILL.md"_s))
+                    .contains(kBetterDescription));
+        QCOMPARE(readAll(skill + u"/SKILL.md"_s), before);
+    }
+
+    void optimize_stopsAfterKProposals_andApplyLeavesTheWinnerInSkillMd()
+    {
+        QTemporaryDir dir;
+        const QString skill = writeCandidate(dir);
+        m_server->routeHandler("POST", "/v1/chat/completions", studentAndTeacher({u"GPU things."_s}));
+        TriggerOptimizeRequest request;
+        request.skillDir = skill;
+        request.queries = knownQueries();
+        request.config.models = {u"openai:scripted"_s};
+        request.config.runs = 1;
+        request.teacherModel = u"openai:teacher"_s;
+        request.maxIterations = 2;
+        request.holdout = 0;
+        request.apply = true;
+        TriggerOptimizer optimizer(*m_client);
+        QSignalSpy finished(&optimizer, &TriggerOptimizer::finished);
+        optimizer.start(request);
+        QVERIFY(finished.wait(30000));
+        QCOMPARE(finished.first().first().toString(), u"iterations"_s);
+        QCOMPARE(optimizer.iterations().size(), 3);
+        // "GPU things." shares too few words to trigger anything: the original scores better on training and stays.
+        QCOMPARE(optimizer.best()->number, 0);
+        QVERIFY(readAll(skill + u"/SKILL.md"_s).contains(kCandidate.description.toUtf8()));
+    }
+
+    void optimize_budget_stopsBeforeAnIterationThatCouldExceedIt()
+    {
+        QTemporaryDir dir;
+        const QString skill = writeCandidate(dir);
+        m_server->routeHandler("POST", "/v1/chat/completions", studentAndTeacher({kBetterDescription}));
+        TriggerOptimizeRequest request;
+        request.skillDir = skill;
+        request.queries = knownQueries();
+        request.others = SkillCatalogue::bundledDecoys();
+        request.config.models = {u"openai:gpt-4.1"_s};
+        request.config.runs = 1;
+        request.teacherModel = u"openai:gpt-4.1"_s;
+        const SkillCatalogue catalogue(kCandidate, request.others);
+        const double firstEvaluation = *estimateTrigger(catalogue, request.queries, request.config).usd;
+        request.maxCostUsd = firstEvaluation * 1.5;
+        const TriggerOptimizeEstimate estimate = estimateOptimize(request, catalogue);
+        QCOMPARE(estimate.evaluations, 6);
+        QVERIFY(*estimate.usd > *request.maxCostUsd);
+        TriggerOptimizer optimizer(*m_client);
+        QSignalSpy finished(&optimizer, &TriggerOptimizer::finished);
+        optimizer.start(request);
+        QVERIFY(finished.wait(30000));
+        QCOMPARE(finished.first().first().toString(), u"budget"_s);
+        QCOMPARE(optimizer.iterations().size(), 1);
+        QVERIFY(optimizer.spentUsd() > 0);
+        QVERIFY(optimizer.spentUsd() <= *request.maxCostUsd);
+        for (const test::RecordedRequest &r : m_server->requests())
+            QVERIFY(!r.body.contains("response_format")); // the teacher was never asked
     }
 
 private:
