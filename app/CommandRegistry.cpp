@@ -26,6 +26,7 @@ Command kernelCheckCommand();
 Command traceStatsCommand();
 Command traceExportCommand();
 Command triggerCommand();
+Command triggerOptimizeCommand();
 
 const std::vector<Command> &commands()
 {
@@ -45,6 +46,7 @@ const std::vector<Command> &commands()
         refineCommand(),
         evalCommand(),
         triggerCommand(),
+        triggerOptimizeCommand(),
         runsExportCommand(),
         runsImportCommand(),
         runsRejudgeCommand(),

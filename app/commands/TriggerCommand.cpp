@@ -3,6 +3,7 @@
 #include "skill/SkillDocument.h"
 #include "trigger/SkillCatalogue.h"
 #include "trigger/TriggerMeasure.h"
+#include "trigger/TriggerOptimizer.h"
 #include "trigger/TriggerQuerySet.h"
 #include "trigger/TriggerRunner.h"
 
@@ -250,7 +251,179 @@ int runTrigger(const QStringList &arguments)
     return anyAnswered ? Success : CheckFailed;
 }
 
+QString iterationText(const TriggerIteration &it)
+{
+    QString line = u"%1  train %2/%3"_s.arg(it.number, 2).arg(it.trainPassed).arg(it.trainTotal);
+    if (it.heldOutTotal)
+        line += u"  held out %1/%2"_s.arg(it.heldOutPassed).arg(it.heldOutTotal);
+    for (const ModelTriggerRates &r : it.measurement.models)
+        line += u"  %1: recall %2, false positives %3"_s.arg(r.model, percent(r.recall.rate),
+                                                             percent(r.falsePositiveRate.rate));
+    return line + u"  version %1"_s.arg(it.versionId);
+}
+
+QJsonObject iterationJson(const TriggerIteration &it, const QList<TriggerQuery> &queries)
+{
+    QJsonObject o{{u"iteration"_s, it.number},       {u"description"_s, it.description},
+                  {u"version"_s, it.versionId},      {u"train_passed"_s, it.trainPassed},
+                  {u"train_total"_s, it.trainTotal}, {u"test_passed"_s, it.heldOutPassed},
+                  {u"test_total"_s, it.heldOutTotal}};
+    const QJsonObject measured = triggerMeasurementJson(it.measurement, queries);
+    o.insert(u"models"_s, measured.value("models"_L1));
+    o.insert(u"results"_s, measured.value("queries"_L1));
+    return o;
+}
+
+int runTriggerOptimize(const QStringList &arguments)
+{
+    const QString command = u"trigger optimize"_s;
+    QCommandLineParser parser;
+    parser.addPositionalArgument(u"skill-dir"_s, QString());
+    parser.addOption({u"queries"_s, QString(), u"FILE"_s});
+    parser.addOption({u"model"_s, QString(), u"M"_s});
+    parser.addOption({u"teacher"_s, QString(), u"T"_s});
+    parser.addOption({u"iterations"_s, QString(), u"K"_s});
+    parser.addOption({u"holdout"_s, QString(), u"F"_s});
+    parser.addOption({u"runs"_s, QString(), u"N"_s});
+    parser.addOption({u"catalogue"_s, QString(), u"DIR"_s});
+    parser.addOption({u"concurrency"_s, QString(), u"C"_s});
+    parser.addOption({u"max-cost"_s, QString(), u"USD"_s});
+    parser.addOption(QCommandLineOption(u"apply"_s));
+    parser.addOption(QCommandLineOption(u"json"_s));
+    if (!parseArguments(parser, command, arguments))
+        return BadUsage;
+    TriggerInputs inputs;
+    if (!readInputs(parser, command, &inputs))
+        return BadUsage;
+    LlmServices services;
+    TriggerOptimizeRequest request;
+    if (!readConfig(parser, command, services, &request.config))
+        return BadUsage;
+    request.teacherModel = parser.value(u"teacher"_s);
+    if (request.teacherModel.isEmpty()) {
+        err(u"skillforge %1: needs --teacher T (see --help)\n"_s.arg(command));
+        return BadUsage;
+    }
+    if (const QString why = services.chat().whyUnavailable(request.teacherModel); !why.isEmpty()) {
+        err(u"skillforge %1: %2\n"_s.arg(command, why));
+        return BadUsage;
+    }
+    bool ok = true;
+    request.maxIterations = int(numberOption(parser, command, u"iterations"_s, &ok, 1, 50).value_or(5));
+    request.holdout = numberOption(parser, command, u"holdout"_s, &ok, 0, 0.9).value_or(0.4);
+    request.maxCostUsd = request.config.maxCostUsd;
+    request.config.maxCostUsd.reset();
+    if (!ok)
+        return BadUsage;
+    request.skillDir = inputs.skillDir;
+    request.queries = inputs.queries;
+    request.apply = parser.isSet(u"apply"_s);
+    for (const CatalogueEntry &e : inputs.catalogue.entries()) {
+        if (e.name != inputs.catalogue.candidate().name)
+            request.others.append(e);
+    }
+
+    const TriggerOptimizeEstimate estimate = estimateOptimize(request, inputs.catalogue);
+    err(u"catalogue: %1 skills (%2, candidate \"%3\")\n"_s.arg(inputs.catalogue.entries().size())
+            .arg(inputs.catalogueSource, inputs.catalogue.candidate().name));
+    QString estimateLine =
+        u"estimate: at most %1 evaluations (%2 trials) and %3 teacher calls"_s.arg(estimate.evaluations)
+            .arg(estimate.trials)
+            .arg(request.maxIterations);
+    if (estimate.usd)
+        estimateLine += u", at most $%1"_s.arg(*estimate.usd, 0, 'f', 4);
+    else
+        estimateLine += u"; no price for %1, so no cost bound"_s.arg(estimate.unpriced.join(u", "_s));
+    if (request.maxCostUsd)
+        estimateLine += u"; budget $%1"_s.arg(*request.maxCostUsd, 0, 'f', 4);
+    err(estimateLine + u'\n');
+
+    TriggerOptimizer optimizer(services.chat());
+    QString reason, failure;
+    QObject::connect(&optimizer, &TriggerOptimizer::stage, qApp, [](const QString &what) { err(what + u"...\n"_s); });
+    QObject::connect(&optimizer, &TriggerOptimizer::iterationEvaluated, qApp,
+                     [](const TriggerIteration &it) { err(u"iteration "_s + iterationText(it) + u'\n'); });
+    QObject::connect(&optimizer, &TriggerOptimizer::finished, qApp, [&](const QString &why) {
+        reason = why;
+        QCoreApplication::quit();
+    });
+    QObject::connect(&optimizer, &TriggerOptimizer::failed, qApp, [&](const QString &message) {
+        failure = message;
+        QCoreApplication::quit();
+    });
+    QMetaObject::invokeMethod(
+        qApp, [&] { optimizer.start(request); }, Qt::QueuedConnection);
+    QCoreApplication::exec();
+    if (!failure.isEmpty()) {
+        err(u"skillforge %1: %2\n"_s.arg(command, failure));
+        return CheckFailed;
+    }
+    const TriggerIteration *best = optimizer.best();
+    const QList<bool> &heldOut = optimizer.heldOut();
+    if (parser.isSet(u"json"_s)) {
+        QJsonArray history;
+        for (const TriggerIteration &it : optimizer.iterations())
+            history.append(iterationJson(it, request.queries));
+        QJsonObject o{{u"exit_reason"_s, reason},
+                      {u"original_description"_s, inputs.catalogue.candidate().description},
+                      {u"best_description"_s, best ? best->description : QString()},
+                      {u"best_iteration"_s, best ? best->number : -1},
+                      {u"best_version"_s, best ? best->versionId : QString()},
+                      {u"best_test_score"_s,
+                       best ? QStringLiteral("%1/%2").arg(best->heldOutPassed).arg(best->heldOutTotal) : QString()},
+                      {u"best_train_score"_s,
+                       best ? QStringLiteral("%1/%2").arg(best->trainPassed).arg(best->trainTotal) : QString()},
+                      {u"iterations_run"_s, int(optimizer.iterations().size()) - 1},
+                      {u"holdout"_s, request.holdout},
+                      {u"train_size"_s, int(heldOut.count(false))},
+                      {u"test_size"_s, int(heldOut.count(true))},
+                      {u"spent_usd"_s, optimizer.spentUsd()},
+                      {u"applied"_s, request.apply},
+                      {u"history"_s, history}};
+        out(QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Indented)));
+    } else {
+        out(u"Stopped: %1 ($%2 spent)\n"_s.arg(reason).arg(optimizer.spentUsd(), 0, 'f', 4));
+        for (const TriggerIteration &it : optimizer.iterations())
+            out(u"  "_s + iterationText(it) + u'\n');
+        if (best && best->number > 0) {
+            out(u"Best: iteration %1 (version %2)\n- %3\n+ %4\n"_s.arg(best->number)
+                    .arg(best->versionId, inputs.catalogue.candidate().description, best->description));
+            out(request.apply ? u"SKILL.md now has the best description.\n"_s
+                              : u"SKILL.md is unchanged; every proposal is a version in .versions/ (accept one by "
+                                "restoring it, or run again with --apply).\n"_s);
+        } else if (best) {
+            out(u"Best: the original description; no proposal did better.\n"_s);
+        }
+    }
+    return reason == u"cancelled"_s ? CheckFailed : Success;
+}
+
 } // namespace
+
+Command triggerOptimizeCommand()
+{
+    Command command;
+    command.words = {kCommand, u"optimize"_s};
+    command.summary = u"let a teacher rewrite a skill's description until it triggers when it should"_s;
+    command.help =
+        u"Usage: skillforge trigger optimize SKILL_DIR --queries FILE --model M... --teacher T [--iterations K]\n"
+        "                                  [--holdout F] [--max-cost USD] [--runs N] [--catalogue DIR|bundled]\n"
+        "                                  [--concurrency C] [--apply] [--json]\n\n"
+        "Measures the description as `skillforge trigger` does, shows the teacher the training queries that\n"
+        "failed (held-out ones never), measures its proposal, and repeats: at most K proposals (default 5).\n"
+        "A stratified held-out share F of the queries (default 0.4; each class at least one; queries with a\n"
+        "\"split\" keep it) decides which description wins. The same catalogue is used in every trial.\n\n"
+        "  --max-cost USD   a hard budget over students and teacher: no iteration starts that could take the\n"
+        "                   spend past it, and no request either (priced models only). The bound of the whole\n"
+        "                   run is printed before it starts.\n"
+        "  --apply          write the winning description into SKILL.md (default: SKILL.md is left as it was)\n\n"
+        "Each proposal is a skill version (origin trigger:N) in the skill's .versions/; accept one by restoring\n"
+        "it (the GUI's skill history, or --apply for the winner).\n\n"
+        "Exit codes: 0 the loop ended (K proposals, all queries right, or the budget), 1 a model failed,\n"
+        "2 bad usage or input.\n"_s;
+    command.run = runTriggerOptimize;
+    return command;
+}
 
 Command triggerCommand()
 {

@@ -84,7 +84,13 @@ private Q_SLOTS:
     {
         QVERIFY(m_dir.isValid());
         QVERIFY(m_server.listen());
-        m_server.routeHandler("POST", "/v1/chat/completions", TriggerStudent{});
+        // The student chooses by the descriptions' words; the teacher (held to a JSON schema) proposes a better one.
+        m_server.routeHandler("POST", "/v1/chat/completions", [](const RecordedRequest &request) {
+            if (!request.body.contains("response_format"))
+                return TriggerStudent{}(request);
+            return scriptedReply(
+                u"{\"description\": \"CUDA kernels: speed up a slow softmax or layernorm on the GPU.\"}"_s, {2000, 40});
+        });
         m_skill = m_dir.filePath(u"project/skills/cuda-kernels"_s);
         writeFile(m_skill + u"/SKILL.md"_s, kSkill);
         m_queries = m_dir.filePath(u"eval_set.json"_s);
@@ -165,6 +171,55 @@ private Q_SLOTS:
                               u"--max-cost"_s, u"0.0001"_s, u"--json"_s});
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.contains(u"--max-cost"_s), qPrintable(r.err));
+        QCOMPARE(int(m_server.requests().size()), before);
+    }
+
+    void optimize_json_keepsTheWinnerAsAVersionAndLeavesSkillMdAlone()
+    {
+        const QString skill = m_dir.filePath(u"opt/cuda-kernels"_s);
+        writeFile(skill + u"/SKILL.md"_s, kSkill);
+        const Result r =
+            run({u"trigger"_s, u"optimize"_s, skill, u"--queries"_s, m_queries, u"--model"_s, u"generic:student"_s,
+                 u"--teacher"_s, u"generic:teacher"_s, u"--runs"_s, u"1"_s, u"--iterations"_s, u"3"_s, u"--json"_s});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY2(r.err.contains(u"estimate: at most 4 evaluations (20 trials) and 3 teacher calls"_s),
+                 qPrintable(r.err));
+        const QJsonObject o = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        QCOMPARE(o["exit_reason"_L1].toString(), u"perfect"_s);
+        QCOMPARE(o["best_iteration"_L1].toInt(), 1);
+        QCOMPARE(o["train_size"_L1].toInt(), 3);
+        QCOMPARE(o["test_size"_L1].toInt(), 2);
+        QCOMPARE(o["history"_L1].toArray().size(), 2);
+        QCOMPARE(o["history"_L1][1]["models"_L1][0]["recall"_L1]["rate"_L1].toDouble(), 1.0);
+        const QString version = o["best_version"_L1].toString();
+        QVERIFY(QFileInfo::exists(skill + u"/.versions/"_s + version));
+        QFile skillMd(skill + u"/SKILL.md"_s);
+        QVERIFY(skillMd.open(QIODevice::ReadOnly));
+        QCOMPARE(skillMd.readAll(), kSkill);
+    }
+
+    void optimize_apply_writesTheWinningDescription()
+    {
+        const QString skill = m_dir.filePath(u"apply/cuda-kernels"_s);
+        writeFile(skill + u"/SKILL.md"_s, kSkill);
+        const Result r =
+            run({u"trigger"_s, u"optimize"_s, skill, u"--queries"_s, m_queries, u"--model"_s, u"generic:student"_s,
+                 u"--teacher"_s, u"generic:teacher"_s, u"--runs"_s, u"1"_s, u"--apply"_s});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY2(r.out.contains(u"Best: iteration 1"_s), qPrintable(r.out));
+        QFile skillMd(skill + u"/SKILL.md"_s);
+        QVERIFY(skillMd.open(QIODevice::ReadOnly));
+        QVERIFY(skillMd.readAll().contains(
+            "description: \"CUDA kernels: speed up a slow softmax or layernorm on the GPU.\""));
+    }
+
+    void optimize_budgetWithUnpricedTeacher_exits1BeforeAnyRequest()
+    {
+        const int before = int(m_server.requests().size());
+        const Result r = run({u"trigger"_s, u"optimize"_s, m_skill, u"--queries"_s, m_queries, u"--model"_s,
+                              u"openai:gpt-4.1"_s, u"--teacher"_s, u"generic:teacher"_s, u"--max-cost"_s, u"1"_s});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains(u"no price for generic:teacher"_s), qPrintable(r.err));
         QCOMPARE(int(m_server.requests().size()), before);
     }
 };
