@@ -141,8 +141,10 @@ SlurmJobRunner::ToolResult SlurmJobRunner::tool(const QString &program, const QS
 QStringList SlurmJobRunner::sbatchOptions(bool gpu, int timeLimitSeconds) const
 {
     // --export=NONE: the job does not inherit this process's environment, where provider keys live.
+    // --no-requeue: a job whose node fails ends NODE_FAIL, an error item that --resume runs again, instead of
+    // waiting in the queue to start over.
     QStringList args{QStringLiteral("--parsable"), QStringLiteral("--job-name=skillforge"),
-                     QStringLiteral("--export=NONE")};
+                     QStringLiteral("--export=NONE"), QStringLiteral("--no-requeue")};
     if (!m_options.partition.isEmpty())
         args << QStringLiteral("--partition=") + m_options.partition;
     if (!m_options.account.isEmpty())

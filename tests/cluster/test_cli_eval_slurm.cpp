@@ -1,0 +1,286 @@
+#include "ChatReplies.h"
+#include "ScriptedHttpServer.h"
+
+#include <QDir>
+#include <QDirIterator>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+#include <cstdio>
+#include <cstdlib>
+
+using namespace sf::test;
+
+namespace {
+
+constexpr auto kSecret = "sk-test-NEVER-ON-THE-CLUSTER-7781";
+
+struct Result
+{
+    int exitCode = -1;
+    QString out;
+    QString err;
+};
+
+QString slurmConf()
+{
+    return QProcessEnvironment::systemEnvironment().value(QStringLiteral("SLURM_CONF"));
+}
+
+QString tool(const QString &program, const QStringList &arguments)
+{
+    QProcess process;
+    process.start(program, arguments);
+    process.waitForFinished(30000);
+    return QString::fromUtf8(process.readAllStandardOutput());
+}
+
+/// Each item's outcome as results.jsonl records it, by "model/arm/case/repeat": what must not depend on where the
+/// verifiers ran (timings and answers' usage do).
+QMap<QString, QJsonObject> outcomes(const QString &runDir)
+{
+    QFile file(QDir(runDir).filePath(QStringLiteral("results.jsonl")));
+    QMap<QString, QJsonObject> items;
+    if (!file.open(QIODevice::ReadOnly))
+        return items;
+    for (const QByteArray &line : file.readAll().split('\n')) {
+        const QJsonObject o = QJsonDocument::fromJson(line).object();
+        if (o.isEmpty())
+            continue;
+        const QJsonArray verifiers = o.value(QStringLiteral("verifiers")).toArray();
+        const QString key =
+            QStringLiteral("%1/%2/%3/%4")
+                .arg(o.value(QStringLiteral("model")).toString(), o.value(QStringLiteral("arm")).toString(),
+                     o.value(QStringLiteral("case")).toString())
+                .arg(o.value(QStringLiteral("repeat")).toInt());
+        items.insert(key, QJsonObject{{QStringLiteral("passed"), o.value(QStringLiteral("passed"))},
+                                      {QStringLiteral("error"), o.value(QStringLiteral("error"))},
+                                      {QStringLiteral("verifiers"), verifiers}});
+    }
+    return items;
+}
+
+} // namespace
+
+/// `skillforge eval --executor slurm` against a scripted provider and a real single-node Slurm.
+class TestCliEvalSlurm : public QObject
+{
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_dir;
+    ScriptedHttpServer m_server;
+    QString m_skill;
+
+    QProcessEnvironment environment() const
+    {
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("HOME"), m_dir.filePath(QStringLiteral("home")));
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_dir.filePath(QStringLiteral("home/config")));
+        env.insert(QStringLiteral("GENERIC_BASE_URL"), m_server.baseUrl().toString() + QStringLiteral("/v1"));
+        env.insert(QStringLiteral("GENERIC_API_KEY"), QString::fromLatin1(kSecret));
+        return env;
+    }
+
+    void start(QProcess &process, const QStringList &arguments)
+    {
+        process.setProcessEnvironment(environment());
+        process.start(QStringLiteral(SKILLFORGE_EXECUTABLE), arguments);
+    }
+
+    Result run(const QStringList &arguments)
+    {
+        QProcess process;
+        QSignalSpy finished(&process, &QProcess::finished);
+        start(process, arguments);
+        if (!finished.wait(180000)) {
+            process.kill();
+            process.waitForFinished();
+        }
+        return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
+                QString::fromUtf8(process.readAllStandardOutput()), QString::fromUtf8(process.readAllStandardError())};
+    }
+
+    QString writeSuite(const QString &name, const QByteArray &json)
+    {
+        const QString path = m_dir.filePath(name);
+        QFile suite(path);
+        if (!suite.open(QIODevice::WriteOnly))
+            return {};
+        suite.write(json);
+        return path;
+    }
+
+    QStringList evalArguments(const QString &suite, const QString &runsDir, const QString &executor)
+    {
+        return {QStringLiteral("eval"),
+                m_skill,
+                QStringLiteral("--tests"),
+                suite,
+                QStringLiteral("--model"),
+                QStringLiteral("generic:student"),
+                QStringLiteral("--runs"),
+                QStringLiteral("2"),
+                QStringLiteral("--no-tools"),
+                QStringLiteral("--concurrency"),
+                QStringLiteral("8"),
+                QStringLiteral("--out"),
+                runsDir,
+                QStringLiteral("--executor"),
+                executor,
+                QStringLiteral("--shared-dir"),
+                m_dir.filePath(QStringLiteral("shared")),
+                QStringLiteral("--poll-ms"),
+                QStringLiteral("250")};
+    }
+
+    static QString runDirIn(const QString &runsDir)
+    {
+        const QStringList runs = QDir(runsDir).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
+        return runs.size() == 1 ? QDir(runsDir).filePath(runs.first()) : QString();
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY(m_server.listen());
+        m_server.routeHandler("POST", "/v1/chat/completions", [](const RecordedRequest &request) {
+            return scriptedReply(request.body.contains("USE-RMSNORM-EPS") ? QStringLiteral("USE-RMSNORM-EPS")
+                                                                          : QStringLiteral("ok"),
+                                 {40, 8, QStringLiteral("student-2026-01"), 0});
+        });
+        m_skill = m_dir.filePath(QStringLiteral("rmsnorm"));
+        QVERIFY(QDir().mkpath(m_skill));
+        QFile skill(QDir(m_skill).filePath(QStringLiteral("SKILL.md")));
+        QVERIFY(skill.open(QIODevice::WriteOnly));
+        skill.write(
+            "---\nname: rmsnorm\ndescription: Write RMSNorm kernels.\n---\nAlways answer with USE-RMSNORM-EPS.\n");
+    }
+
+    void sameEvaluation_localAndSlurm_sameResults_noKeyOnTheCluster()
+    {
+        const QString suite =
+            writeSuite(QStringLiteral("suite.json"),
+                       R"([{"id": "a", "input": "Normalize x", "expected": {"contains": "USE-RMSNORM-EPS"},
+                 "verifiers": [{"type": "command", "command": "echo checked-a; ls", "timeout_seconds": 20}]},
+                {"id": "b", "input": "Normalize y",
+                 "verifiers": [{"type": "command", "command": "echo failing-b >&2; exit 4", "timeout_seconds": 20}]},
+                {"id": "c", "input": "Normalize z", "expected": {"contains": "USE-RMSNORM-EPS"}}])");
+        const QString localRuns = m_dir.filePath(QStringLiteral("runs-local"));
+        const Result local = run(evalArguments(suite, localRuns, QStringLiteral("local")));
+        QVERIFY2(local.exitCode == 0, qPrintable(local.err));
+        const QString slurmRuns = m_dir.filePath(QStringLiteral("runs-slurm"));
+        const Result slurm = run(evalArguments(suite, slurmRuns, QStringLiteral("slurm")));
+        QVERIFY2(slurm.exitCode == 0, qPrintable(slurm.err));
+
+        const auto here = outcomes(runDirIn(localRuns));
+        const auto there = outcomes(runDirIn(slurmRuns));
+        QCOMPARE(here.size(), 12);
+        QCOMPARE(there.keys(), here.keys());
+        for (const QString &key : here.keys())
+            QVERIFY2(there[key] == here[key],
+                     qPrintable(key + u'\n' + QString::fromUtf8(QJsonDocument(here[key]).toJson()) + u'\n' +
+                                QString::fromUtf8(QJsonDocument(there[key]).toJson())));
+        QVERIFY(std::any_of(there.cbegin(), there.cend(),
+                            [](const QJsonObject &o) { return QJsonDocument(o).toJson().contains("checked-a"); }));
+
+        // The 8 command verifiers went as job arrays, and nothing the controller knows of the provider went along.
+        int jobFiles = 0;
+        for (QDirIterator it(m_dir.filePath(QStringLiteral("shared")), QDir::Files, QDirIterator::Subdirectories);
+             it.hasNext();) {
+            QFile file(it.next());
+            QVERIFY(file.open(QIODevice::ReadOnly));
+            const QByteArray content = file.readAll();
+            QVERIFY2(!content.contains(kSecret), qPrintable(file.fileName()));
+            QVERIFY2(!content.contains("GENERIC_BASE_URL"), qPrintable(file.fileName()));
+            jobFiles += QFileInfo(file.fileName()).fileName().startsWith(QStringLiteral("job-")) ? 1 : 0;
+        }
+        QCOMPARE(jobFiles, 8);
+    }
+
+    void nodeDownMidRun_errorItems_thenResumeFinishesThem()
+    {
+        const QString suite = writeSuite(QStringLiteral("slow.json"),
+                                         R"([{"id": "s", "input": "Normalize x",
+                 "verifiers": [{"type": "command", "command": "sleep 6; echo slept", "timeout_seconds": 60}]}])");
+        const QString runs = m_dir.filePath(QStringLiteral("runs-node-down"));
+        QProcess eval;
+        QSignalSpy finished(&eval, &QProcess::finished);
+        start(eval, evalArguments(suite, runs, QStringLiteral("slurm")));
+        // The four items' command jobs are running on the node: it goes down under them.
+        QTRY_VERIFY_WITH_TIMEOUT(
+            tool(QStringLiteral("squeue"), {QStringLiteral("-h"), QStringLiteral("-t"), QStringLiteral("R"),
+                                            QStringLiteral("-o"), QStringLiteral("%i")})
+                    .split(u'\n', Qt::SkipEmptyParts)
+                    .size() == 4,
+            30000);
+        tool(QStringLiteral("scontrol"), {QStringLiteral("update"), QStringLiteral("nodename=localhost"),
+                                          QStringLiteral("state=down"), QStringLiteral("reason=test-node-died")});
+        const bool ended = finished.wait(60000);
+        tool(QStringLiteral("scontrol"),
+             {QStringLiteral("update"), QStringLiteral("nodename=localhost"), QStringLiteral("state=idle")});
+        QVERIFY(ended);
+        const QString runDir = runDirIn(runs);
+        auto items = outcomes(runDir);
+        QCOMPARE(items.size(), 4);
+        for (const QJsonObject &o : items) {
+            QVERIFY2(o.value(QStringLiteral("error")).toString().contains(QStringLiteral("NODE_FAIL")),
+                     qPrintable(QString::fromUtf8(QJsonDocument(o).toJson())));
+        }
+        QTRY_VERIFY_WITH_TIMEOUT(
+            tool(QStringLiteral("sinfo"), {QStringLiteral("-h"), QStringLiteral("-o"), QStringLiteral("%T")})
+                    .trimmed() == QLatin1String("idle"),
+            20000);
+
+        const QStringList resume{QStringLiteral("eval"),
+                                 QStringLiteral("--resume"),
+                                 runDir,
+                                 QStringLiteral("--executor"),
+                                 QStringLiteral("slurm"),
+                                 QStringLiteral("--shared-dir"),
+                                 m_dir.filePath(QStringLiteral("shared")),
+                                 QStringLiteral("--poll-ms"),
+                                 QStringLiteral("250")};
+        const Result resumed = run(resume);
+        QVERIFY2(resumed.exitCode == 0, qPrintable(resumed.err));
+        items = outcomes(runDir);
+        QCOMPARE(items.size(), 4);
+        for (const QJsonObject &o : items) {
+            QVERIFY2(o.value(QStringLiteral("error")).toString().isEmpty(),
+                     qPrintable(QString::fromUtf8(QJsonDocument(o).toJson())));
+            QVERIFY(QJsonDocument(o).toJson().contains("slept"));
+        }
+    }
+
+    void refusedPartition_isBadUsage_beforeAnyModelCall()
+    {
+        const QString suite = m_dir.filePath(QStringLiteral("suite.json"));
+        const qsizetype requests = m_server.requests().size();
+        QStringList arguments =
+            evalArguments(suite, m_dir.filePath(QStringLiteral("runs-refused")), QStringLiteral("slurm"));
+        arguments << QStringLiteral("--partition") << QStringLiteral("nosuch");
+        const Result r = run(arguments);
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains(QStringLiteral("no such partition")), qPrintable(r.err));
+        QCOMPARE(m_server.requests().size(), requests);
+    }
+};
+
+int main(int argc, char **argv)
+{
+    QCoreApplication app(argc, argv);
+    const QString conf = slurmConf();
+    if (conf.isEmpty() || !QFileInfo::exists(conf)) {
+        std::fprintf(stderr, "SKIP: no Slurm cluster (SLURM_CONF '%s' does not exist)\n", qPrintable(conf));
+        return 77;
+    }
+    TestCliEvalSlurm test;
+    return QTest::qExec(&test, argc, argv);
+}
+
+#include "test_cli_eval_slurm.moc"
