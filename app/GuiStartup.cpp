@@ -8,6 +8,7 @@
 #include "eval/SandboxCommand.h"
 #include "generate/GenerateSkillDialog.h"
 #include "generate/RefineDialog.h"
+#include "trigger/TriggerLabDialog.h"
 #include "generate/SkillGenerator.h"
 #include "jobs/JobListModel.h"
 #include "llm/LocalRuntime.h"
@@ -103,6 +104,17 @@ void wireModels(MainWindow &window, LlmServices &llm, JobListModel &jobs)
         // Commands the verifiers and students run only ever run in the sandbox.
         RefineDialog dialog(llm.chat(), jobs, *window.project(), sandboxCommandRunner(), &window);
         QObject::connect(&dialog, &RefineDialog::skillChanged, &window, [&window](const QString &skillDir) {
+            window.page(MainWindow::View::Skill)->openPath(skillDir);
+        });
+        dialog.exec();
+    });
+    QAction *trigger = tools->addAction(QObject::tr("&Trigger Lab…"));
+    QObject::connect(trigger, &QAction::triggered, &window, [&window, &llm] {
+        if (!window.project()) {
+            return;
+        }
+        TriggerLabDialog dialog(llm.chat(), *window.project(), &window);
+        QObject::connect(&dialog, &TriggerLabDialog::skillChanged, &window, [&window](const QString &skillDir) {
             window.page(MainWindow::View::Skill)->openPath(skillDir);
         });
         dialog.exec();

@@ -103,13 +103,8 @@ bool readInputs(const QCommandLineParser &parser, const QString &command, Trigge
         others = std::get<QList<CatalogueEntry>>(folder);
         inputs->catalogueSource = u"%1 skills from %2"_s.arg(others.size()).arg(QDir::toNativeSeparators(catalogue));
     } else {
-        // The skills beside it (a project's skills/) and the bundled set: the candidate competes with both.
-        auto siblings =
-            SkillCatalogue::readFolder(QFileInfo(inputs->skillDir).absolutePath(), inputs->skillDir, &warnings);
-        if (const auto *list = std::get_if<QList<CatalogueEntry>>(&siblings))
-            others = *list;
-        const qsizetype besideIt = others.size();
-        others += SkillCatalogue::bundledDecoys();
+        qsizetype besideIt = 0;
+        others = SkillCatalogue::besideAndBundled(inputs->skillDir, &warnings, &besideIt);
         inputs->catalogueSource =
             u"%1 skills beside it and %2 bundled decoys"_s.arg(besideIt).arg(others.size() - besideIt);
     }

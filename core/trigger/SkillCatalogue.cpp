@@ -86,6 +86,18 @@ QList<CatalogueEntry> SkillCatalogue::bundledDecoys()
     return entries;
 }
 
+QList<CatalogueEntry> SkillCatalogue::besideAndBundled(const QString &skillDir, QStringList *warnings,
+                                                      qsizetype *besideCount)
+{
+    QList<CatalogueEntry> others;
+    const auto siblings = readFolder(QFileInfo(skillDir).absolutePath(), skillDir, warnings);
+    if (const auto *list = std::get_if<QList<CatalogueEntry>>(&siblings))
+        others = *list;
+    if (besideCount)
+        *besideCount = others.size();
+    return others + bundledDecoys();
+}
+
 QStringList SkillCatalogue::names() const
 {
     QStringList names;

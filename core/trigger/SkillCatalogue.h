@@ -37,6 +37,10 @@ public:
                                                                    QStringList *warnings = nullptr);
     /// The bundled decoys: common agent skills (documents, front end, git, data...) from resources/trigger/.
     static QList<CatalogueEntry> bundledDecoys();
+    /// The default company of a candidate: the skills beside it (a project's skills/) and then the bundled decoys, so
+    /// it competes with both. *besideCount says how many came from beside it.
+    static QList<CatalogueEntry> besideAndBundled(const QString &skillDir, QStringList *warnings = nullptr,
+                                                  qsizetype *besideCount = nullptr);
 
     const CatalogueEntry &candidate() const { return m_candidate; }
     QList<CatalogueEntry> entries() const { return m_entries; } ///< sorted by name, candidate included

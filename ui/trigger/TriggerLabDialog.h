@@ -1,0 +1,115 @@
+#pragma once
+
+#include "trigger/TriggerOptimizer.h"
+
+#include <QDialog>
+#include <QPointer>
+
+class QChart;
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QLineEdit;
+class QListWidget;
+class QPushButton;
+class QSpinBox;
+class QTabWidget;
+class QTableView;
+class QValueAxis;
+
+namespace sf {
+
+class ChatClient;
+class DiffView;
+class Project;
+class TriggerQueryModel;
+class TriggerResultsModel;
+class TriggerRunner;
+
+/**
+ * "Trigger Lab…": is a project skill loaded when it should be, and only then? The Queries tab edits a trigger query
+ * set (skill-creator's [{query, should_trigger}]: add, remove, import, export). Measure runs every query with each
+ * student against the fixed catalogue (the skills beside it and the bundled decoys) and fills the per-query table;
+ * Optimize lets a teacher rewrite the description within a budget, and each proposal is shown as a diff to accept
+ * (restoring its version into the skill) or leave. The chart shows recall and false-positive rate per model and
+ * iteration.
+ */
+class TriggerLabDialog final : public QDialog
+{
+    Q_OBJECT
+
+public:
+    TriggerLabDialog(ChatClient &client, const Project &project, QWidget *parent = nullptr);
+    ~TriggerLabDialog() override;
+
+    // For tests and for callers that prefill the form.
+    bool setSkill(const QString &name);
+    void setStudents(const QStringList &models);
+    void setTeacher(const QString &model);
+    void setRuns(int runs);
+    void setIterations(int iterations);
+    void setMaxCost(double usd); ///< 0: no budget
+    bool importQueries(const QString &path);
+    bool exportQueries(const QString &path);
+    void measure();
+    void optimize();
+    void cancel();
+    /// Restores the selected proposal's version into the skill.
+    bool acceptProposal(int iteration);
+
+    TriggerQueryModel *queryModel() const { return m_queries; }
+    TriggerResultsModel *resultsModel() const { return m_results; }
+    QChart *chart() const { return m_chart; }
+    DiffView *proposalDiff() const { return m_diff; }
+    QListWidget *proposalList() const { return m_proposals; }
+    QString statusText() const;
+    QString estimateText() const;
+    bool isRunning() const { return m_runner || m_optimizer; }
+
+Q_SIGNALS:
+    void skillChanged(const QString &skillDir);
+    void finished();
+
+private:
+    QString skillDir() const;
+    QStringList students() const;
+    TriggerConfig config() const;
+    std::optional<SkillCatalogue> catalogue(QString *why) const;
+    void updateEstimate();
+    void setRunning(bool running);
+    void onMeasured();
+    void onIteration(const TriggerIteration &iteration);
+    void onOptimized(const QString &reason);
+    void plot(int iteration, const TriggerMeasurement &measurement);
+    void showProposal(int row);
+    void loadDefaultQueries();
+
+    ChatClient &m_client;
+    const Project &m_project;
+    QComboBox *m_skill;
+    QLineEdit *m_students;
+    QLineEdit *m_teacher;
+    QSpinBox *m_runs;
+    QSpinBox *m_iterations;
+    QDoubleSpinBox *m_holdout;
+    QDoubleSpinBox *m_maxCost;
+    QLabel *m_estimate;
+    QLabel *m_status;
+    QPushButton *m_measureButton;
+    QPushButton *m_optimizeButton;
+    QPushButton *m_cancelButton;
+    QTabWidget *m_tabs;
+    TriggerQueryModel *m_queries;
+    TriggerResultsModel *m_results;
+    QTableView *m_queryTable;
+    QChart *m_chart;
+    QValueAxis *m_iterationAxis;
+    QListWidget *m_proposals;
+    DiffView *m_diff;
+    QPointer<TriggerRunner> m_runner;
+    QPointer<TriggerOptimizer> m_optimizer;
+    QList<TriggerIteration> m_iterationsShown;
+    QString m_original;
+};
+
+} // namespace sf
