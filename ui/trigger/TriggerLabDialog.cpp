@@ -24,6 +24,7 @@
 #include <QLineSeries>
 #include <QListWidget>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QTabWidget>
@@ -138,9 +139,13 @@ TriggerLabDialog::TriggerLabDialog(ChatClient &client, const Project &project, Q
     auto *rateAxis = new QValueAxis(m_chart);
     rateAxis->setRange(0, 1);
     rateAxis->setLabelFormat(QStringLiteral("%.1f"));
+    rateAxis->setTickCount(6);
     rateAxis->setTitleText(tr("Share of trials"));
-    m_iterationAxis->setRange(0, 1);
-    m_iterationAxis->setTickCount(2);
+    // Whole iterations only, with room on both sides so that a single measurement's points are not on the frame.
+    m_iterationAxis->setTickType(QValueAxis::TicksDynamic);
+    m_iterationAxis->setTickAnchor(0);
+    m_iterationAxis->setTickInterval(1);
+    m_iterationAxis->setRange(-0.5, 1.5);
     m_iterationAxis->setLabelFormat(QStringLiteral("%d"));
     m_iterationAxis->setTitleText(tr("Iteration"));
     m_chart->addAxis(m_iterationAxis, Qt::AlignBottom);
@@ -498,7 +503,9 @@ void TriggerLabDialog::onIteration(const TriggerIteration &iteration)
 void TriggerLabDialog::onOptimized(const QString &reason)
 {
     const TriggerIteration *best = m_optimizer->best();
-    QString text = tr("Stopped (%1), $%2 spent.").arg(reason).arg(m_optimizer->spentUsd(), 0, 'f', 4);
+    QString text = tr("Stopped (%1).").arg(reason);
+    if (m_optimizer->spentUsd() > 0)
+        text += tr(" $%1 spent.").arg(m_optimizer->spentUsd(), 0, 'f', 4);
     if (best && best->number > 0)
         text += tr(" Best: proposal %1; review it in Proposals and accept it to use it.").arg(best->number);
     else if (best)
@@ -522,7 +529,12 @@ void TriggerLabDialog::showProposal(int row)
 {
     if (row < 0 || row >= m_iterationsShown.size())
         return;
-    m_diff->setTexts(m_original, m_iterationsShown.at(row).description, tr("Original"),
+    // One sentence a line, so that the diff shows which sentences the teacher changed.
+    const auto sentences = [](QString text) {
+        static const QRegularExpression end(QStringLiteral("([.!?;])\\s+"));
+        return text.replace(end, QStringLiteral("\\1\n"));
+    };
+    m_diff->setTexts(sentences(m_original), sentences(m_iterationsShown.at(row).description), tr("Original"),
                      row == 0 ? tr("Original") : tr("Proposal %1").arg(row));
 }
 
@@ -548,7 +560,7 @@ void TriggerLabDialog::plot(int iteration, const TriggerMeasurement &measurement
     for (int i = 0; i < measurement.models.size(); ++i) {
         const ModelTriggerRates &r = measurement.models.at(i);
         for (const bool recall : {true, false}) {
-            const QString name = recall ? tr("%1 recall").arg(r.model) : tr("%1 false positives").arg(r.model);
+            const QString name = recall ? tr("%1 recall").arg(r.model) : tr("%1 FPR").arg(r.model);
             QLineSeries *line = nullptr;
             for (QAbstractSeries *s : m_chart->series()) {
                 if (s->name() == name)
@@ -557,21 +569,24 @@ void TriggerLabDialog::plot(int iteration, const TriggerMeasurement &measurement
             if (!line) {
                 line = new QLineSeries(m_chart);
                 line->setName(name);
-                QPen pen(charts::okabeIto(i));
+                // Recall and false positives of one model in two colours (and solid vs dashed), each model its own
+                // pair.
+                QPen pen(charts::okabeIto(2 * i + (recall ? 4 : 5)));
                 pen.setWidth(2);
                 if (!recall)
                     pen.setStyle(Qt::DashLine);
                 line->setPen(pen);
                 line->setPointsVisible(true);
+                line->setMarkerSize(9);
                 m_chart->addSeries(line);
+                m_chart->legend()->setVisible(true);
                 for (QAbstractAxis *axis : m_chart->axes())
                     line->attachAxis(axis);
             }
             line->append(iteration, recall ? r.recall.rate : r.falsePositiveRate.rate);
         }
     }
-    m_iterationAxis->setRange(0, std::max(1, iteration));
-    m_iterationAxis->setTickCount(std::max(1, iteration) + 1);
+    m_iterationAxis->setRange(-0.5, std::max(1, iteration) + 0.5);
 }
 
 } // namespace sf
