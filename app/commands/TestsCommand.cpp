@@ -2,6 +2,7 @@
 #include "LlmServices.h"
 #include "generate/TestCaseGenerator.h"
 #include "project/Project.h"
+#include "trigger/TriggerQueryGenerator.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -34,6 +35,57 @@ QString freeSuitePath(const QString &testsDir, const QString &name)
     return path;
 }
 
+// `tests generate --trigger`: a trigger query set instead of a suite, by default the skill's evals/trigger_evals.json.
+int runTriggerQueriesGenerate(const QCommandLineParser &parser, const QString &skillDir, const QString &model)
+{
+    TriggerQueryRequest request;
+    request.skillDir = skillDir;
+    request.model = model;
+    bool ok = true;
+    request.count = parser.isSet(QStringLiteral("count")) ? parser.value(QStringLiteral("count")).toInt(&ok) : 20;
+    if (!ok || request.count < 2 || request.count > 200) {
+        err(QStringLiteral("skillforge tests generate: --count must be a number from 2 to 200 (see --help)\n"));
+        return BadUsage;
+    }
+    if (parser.isSet(QStringLiteral("out"))) {
+        request.outputPath = QFileInfo(parser.value(QStringLiteral("out"))).absoluteFilePath();
+    } else {
+        const QString evals = QDir(skillDir).filePath(QStringLiteral("evals"));
+        request.outputPath = QDir(evals).filePath(QStringLiteral("trigger_evals.json"));
+        for (int n = 2; QFileInfo::exists(request.outputPath); ++n)
+            request.outputPath = QDir(evals).filePath(QStringLiteral("trigger_evals-%1.json").arg(n));
+    }
+    if (QFileInfo::exists(request.outputPath)) {
+        err(QStringLiteral("skillforge tests generate: %1 already exists; choose another --out\n")
+                .arg(request.outputPath));
+        return BadUsage;
+    }
+    LlmServices services;
+    TriggerQueryGenerator generator(services.chat());
+    int exitCode = CheckFailed;
+    QObject::connect(&generator, &TriggerQueryGenerator::finished, qApp,
+                     [&](const QString &path, const QList<TriggerQuery> &queries) {
+                         const auto should = std::count_if(queries.cbegin(), queries.cend(),
+                                                           [](const TriggerQuery &q) { return q.shouldTrigger; });
+                         out(QStringLiteral("Wrote %1: %2 trigger queries, %3 should load the skill, %4 should not\n")
+                                 .arg(QDir::toNativeSeparators(path))
+                                 .arg(queries.size())
+                                 .arg(should)
+                                 .arg(queries.size() - should));
+                         exitCode = Success;
+                         QCoreApplication::quit();
+                     });
+    QObject::connect(&generator, &TriggerQueryGenerator::failed, qApp, [&](const QString &message) {
+        err(QStringLiteral("skillforge tests generate: %1\n").arg(message));
+        QCoreApplication::quit();
+    });
+    err(QStringLiteral("Asking %1 for %2 trigger queries...\n").arg(model).arg(request.count));
+    QMetaObject::invokeMethod(
+        qApp, [&] { generator.start(request); }, Qt::QueuedConnection);
+    QCoreApplication::exec();
+    return exitCode;
+}
+
 int runTestsGenerate(const QStringList &arguments)
 {
     QCommandLineParser parser;
@@ -45,6 +97,7 @@ int runTestsGenerate(const QStringList &arguments)
     parser.addOption({QStringLiteral("out"), QString(), QStringLiteral("FILE")});
     parser.addOption({QStringLiteral("max-tokens"), QString(), QStringLiteral("N"), QStringLiteral("12000")});
     parser.addOption({QStringLiteral("reply-format"), QString(), QStringLiteral("F"), QStringLiteral("auto")});
+    parser.addOption(QCommandLineOption(QStringLiteral("trigger")));
     if (!parseArguments(parser, QStringLiteral("tests generate"), arguments)) {
         return BadUsage;
     }
@@ -64,6 +117,9 @@ int runTestsGenerate(const QStringList &arguments)
     }
     if (!QFileInfo(QDir(request.skillDir).filePath(QStringLiteral("SKILL.md"))).isFile()) {
         return usage(QStringLiteral("%1 is not a skill folder (it has no SKILL.md)").arg(request.skillDir));
+    }
+    if (parser.isSet(QStringLiteral("trigger"))) {
+        return runTriggerQueriesGenerate(parser, request.skillDir, request.model);
     }
     bool ok = false;
     request.maxTokens = parser.value(QStringLiteral("max-tokens")).toInt(&ok);
@@ -146,7 +202,8 @@ Command testsGenerateCommand()
     command.summary = QStringLiteral("have a model write test cases for a skill");
     command.help = QStringLiteral(
         "Usage: skillforge tests generate SKILL_DIR --model PROVIDER:MODEL [--count N] [--heldout F]\n"
-        "                                 [--task TEXT] [--out FILE] [--max-tokens N] [--reply-format F]\n\n"
+        "                                 [--task TEXT] [--out FILE] [--max-tokens N] [--reply-format F]\n"
+        "       skillforge tests generate SKILL_DIR --trigger --model PROVIDER:MODEL [--count N] [--out FILE]\n\n"
         "Asks the model for N test cases (default 6) with verifiers of the kinds the evaluation runs\n"
         "(regex, file checks, commands, llm_judge rubrics, cuda_kernel), reads them with the suite reader\n"
         "(asking once more if the reply cannot be read) and marks the share F (default one third) held\n"
@@ -157,7 +214,10 @@ Command testsGenerateCommand()
         "the cases and verifiers it can read and lists what it left out.\n\n"
         "  --max-tokens N     the longest reply the model may write (default 12000)\n"
         "  --reply-format F   json holds the reply to a JSON Schema (for small models), files asks for it\n"
-        "                     in words; auto (default): json for the local and ollama providers\n\n"
+        "                     in words; auto (default): json for the local and ollama providers\n"
+        "  --trigger          write a trigger query set instead (skill-creator's [{query, should_trigger}],\n"
+        "                     N default 20, about half near-miss negatives) for `skillforge trigger`; it goes\n"
+        "                     to the skill's evals/trigger_evals.json (or -2, -3...) or to FILE\n\n"
         "Exit codes: 0 the suite was written, 1 the model failed or its reply could not be read,\n"
         "2 bad usage.\n");
     command.run = runTestsGenerate;

@@ -88,6 +88,8 @@ private Q_SLOTS:
         m_server.routeHandler("POST", "/v1/chat/completions", [](const RecordedRequest &request) {
             if (!request.body.contains("response_format"))
                 return TriggerStudent{}(request);
+            if (request.body.contains("trigger_queries")) // tests generate --trigger
+                return scriptedReply(QString::fromUtf8("{\"queries\": " + kQueries + "}"));
             return scriptedReply(
                 u"{\"description\": \"CUDA kernels: speed up a slow softmax or layernorm on the GPU.\"}"_s, {2000, 40});
         });
@@ -221,6 +223,25 @@ private Q_SLOTS:
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.contains(u"no price for generic:teacher"_s), qPrintable(r.err));
         QCOMPARE(int(m_server.requests().size()), before);
+    }
+
+    void testsGenerateTrigger_writesTheSkillsTriggerEvals_whichTriggerThenReads()
+    {
+        const QString skill = m_dir.filePath(u"gen/cuda-kernels"_s);
+        writeFile(skill + u"/SKILL.md"_s, kSkill);
+        const int before = int(m_server.requests().size());
+        const Result r = run({u"tests"_s, u"generate"_s, skill, u"--trigger"_s, u"--model"_s, u"generic:teacher"_s,
+                              u"--count"_s, u"5"_s});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY2(r.out.contains(u"5 trigger queries, 2 should load the skill, 3 should not"_s), qPrintable(r.out));
+        const QByteArray request = m_server.requests().at(before).body;
+        QVERIFY(request.contains("cuda-kernels"));
+        QVERIFY(request.contains("pdf")); // the other skills are named, for near misses
+        QVERIFY(QFileInfo::exists(skill + u"/evals/trigger_evals.json"_s));
+        // `trigger` finds it without --queries.
+        const Result measured = run({u"trigger"_s, skill, u"--model"_s, u"generic:student"_s, u"--runs"_s, u"1"_s});
+        QVERIFY2(measured.exitCode == 0, qPrintable(measured.err));
+        QVERIFY2(measured.out.contains(u"recall          50%"_s), qPrintable(measured.out));
     }
 };
 
