@@ -1,6 +1,7 @@
 #include "CommandRegistry.h"
 #include "ExecutorOptions.h"
 #include "LlmServices.h"
+#include "VerdictOptions.h"
 #include "cluster/JobVerifiers.h"
 #include "eval/EffectiveConcurrency.h"
 #include "eval/EvalSession.h"
@@ -102,6 +103,14 @@ QString summaryTable(const RunSummary &summary)
     return text;
 }
 
+QString verdictLines(const QList<Verdict> &verdicts, const VerdictThresholds &thresholds)
+{
+    QString text;
+    for (const Verdict &v : verdicts)
+        text += QStringLiteral("verdict %1 [%2]: %3\n").arg(v.model, v.split, v.reason());
+    return text + QStringLiteral("  (%1)\n").arg(thresholds.describe());
+}
+
 // The gates look at held-out results when there are any: those are the cases the skill was not tuned on.
 QStringList unmetGates(const RunSummary &summary, const QStringList &models, std::optional<double> minLift,
                        std::optional<double> minPassRate)
@@ -151,6 +160,7 @@ int runEval(const QStringList &arguments)
     parser.addOption(QCommandLineOption(QStringLiteral("json")));
     parser.addOption(QCommandLineOption(QStringLiteral("no-tools")));
     parser.addOption(QCommandLineOption(QStringLiteral("override-case-repeats")));
+    addVerdictOptions(parser);
     addExecutorOptions(parser);
     if (!parseArguments(parser, kCommand, arguments))
         return BadUsage;
@@ -158,7 +168,9 @@ int runEval(const QStringList &arguments)
     const std::optional<double> minLift = numberOption(parser, kCommand, QStringLiteral("min-lift"), &ok);
     const std::optional<double> minPassRate =
         ok ? numberOption(parser, kCommand, QStringLiteral("min-pass-rate"), &ok) : std::nullopt;
-    if (!ok)
+    const std::optional<VerdictThresholds> thresholds =
+        ok ? verdictThresholdsFromOptions(parser, kCommand) : std::nullopt;
+    if (!ok || !thresholds)
         return BadUsage;
 
     EvalPlan plan;
@@ -272,14 +284,17 @@ int runEval(const QStringList &arguments)
 
     const RunSummary summary = summarizeRun(store->results());
     const QStringList unmet = unmetGates(summary, session.config().models, minLift, minPassRate);
+    const QList<Verdict> verdicts = decideVerdicts(summary, *thresholds);
     if (json) {
         QJsonObject object{{QStringLiteral("run_dir"), store->dir()},
                            {QStringLiteral("run"), store->manifest().toJson()},
                            {QStringLiteral("summary"), summary.toJson()},
+                           {QStringLiteral("verdicts"), verdictsJson(verdicts, *thresholds)},
                            {QStringLiteral("gates_unmet"), QJsonArray::fromStringList(unmet)}};
         out(QString::fromUtf8(QJsonDocument(object).toJson(QJsonDocument::Indented)));
     } else {
         out(summaryTable(summary));
+        out(verdictLines(verdicts, *thresholds));
         out(QStringLiteral("results: %1\n").arg(store->dir()));
     }
     for (const QString &gate : unmet)
@@ -306,8 +321,9 @@ Command evalCommand()
             "T]]\n\n"
             "Runs every test case on every model twice, without the skill (baseline) and with it, --runs times\n"
             "(or a case's own \"repeats\"), arms interleaved, and prints pass rates with Wilson 95% intervals, the\n"
-            "lift with an exact McNemar test over paired cases, tokens and latency. Held-out cases are reported "
-            "apart.\n\n"
+            "lift with an exact McNemar test over paired cases, tokens and latency, and a verdict per model: keep,\n"
+            "cut (no lift, or the skill hurts) or can't tell yet (with the paired cases that would likely decide it).\n"
+            "Held-out cases are reported apart and decide the verdicts and gates when there are any.\n\n"
             "  --tests FILE        upskill's test JSON (a list or {\"cases\": [...]}) or skill-creator's evals.json;\n"
             "                      default: the skill's evals/evals.json, else the tests in its skill_meta.json\n"
             "  --mode MODE         inline: the skill's body in the system prompt (default); agentic: only its name\n"
@@ -323,7 +339,7 @@ Command evalCommand()
             "  --json              print the run and its statistics as JSON\n"
             "  --min-lift X        exit 1 unless every model's lift (held-out cases when there are any) is >= X\n"
             "  --min-pass-rate X   exit 1 unless every model's with-skill pass rate is >= X\n") +
-        executorOptionsHelp() +
+        verdictOptionsHelp() + executorOptionsHelp() +
         QStringLiteral(
             "  With slurm, command and cuda_kernel verifiers run as job arrays (a job that fails on its node is\n"
             "  an error item that --resume runs again); the student's own tool calls stay here.\n\n"

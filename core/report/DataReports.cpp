@@ -3,6 +3,7 @@
 #include "ReportWriters_p.h"
 #include "common/Secrets.h"
 
+#include <QHash>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -88,12 +89,14 @@ QByteArray scrubbed(const QByteArray &json)
 }
 
 /// One run as a JSON object, its results one per line so that a large report stays readable with line tools.
-QByteArray runJson(const RunAnalysis &run)
+QByteArray runJson(const RunAnalysis &run, const VerdictThresholds &thresholds)
 {
-    const QJsonObject head{{QStringLiteral("label"), run.label()},
-                           {QStringLiteral("manifest"), run.manifest.toJson()},
-                           {QStringLiteral("summary"), run.summary.toJson()},
-                           {QStringLiteral("matrix"), matrixJson(run.matrix)}};
+    const QJsonObject head{
+        {QStringLiteral("label"), run.label()},
+        {QStringLiteral("manifest"), run.manifest.toJson()},
+        {QStringLiteral("summary"), run.summary.toJson()},
+        {QStringLiteral("verdicts"), verdictsJson(decideVerdicts(run.summary, thresholds), thresholds)},
+        {QStringLiteral("matrix"), matrixJson(run.matrix)}};
     QByteArray out = scrubbed(compactJson(head)).chopped(1); // open: the results follow
     out += ",\n\"results\": [";
     for (qsizetype i = 0; i < run.results.size(); ++i)
@@ -130,8 +133,13 @@ QString csvReport(const ReportSource &source)
                     QStringLiteral("skill_loaded"),
                     QStringLiteral("failed_verifiers"),
                     QStringLiteral("started_at"),
-                    QStringLiteral("transcript")});
+                    QStringLiteral("transcript"),
+                    QStringLiteral("model_verdict")});
     for (const RunAnalysis *run : source.runs()) {
+        // The model's verdict on every one of its rows, so that a spreadsheet filtered to a model shows it.
+        QHash<QString, QString> verdicts;
+        for (const Verdict &v : decideVerdicts(run->summary, source.options.verdicts))
+            verdicts.insert(v.model, v.code());
         for (const ItemResult &r : run->results) {
             csv += csvLine(
                 {run->manifest.runId,
@@ -158,7 +166,8 @@ QString csvReport(const ReportSource &source)
                  r.skillLoaded ? (*r.skillLoaded ? QStringLiteral("true") : QStringLiteral("false")) : QString(),
                  failedEvidence(r),
                  r.startedAt,
-                 r.transcript});
+                 r.transcript,
+                 verdicts.value(r.key.model)});
         }
     }
     return csv;
@@ -169,9 +178,9 @@ QByteArray jsonReport(const ReportSource &source)
     const QJsonObject head{{QStringLiteral("format"), QStringLiteral("skillforge-report/1")},
                            {QStringLiteral("generated_by"), generatedBy()}};
     QByteArray out = compactJson(head).chopped(1); // the object stays open for the runs
-    out += ",\n\"run\": " + runJson(*source.run);
+    out += ",\n\"run\": " + runJson(*source.run, source.options.verdicts);
     if (source.compare) {
-        out += ",\n\"compare\": " + runJson(*source.compare);
+        out += ",\n\"compare\": " + runJson(*source.compare, source.options.verdicts);
         const bool mainFirst = source.run->manifest.startedAt <= source.compare->manifest.startedAt;
         const RunAnalysis &before = mainFirst ? *source.run : *source.compare;
         const RunAnalysis &after = mainFirst ? *source.compare : *source.run;
@@ -203,6 +212,9 @@ QString junitReport(const ReportSource &source)
     // One testsuite per model and arm; one testcase per case in it. A case fails when any judged repeat failed;
     // it is an error when no repeat failed but some ended in an error (the provider, not the student).
     // A case a column never ran (an interrupted run) is skipped, not passed.
+    QHash<QString, Verdict> verdicts;
+    for (const Verdict &v : decideVerdicts(run.summary, source.options.verdicts))
+        verdicts.insert(v.model, v);
     int totalTests = 0, totalFailures = 0, totalErrors = 0, totalSkipped = 0;
     QList<std::array<int, 3>> counts(matrix.columns.size(), {0, 0, 0});
     for (const CaseRow &row : matrix.rows) {
@@ -256,6 +268,11 @@ QString junitReport(const ReportSource &source)
         property(QStringLiteral("run_id"), run.manifest.runId);
         property(QStringLiteral("model"), column.model);
         property(QStringLiteral("arm"), column.arm);
+        if (const auto v = verdicts.constFind(column.model); v != verdicts.cend()) {
+            property(QStringLiteral("verdict"), v->code());
+            property(QStringLiteral("verdict_reason"), v->reason());
+            property(QStringLiteral("verdict_rule"), source.options.verdicts.describe());
+        }
         w.writeEndElement();
 
         const QString className = QStringLiteral("%1.%2.%3").arg(run.manifest.skillName, column.model, column.arm);

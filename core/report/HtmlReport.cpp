@@ -300,6 +300,7 @@ QString htmlReport(const ReportSource &source)
     for (const RunAnalysis *r : runs) {
         if (runs.size() > 1)
             html += QStringLiteral("<h3>%1</h3>\n").arg(esc(r->label()));
+        appendTable(html, verdictTable(*r, source.options.verdicts));
         for (const QString &split : splitsOf(*r)) {
             appendTable(html, passRateTable(*r, split));
             appendTable(html, liftTable(*r, split));

@@ -61,6 +61,7 @@ QString markdownReport(const ReportSource &source, const QString &chartPrefix)
     for (const RunAnalysis *r : runs) {
         if (runs.size() > 1)
             md += QStringLiteral("### %1\n\n").arg(r->label());
+        appendTable(md, verdictTable(*r, source.options.verdicts));
         for (const QString &split : splitsOf(*r)) {
             appendTable(md, passRateTable(*r, split));
             appendTable(md, liftTable(*r, split));

@@ -126,6 +126,7 @@ QByteArray pdfReport(const ReportSource &source, QString *error)
     for (const RunAnalysis *r : runs) {
         if (runs.size() > 1)
             html += QStringLiteral("<h2>%1</h2>").arg(esc(r->label()));
+        appendTable(html, verdictTable(*r, source.options.verdicts));
         for (const QString &split : splitsOf(*r)) {
             appendTable(html, passRateTable(*r, split));
             appendTable(html, liftTable(*r, split));

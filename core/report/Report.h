@@ -1,5 +1,7 @@
 #pragma once
 
+#include "eval/Verdict.h"
+
 #include <QString>
 #include <QStringList>
 #include <optional>
@@ -37,6 +39,8 @@ struct ReportOptions
     /// Items whose full details (verifier evidence, transcript) HTML includes: items of flipped cases first, then
     /// errors, failures and passes, up to this many. The report says when items were left out.
     int maxItemDetails = 1000;
+    /// When a skill is kept, cut or not yet decided; every format shows the verdicts and these thresholds.
+    VerdictThresholds verdicts;
 };
 
 /**

@@ -234,6 +234,27 @@ Table liftTable(const RunAnalysis &run, const QString &split)
     return table;
 }
 
+Table verdictTable(const RunAnalysis &run, const VerdictThresholds &thresholds)
+{
+    Table table;
+    table.title = QStringLiteral("Verdicts");
+    table.header = {QStringLiteral("Model"), QStringLiteral("Decided on"),   QStringLiteral("Verdict"),
+                    QStringLiteral("Lift"),  QStringLiteral("95% interval"), QStringLiteral("Pairs"),
+                    QStringLiteral("Why")};
+    for (const Verdict &v : decideVerdicts(run.summary, thresholds)) {
+        table.rows.append(
+            {v.model, splitTitle(v.split), v.word(),
+             QStringLiteral("%1%2 pp").arg(v.lift > 0 ? QStringLiteral("+") : QString(),
+                                           QString::number(v.lift * 100, 'f', 1)),
+             QStringLiteral("[%1, %2] pp")
+                 .arg(QString::number(v.liftCi.low * 100, 'f', 1), QString::number(v.liftCi.high * 100, 'f', 1)),
+             QString::number(v.pairs), v.reason()});
+    }
+    table.note = QStringLiteral("Thresholds: %1. Interval: Newcombe's paired score interval of the lift.")
+                     .arg(thresholds.describe());
+    return table;
+}
+
 Table changesTable(const RunAnalysis &before, const RunAnalysis &after, int limit)
 {
     Table table;

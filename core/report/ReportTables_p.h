@@ -1,6 +1,7 @@
 #pragma once
 
 #include "eval/RunAnalysis.h"
+#include "eval/Verdict.h"
 
 #include <QList>
 #include <QPair>
@@ -42,6 +43,8 @@ QList<QPair<QString, QString>> measuredFacts(const RunAnalysis &run);
 Table passRateTable(const RunAnalysis &run, const QString &split);
 Table costTable(const RunAnalysis &run, const QString &split);
 Table liftTable(const RunAnalysis &run, const QString &split);
+/// One verdict per model (keep, cut, can't tell yet), the thresholds in the note.
+Table verdictTable(const RunAnalysis &run, const VerdictThresholds &thresholds);
 /// What changed per case and column from @p before to @p after (diffCaseMatrices), at most @p limit rows.
 Table changesTable(const RunAnalysis &before, const RunAnalysis &after, int limit = 500);
 

@@ -164,6 +164,13 @@ private Q_SLOTS:
                                            .toObject();
         QCOMPARE(comparison.value(QStringLiteral("lift")).toDouble(), 1.0);
         QCOMPARE(comparison.value(QStringLiteral("only_with_skill")).toInt(), 6);
+        // Six pairs, all flipped to pass: a clear direction, but under the default minimum of ten pairs.
+        const QJsonObject verdicts = json.value(QStringLiteral("verdicts")).toObject();
+        QCOMPARE(verdicts.value(QStringLiteral("thresholds")).toObject().value(QStringLiteral("min_pairs")).toInt(),
+                 10);
+        const QJsonObject verdict = verdicts.value(QStringLiteral("models")).toArray().first().toObject();
+        QCOMPARE(verdict.value(QStringLiteral("verdict")).toString(), QStringLiteral("cant_tell"));
+        QVERIFY(verdict.value(QStringLiteral("more_pairs_needed")).toInt() >= 4);
         const QJsonObject run = json.value(QStringLiteral("run")).toObject();
         QVERIFY(run.value(QStringLiteral("skill"))
                     .toObject()
@@ -242,10 +249,15 @@ private Q_SLOTS:
         m_server.routeHandler("POST", "/v1/chat/completions",
                               [](const RecordedRequest &) { return reply(QStringLiteral("USE-RMSNORM-EPS")); });
         const Result r = run(evalArguments(m_dir.filePath(QStringLiteral("runs-same")),
-                                           {QStringLiteral("--min-lift"), QStringLiteral("0.1")}));
+                                           {QStringLiteral("--min-lift"), QStringLiteral("0.1"),
+                                            QStringLiteral("--verdict-min-pairs"), QStringLiteral("5")}));
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.contains(QStringLiteral("gate not met")), qPrintable(r.err));
         QVERIFY2(r.out.contains(QStringLiteral("lift generic:student [all]: +0.00")), qPrintable(r.out));
+        // The verdict and the thresholds that decided it, printed beside the statistics.
+        QVERIFY2(r.out.contains(QStringLiteral("verdict generic:student [all]: cut: no lift (lift 0.0 pp")),
+                 qPrintable(r.out));
+        QVERIFY2(r.out.contains(QStringLiteral("can't tell yet under 5 paired cases")), qPrintable(r.out));
     }
 
     void badSuite_isBadUsage_namingFileAndLine()

@@ -24,6 +24,7 @@
 #include <QFileInfo>
 #include <QGuiApplication>
 #include <QImage>
+#include <QLabel>
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QScatterSeries>
@@ -316,6 +317,34 @@ private Q_SLOTS:
         const ArmSummary *gemmaSkill = summary.arm(models[1], kWithSkillArm);
         QCOMPARE(points[1]->at(1), QPointF(gemmaSkill->tokens.mean, gemmaSkill->passRate.rate * 100));
         QCOMPARE(charts::overlayOf(view->scatterChart()->chart())->arrows().size(), 2);
+    }
+
+    void verdicts_perModel_withTheThresholdsShown_andFollowingThem()
+    {
+        auto view = openView(m_v1);
+        const RunSummary &summary = view->shownRun()->summary;
+        const QList<Verdict> verdicts = decideVerdicts(summary, view->verdictThresholds());
+        QCOMPARE(verdicts.size(), 2);
+        const QString text = view->verdictLabel()->text();
+        for (const Verdict &v : verdicts)
+            QVERIFY2(text.contains(v.reason().toHtmlEscaped()), qPrintable(text));
+        QVERIFY2(text.contains(view->verdictThresholds().describe().toHtmlEscaped()), qPrintable(text));
+        // The lift table's verdict column says the same, on the row of the cases that decided it.
+        QTableWidget *table = view->liftTable();
+        QCOMPARE(table->horizontalHeaderItem(9)->text(), u"Verdict"_s);
+        for (int row = 0; row < table->rowCount(); ++row) {
+            for (const Verdict &v : verdicts) {
+                if (table->item(row, 1)->text() == v.model && table->item(row, 9))
+                    QCOMPARE(table->item(row, 9)->text(), v.word());
+            }
+        }
+        // Other thresholds, other verdicts: a minimum of a thousand pairs leaves every model undecided.
+        view->setVerdictThresholds({0.0, 1000});
+        for (const Verdict &v : decideVerdicts(summary, {0.0, 1000}))
+            QCOMPARE(v.kind, Verdict::Kind::CantTell);
+        QVERIFY(view->verdictLabel()->text().contains(u"under 1000 paired cases"_s));
+        QVERIFY(view->verdictLabel()->text().contains(u"can&#x27;t tell yet"_s) ||
+                view->verdictLabel()->text().contains(u"can't tell yet"_s));
     }
 
     void comparingTwoRuns_showsBothInTheCharts_andTheChangesTable()

@@ -8,6 +8,7 @@
 #include "compare/CaseChangesModel.h"
 #include "compare/CaseDetailDialog.h"
 #include "compare/CaseMatrixModel.h"
+#include "project/AppSettings.h"
 #include "project/Project.h"
 #include "report/ExportReportDialog.h"
 
@@ -66,6 +67,8 @@ CompareView::CompareView(QWidget *parent)
     , m_splitCombo(new QComboBox(this))
     , m_metricCombo(new QComboBox(this))
     , m_status(new QLabel(this))
+    , m_verdicts(new QLabel(this))
+    , m_thresholds(AppSettings().verdictThresholds())
     , m_barChart(new charts::ChartPanel(this))
     , m_scatterChart(new charts::ChartPanel(this))
     , m_liftChart(new charts::ChartPanel(this))
@@ -91,6 +94,8 @@ CompareView::CompareView(QWidget *parent)
     for (const Metric metric : {Metric::PassRate, Metric::Tokens, Metric::Cost, Metric::Latency})
         m_metricCombo->addItem(charts::metricName(metric), int(metric));
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_verdicts->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_verdicts->setWordWrap(true);
 
     auto *controls = new QHBoxLayout;
     controls->addWidget(new QLabel(tr("Run:"), this));
@@ -169,7 +174,13 @@ CompareView::CompareView(QWidget *parent)
     changesLayout->addWidget(m_changesView);
 
     m_tabs->addTab(matrixPage, tr("Case matrix"));
-    m_tabs->addTab(m_liftTable, tr("Lift per model"));
+    // The verdicts above the lift they come from; the status line names them in a word each.
+    auto *liftPage = new QWidget(this);
+    auto *liftLayout = new QVBoxLayout(liftPage);
+    liftLayout->setContentsMargins(4, 4, 4, 4);
+    liftLayout->addWidget(m_verdicts);
+    liftLayout->addWidget(m_liftTable, 1);
+    m_tabs->addTab(liftPage, tr("Verdicts and lift"));
     m_tabs->addTab(m_changesPage, tr("Changes between runs"));
     m_tabs->setTabVisible(2, false);
 
@@ -412,14 +423,15 @@ void CompareView::rebuild()
     const auto count = [&locale](qsizetype n, const QString &one, const QString &many) {
         return n == 1 ? one : many.arg(locale.toString(n));
     };
-    m_status->setText(tr("%1 · %2 · %3 · %4 · %5")
-                          .arg(count(m_shown->results.size(), tr("1 item"), tr("%1 items")),
-                               count(m_shown->matrix.columns.size() / 2, tr("1 model"), tr("%1 models")),
-                               count(m_shown->matrix.rows.size(), tr("1 case"), tr("%1 cases")))
-                          .arg(m.status.isEmpty() ? tr("status unknown") : m.status,
-                               m.suitePath.isEmpty() ? m.skillName : QDir(m.suitePath).dirName()));
+    m_statusFacts = tr("%1 · %2 · %3 · %4 · %5")
+                        .arg(count(m_shown->results.size(), tr("1 item"), tr("%1 items")),
+                             count(m_shown->matrix.columns.size() / 2, tr("1 model"), tr("%1 models")),
+                             count(m_shown->matrix.rows.size(), tr("1 case"), tr("%1 cases")))
+                        .arg(m.status.isEmpty() ? tr("status unknown") : m.status,
+                             m.suitePath.isEmpty() ? m.skillName : QDir(m.suitePath).dirName());
     rebuildCharts();
     fillLiftTable();
+    fillVerdicts();
 
     if (m_compared) {
         // Changes read from the earlier run to the later one, whichever was picked first.
@@ -452,13 +464,15 @@ void CompareView::fillLiftTable()
     m_liftTable->setSortingEnabled(false);
     m_liftTable->clear();
     m_liftTable->setRowCount(0);
-    m_liftTable->setColumnCount(8);
+    m_liftTable->setColumnCount(10);
     m_liftTable->setHorizontalHeaderLabels({tr("Run"), tr("Model"), tr("Cases"), tr("Lift (pp)"), tr("Pairs"),
-                                            tr("p (exact McNemar)"), tr("Flipped to pass"), tr("Flipped to fail")});
+                                            tr("p (exact McNemar)"), tr("Flipped to pass"), tr("Flipped to fail"),
+                                            tr("95% interval (pp)"), tr("Verdict")});
     const QLocale locale;
     for (const RunAnalysis *run : {m_shown.get(), m_compared.get()}) {
         if (!run)
             continue;
+        const QList<Verdict> verdicts = decideVerdicts(run->summary, m_thresholds);
         for (const ArmComparison &c : run->summary.comparisons) {
             if (!shownSplits.contains(c.split))
                 continue;
@@ -473,10 +487,61 @@ void CompareView::fillLiftTable()
             m_liftTable->setItem(row, 5, cell(QString::number(c.pValue, 'g', 3)));
             m_liftTable->setItem(row, 6, cell(QString::number(c.table.onlySecond)));
             m_liftTable->setItem(row, 7, cell(QString::number(c.table.onlyFirst)));
+            m_liftTable->setItem(row, 8,
+                                 cell(QStringLiteral("%1 to %2")
+                                          .arg(locale.toString(c.liftCi.low * 100, 'f', 1),
+                                               locale.toString(c.liftCi.high * 100, 'f', 1))));
+            // The verdict stands on the row of the cases that decided it (held-out ones where there are any).
+            for (const Verdict &v : verdicts) {
+                if (v.model == c.model && v.split == c.split) {
+                    QTableWidgetItem *item = cell(v.word());
+                    item->setToolTip(v.reason());
+                    m_liftTable->setItem(row, 9, item);
+                }
+            }
         }
     }
     m_liftTable->setColumnHidden(0, !m_compared);
     m_liftTable->resizeColumnsToContents();
+}
+
+void CompareView::setVerdictThresholds(const VerdictThresholds &thresholds)
+{
+    m_thresholds = thresholds;
+    if (m_shown) {
+        fillLiftTable();
+        fillVerdicts();
+    }
+}
+
+void CompareView::fillVerdicts()
+{
+    QStringList lines;
+    QStringList words;
+    const QList<const RunAnalysis *> runs{m_shown.get(), m_compared.get()};
+    for (const RunAnalysis *run : runs) {
+        if (!run)
+            continue;
+        for (const Verdict &v : decideVerdicts(run->summary, m_thresholds)) {
+            if (run == m_shown.get())
+                words.append(QStringLiteral("%1 %2").arg(v.model, v.word()));
+            QString line = tr("<b>%1</b> — %2").arg(v.model.toHtmlEscaped(), v.reason().toHtmlEscaped());
+            if (m_compared)
+                line = run->label().toHtmlEscaped() + QStringLiteral(" · ") + line;
+            lines.append(line);
+        }
+    }
+    if (lines.isEmpty()) {
+        m_status->setText(m_statusFacts);
+        m_verdicts->clear();
+        m_verdicts->setToolTip({});
+        return;
+    }
+    m_status->setText(m_statusFacts + tr(" · verdicts: %1").arg(words.join(QStringLiteral(", "))));
+    m_verdicts->setText(tr("Verdicts: ") + lines.join(QStringLiteral("<br>")) +
+                        tr("<br><small>Thresholds: %1.</small>").arg(m_thresholds.describe().toHtmlEscaped()));
+    m_verdicts->setToolTip(tr("Decided on the held-out cases where the run has any, from Newcombe's paired interval "
+                              "of the lift"));
 }
 
 QString CompareView::matrixCsv() const

@@ -2,6 +2,7 @@
 
 #include "common/ViewPage.h"
 #include "eval/RunAnalysis.h"
+#include "eval/Verdict.h"
 
 #include <QHash>
 #include <QSet>
@@ -31,9 +32,9 @@ class JobListModel;
 
 /// The Compare view: a run of the project (and optionally a second one) as charts — pass rate, tokens, cost or
 /// latency per model without and with the skill with 95% intervals, pass rate against tokens, the lift with its
-/// p-value — a lift table, the case matrix with filters, and what changed per case between the two runs. Every
-/// number comes from core's RunAnalysis. Runs are read on a worker thread, so a large run never freezes the
-/// window. Until the project has a run it explains how to get one.
+/// p-value — a verdict per model (keep, cut, can't tell yet) with its thresholds, a lift table, the case matrix with
+/// filters, and what changed per case between the two runs. Every number comes from core's RunAnalysis. Runs are read
+/// on a worker thread, so a large run never freezes the window. Until the project has a run it explains how to get one.
 class CompareView final : public ViewPage
 {
     Q_OBJECT
@@ -70,6 +71,11 @@ public:
     /// True while the changes table is one of the tabs (two runs compared).
     bool changesShown() const;
     QTableWidget *liftTable() const { return m_liftTable; }
+    /// The verdict per model of the run shown (keep, cut, can't tell yet) and the thresholds that decided them.
+    QLabel *verdictLabel() const { return m_verdicts; }
+    /// The thresholds the verdicts use; from the settings until set.
+    void setVerdictThresholds(const VerdictThresholds &thresholds);
+    VerdictThresholds verdictThresholds() const { return m_thresholds; }
     charts::ChartPanel *barChart() const { return m_barChart; }
     charts::ChartPanel *scatterChart() const { return m_scatterChart; }
     charts::ChartPanel *liftChart() const { return m_liftChart; }
@@ -94,6 +100,7 @@ private:
     void rebuild();
     void rebuildCharts();
     void fillLiftTable();
+    void fillVerdicts();
     QStringList splits() const;
 
     const Project *m_project = nullptr;
@@ -112,6 +119,9 @@ private:
     QComboBox *m_splitCombo;
     QComboBox *m_metricCombo;
     QLabel *m_status;
+    QLabel *m_verdicts;
+    QString m_statusFacts; ///< the status line without the verdicts
+    VerdictThresholds m_thresholds;
     charts::ChartPanel *m_barChart;
     charts::ChartPanel *m_scatterChart;
     charts::ChartPanel *m_liftChart;

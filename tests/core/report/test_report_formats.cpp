@@ -274,6 +274,51 @@ private Q_SLOTS:
         QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("r.xml"))));
     }
 
+    void verdicts_andTheirThresholds_appearInEveryFormat()
+    {
+        QTemporaryDir dir;
+        const RunAnalysis run = loadRun(fixtureRun(QStringLiteral("v1")));
+        ReportOptions options;
+        options.verdicts = {0.05, 4};
+        const QList<Verdict> verdicts = decideVerdicts(run.summary, options.verdicts);
+        QCOMPARE(verdicts.size(), 2);
+        for (const ReportFormat format : {ReportFormat::Html, ReportFormat::Markdown, ReportFormat::Pdf,
+                                          ReportFormat::Csv, ReportFormat::Json, ReportFormat::JUnit}) {
+            const QString path = dir.filePath(QStringLiteral("report.") + reportExtension(format));
+            QCOMPARE(write(run, format, path, nullptr, options), QString());
+            QString text = QString::fromUtf8(readFile(path));
+            if (format == ReportFormat::Pdf) {
+                const QByteArray pdfText = runTool(QStringLiteral("pdftotext"), {path, QStringLiteral("-")});
+                if (pdfText.isNull())
+                    continue; // poppler-utils missing: test_report_pdf says so
+                text = QString::fromUtf8(pdfText).simplified();
+            }
+            const QString name = reportFormatName(format);
+            for (const Verdict &v : verdicts) {
+                if (format == ReportFormat::Csv) {
+                    QVERIFY2(text.contains(u',' + v.code() + QStringLiteral("\r\n")), qPrintable(name));
+                } else if (format == ReportFormat::Json) {
+                    QVERIFY2(text.contains(QStringLiteral("\"verdict\":\"%1\"").arg(v.code())), qPrintable(name));
+                } else if (format == ReportFormat::JUnit) {
+                    QVERIFY2(text.contains(QStringLiteral("name=\"verdict\" value=\"%1\"").arg(v.code())),
+                             qPrintable(name));
+                } else {
+                    // The tables say the verdict in words, with why.
+                    QString reason = v.reason();
+                    if (format == ReportFormat::Html)
+                        reason = reason.toHtmlEscaped();
+                    QVERIFY2(text.contains(format == ReportFormat::Pdf ? reason.left(30) : reason),
+                             qPrintable(name + u' ' + v.reason()));
+                }
+            }
+            // The thresholds are never hidden.
+            if (format == ReportFormat::Json)
+                QVERIFY2(text.contains(QStringLiteral("\"min_pairs\":4")), qPrintable(name));
+            else if (format != ReportFormat::Csv)
+                QVERIFY2(text.contains(QStringLiteral("under 4 paired cases")), qPrintable(name));
+        }
+    }
+
     void markdown_linksChartImagesWrittenBesideIt()
     {
         QTemporaryDir dir;
