@@ -27,7 +27,8 @@ QString executorOptionsHelp()
         "  --slurm-conf F SLURM_CONF for sbatch/squeue/scancel (default: the environment's)\n"
         "  --shared-dir D a folder the nodes see at the same path (job files and results; default\n"
         "                 ~/.cache/skillforge/cluster)\n"
-        "  --sbatch-option O  one more sbatch option (repeatable)\n");
+        "  --sbatch-option O  one more sbatch option (repeatable)\n"
+        "  --poll-ms MS   one squeue per MS at most (default 1000, at least 250)\n");
 }
 
 std::variant<std::shared_ptr<JobRunner>, QString> jobRunnerFromOptions(const QCommandLineParser &parser, bool gpu)

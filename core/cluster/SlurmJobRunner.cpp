@@ -236,12 +236,16 @@ void SlurmJobRunner::submit(std::vector<std::shared_ptr<Waiter>> batch)
         failAll(QStringLiteral("cannot create %1").arg(dir));
         return;
     }
+    // Each array task starts a slurmstepd and a skillforge on its node (a few hundred ms of CPU): short jobs share
+    // tasks, task t running jobs t, t + T, t + 2T... one after another. GPU jobs get a task (and a GPU) each.
+    const int n = int(batch.size());
+    const int tasks = batch.front()->job.needsGpu ? n : std::clamp(m_options.maxArrayTasks, 1, n);
     int timeLimit = 0;
     for (size_t i = 0; i < batch.size(); ++i) {
         ClusterJob &job = batch[i]->job;
         job.resultPath = QStringLiteral("%1/result-%2.json").arg(dir).arg(i);
         batch[i]->index = int(i);
-        timeLimit = std::max(timeLimit, job.timeLimitSeconds);
+        timeLimit = std::max(timeLimit, job.timeLimitSeconds * ((n + tasks - 1) / tasks));
         QFile file(QStringLiteral("%1/job-%2.json").arg(dir).arg(i));
         if (!file.open(QIODevice::WriteOnly) ||
             file.write(QJsonDocument(job.toJson()).toJson(QJsonDocument::Compact)) < 0) {
@@ -254,14 +258,15 @@ void SlurmJobRunner::submit(std::vector<std::shared_ptr<Waiter>> batch)
         QStringLiteral("#!/bin/bash\n"
                        "# Skillforge: one job description per array task; each writes its result beside it.\n"
                        "export HOME=%1 PATH=%2 LANG=C.UTF-8\n"
-                       "exec %3 cluster run-job %4/job-\"$SLURM_ARRAY_TASK_ID\".json\n")
+                       "exec %3 cluster run-job --dir %4 --task \"$SLURM_ARRAY_TASK_ID\" --tasks %5\n")
             .arg(slurm::shellQuote(QDir::homePath()),
                  slurm::shellQuote(QProcessEnvironment::systemEnvironment().value(
                      QStringLiteral("PATH"), QStringLiteral("/usr/local/bin:/usr/bin:/bin"))),
-                 slurm::shellQuote(m_options.program), slurm::shellQuote(dir));
+                 slurm::shellQuote(m_options.program), slurm::shellQuote(dir))
+            .arg(tasks);
     QStringList args = sbatchOptions(batch.front()->job.needsGpu, timeLimit);
-    args << QStringLiteral("--array=0-%1").arg(batch.size() - 1)
-         << QStringLiteral("--output=%1/slurm-%A_%a.out").arg(dir) << QStringLiteral("--chdir=") + dir;
+    args << QStringLiteral("--array=0-%1").arg(tasks - 1) << QStringLiteral("--output=%1/slurm-%A_%a.out").arg(dir)
+         << QStringLiteral("--chdir=") + dir;
     const ToolResult r = tool(QStringLiteral("sbatch"), args, script.toUtf8());
     const QString id = slurm::parseSbatchJobId(r.out);
     if (r.exitCode != 0 || id.isEmpty()) {
@@ -273,7 +278,7 @@ void SlurmJobRunner::submit(std::vector<std::shared_ptr<Waiter>> batch)
     ++m_submissions;
     for (const auto &w : batch) {
         w->arrayId = id;
-        w->taskId = QStringLiteral("%1_%2").arg(id).arg(w->index);
+        w->taskId = QStringLiteral("%1_%2").arg(id).arg(w->index % tasks);
         w->logPath = QStringLiteral("%1/slurm-%2.out").arg(dir, w->taskId);
         m_states[w->taskId] = QStringLiteral("pending");
         if (!w->done) // cancelled while it was being submitted

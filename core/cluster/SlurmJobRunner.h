@@ -25,6 +25,7 @@ struct SlurmOptions
     QString program;         ///< the skillforge the nodes run (installed there or on a shared path)
     int pollMs = 1000;       ///< one squeue per interval at most (the scheduler itself ticks about once a second)
     int batchWindowMs = 150; ///< jobs that arrive within this window go as one job array
+    int maxArrayTasks = 16;  ///< CPU jobs of a batch share at most this many array tasks (GPU jobs: one each)
 };
 
 /**
