@@ -3,6 +3,7 @@
 #include "LlmServices.h"
 #include "VerdictOptions.h"
 #include "cluster/JobVerifiers.h"
+#include "eval/CostEffectiveness.h"
 #include "eval/EffectiveConcurrency.h"
 #include "eval/EvalSession.h"
 #include "eval/RunSummary.h"
@@ -111,9 +112,27 @@ QString verdictLines(const QList<Verdict> &verdicts, const VerdictThresholds &th
     return text + QStringLiteral("  (%1)\n").arg(thresholds.describe());
 }
 
+QString costLines(const RunSummary &summary)
+{
+    QString text;
+    for (const ArmCostEffectiveness &e : costEffectiveness(summary)) {
+        QString figures = QStringLiteral("price unknown");
+        if (e.totalCost && *e.totalCost == 0)
+            figures = QStringLiteral("free");
+        else if (e.totalCost)
+            figures =
+                QStringLiteral("$%1 per item, %2 per passed case, %3 passes per $1")
+                    .arg(QString::number(*e.meanCostPerItem, 'g', 3),
+                         e.costPerPass ? u'$' + QString::number(*e.costPerPass, 'g', 3) : QStringLiteral("no pass"),
+                         QString::number(e.passesPerDollar.value_or(0), 'f', 1));
+        text += QStringLiteral("cost %1 %2: %3\n").arg(e.model, e.arm, figures);
+    }
+    return text;
+}
+
 // The gates look at held-out results when there are any: those are the cases the skill was not tuned on.
 QStringList unmetGates(const RunSummary &summary, const QStringList &models, std::optional<double> minLift,
-                       std::optional<double> minPassRate)
+                       std::optional<double> minPassRate, std::optional<double> maxCostPerPass)
 {
     QStringList unmet;
     for (const QString &model : models) {
@@ -133,6 +152,16 @@ QStringList unmetGates(const RunSummary &summary, const QStringList &models, std
                                  .arg(model, a ? QString::number(a->passRate.rate, 'f', 2) : QStringLiteral("unknown"))
                                  .arg(*minPassRate));
         }
+        if (maxCostPerPass) {
+            const ArmCostEffectiveness *e =
+                findCostEffectiveness(costEffectiveness(summary, split), model, kWithSkillArm);
+            if (!e || !e->costPerPass || *e->costPerPass > *maxCostPerPass)
+                unmet.append(QStringLiteral("%1: with_skill cost per passed case %2 above --max-cost-per-pass %3")
+                                 .arg(model, e && e->costPerPass ? QString::number(*e->costPerPass, 'g', 4)
+                                             : e && e->totalCost ? QStringLiteral("(no case passed)")
+                                                                 : QStringLiteral("unknown (no price)"))
+                                 .arg(*maxCostPerPass));
+        }
     }
     return unmet;
 }
@@ -150,6 +179,7 @@ int runEval(const QStringList &arguments)
                                       {"resume", "DIR"},
                                       {"min-lift", "X"},
                                       {"min-pass-rate", "X"},
+                                      {"max-cost-per-pass", "USD"},
                                       {"judge", "M"},
                                       {"max-turns", "N"},
                                       {"timeout", "S"},
@@ -168,6 +198,8 @@ int runEval(const QStringList &arguments)
     const std::optional<double> minLift = numberOption(parser, kCommand, QStringLiteral("min-lift"), &ok);
     const std::optional<double> minPassRate =
         ok ? numberOption(parser, kCommand, QStringLiteral("min-pass-rate"), &ok) : std::nullopt;
+    const std::optional<double> maxCostPerPass =
+        ok ? numberOption(parser, kCommand, QStringLiteral("max-cost-per-pass"), &ok, 0) : std::nullopt;
     const std::optional<VerdictThresholds> thresholds =
         ok ? verdictThresholdsFromOptions(parser, kCommand) : std::nullopt;
     if (!ok || !thresholds)
@@ -283,17 +315,19 @@ int runEval(const QStringList &arguments)
         err(QStringLiteral("\n"));
 
     const RunSummary summary = summarizeRun(store->results());
-    const QStringList unmet = unmetGates(summary, session.config().models, minLift, minPassRate);
+    const QStringList unmet = unmetGates(summary, session.config().models, minLift, minPassRate, maxCostPerPass);
     const QList<Verdict> verdicts = decideVerdicts(summary, *thresholds);
     if (json) {
         QJsonObject object{{QStringLiteral("run_dir"), store->dir()},
                            {QStringLiteral("run"), store->manifest().toJson()},
                            {QStringLiteral("summary"), summary.toJson()},
                            {QStringLiteral("verdicts"), verdictsJson(verdicts, *thresholds)},
+                           {QStringLiteral("cost_effectiveness"), costEffectivenessJson(costEffectiveness(summary))},
                            {QStringLiteral("gates_unmet"), QJsonArray::fromStringList(unmet)}};
         out(QString::fromUtf8(QJsonDocument(object).toJson(QJsonDocument::Indented)));
     } else {
         out(summaryTable(summary));
+        out(costLines(summary));
         out(verdictLines(verdicts, *thresholds));
         out(QStringLiteral("results: %1\n").arg(store->dir()));
     }
@@ -314,7 +348,8 @@ Command evalCommand()
             "Usage: skillforge eval SKILL_DIR [--tests FILE] --model M... [--runs N [--override-case-repeats]]\n"
             "                       [--mode inline|agentic] [--concurrency C] [--out RUNS_DIR] [--resume RUN_DIR] "
             "[--json]\n"
-            "                       [--min-lift X] [--min-pass-rate X] [--judge M] [--no-tools]\n"
+            "                       [--min-lift X] [--min-pass-rate X] [--max-cost-per-pass USD] [--judge M] "
+            "[--no-tools]\n"
             "                       [--max-turns N] [--timeout S] [--max-output-tokens N] [--temperature T] [--seed "
             "N]\n"
             "                       [--executor local|slurm [--partition P] [--gres gpu:N] [--account A] [--time "
@@ -338,7 +373,8 @@ Command evalCommand()
             "  --max-turns N       model calls per item (12); --timeout S: wall time per item (600)\n"
             "  --json              print the run and its statistics as JSON\n"
             "  --min-lift X        exit 1 unless every model's lift (held-out cases when there are any) is >= X\n"
-            "  --min-pass-rate X   exit 1 unless every model's with-skill pass rate is >= X\n") +
+            "  --min-pass-rate X   exit 1 unless every model's with-skill pass rate is >= X\n"
+            "  --max-cost-per-pass USD  exit 1 unless every model's with-skill cost per passed case is <= USD\n") +
         verdictOptionsHelp() + executorOptionsHelp() +
         QStringLiteral(
             "  With slurm, command and cuda_kernel verifiers run as job arrays (a job that fails on its node is\n"

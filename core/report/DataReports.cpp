@@ -88,6 +88,21 @@ QByteArray scrubbed(const QByteArray &json)
     return scrubSecrets(QString::fromUtf8(json)).toUtf8();
 }
 
+QJsonArray costEffectivenessJsonOfEverySplit(const RunAnalysis &run)
+{
+    QJsonArray list;
+    for (const QString &split : splitsOf(run)) {
+        for (const QJsonValue &entry : costEffectivenessJson(costEffectiveness(run.summary, split)))
+            list.append(entry);
+    }
+    return list;
+}
+
+QString optionalNumber(const std::optional<double> &value)
+{
+    return value ? QString::number(*value, 'g', 10) : QString();
+}
+
 /// One run as a JSON object, its results one per line so that a large report stays readable with line tools.
 QByteArray runJson(const RunAnalysis &run, const VerdictThresholds &thresholds)
 {
@@ -96,6 +111,7 @@ QByteArray runJson(const RunAnalysis &run, const VerdictThresholds &thresholds)
         {QStringLiteral("manifest"), run.manifest.toJson()},
         {QStringLiteral("summary"), run.summary.toJson()},
         {QStringLiteral("verdicts"), verdictsJson(decideVerdicts(run.summary, thresholds), thresholds)},
+        {QStringLiteral("cost_effectiveness"), costEffectivenessJsonOfEverySplit(run)},
         {QStringLiteral("matrix"), matrixJson(run.matrix)}};
     QByteArray out = scrubbed(compactJson(head)).chopped(1); // open: the results follow
     out += ",\n\"results\": [";
@@ -134,13 +150,18 @@ QString csvReport(const ReportSource &source)
                     QStringLiteral("failed_verifiers"),
                     QStringLiteral("started_at"),
                     QStringLiteral("transcript"),
-                    QStringLiteral("model_verdict")});
+                    QStringLiteral("model_verdict"),
+                    QStringLiteral("arm_cost_per_pass_usd"),
+                    QStringLiteral("arm_passes_per_usd")});
     for (const RunAnalysis *run : source.runs()) {
         // The model's verdict on every one of its rows, so that a spreadsheet filtered to a model shows it.
         QHash<QString, QString> verdicts;
         for (const Verdict &v : decideVerdicts(run->summary, source.options.verdicts))
             verdicts.insert(v.model, v.code());
+        // And its arm's cost-effectiveness over all cases.
+        const QList<ArmCostEffectiveness> costs = costEffectiveness(run->summary);
         for (const ItemResult &r : run->results) {
+            const ArmCostEffectiveness *cost = findCostEffectiveness(costs, r.key.model, r.key.arm);
             csv += csvLine(
                 {run->manifest.runId,
                  r.key.model,
@@ -167,7 +188,9 @@ QString csvReport(const ReportSource &source)
                  failedEvidence(r),
                  r.startedAt,
                  r.transcript,
-                 verdicts.value(r.key.model)});
+                 verdicts.value(r.key.model),
+                 cost ? optionalNumber(cost->costPerPass) : QString(),
+                 cost ? optionalNumber(cost->passesPerDollar) : QString()});
         }
     }
     return csv;
@@ -215,6 +238,7 @@ QString junitReport(const ReportSource &source)
     QHash<QString, Verdict> verdicts;
     for (const Verdict &v : decideVerdicts(run.summary, source.options.verdicts))
         verdicts.insert(v.model, v);
+    const QList<ArmCostEffectiveness> costs = costEffectiveness(run.summary);
     int totalTests = 0, totalFailures = 0, totalErrors = 0, totalSkipped = 0;
     QList<std::array<int, 3>> counts(matrix.columns.size(), {0, 0, 0});
     for (const CaseRow &row : matrix.rows) {
@@ -272,6 +296,10 @@ QString junitReport(const ReportSource &source)
             property(QStringLiteral("verdict"), v->code());
             property(QStringLiteral("verdict_reason"), v->reason());
             property(QStringLiteral("verdict_rule"), source.options.verdicts.describe());
+        }
+        if (const ArmCostEffectiveness *cost = findCostEffectiveness(costs, column.model, column.arm)) {
+            property(QStringLiteral("cost_per_pass_usd"), optionalNumber(cost->costPerPass));
+            property(QStringLiteral("passes_per_usd"), optionalNumber(cost->passesPerDollar));
         }
         w.writeEndElement();
 

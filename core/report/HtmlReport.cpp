@@ -305,6 +305,7 @@ QString htmlReport(const ReportSource &source)
             appendTable(html, passRateTable(*r, split));
             appendTable(html, liftTable(*r, split));
             appendTable(html, costTable(*r, split));
+            appendTable(html, costEffectivenessTable(*r, split));
         }
     }
     appendMatrix(html, run);

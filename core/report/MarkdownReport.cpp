@@ -66,6 +66,7 @@ QString markdownReport(const ReportSource &source, const QString &chartPrefix)
             appendTable(md, passRateTable(*r, split));
             appendTable(md, liftTable(*r, split));
             appendTable(md, costTable(*r, split));
+            appendTable(md, costEffectivenessTable(*r, split));
         }
     }
     md += QStringLiteral("## Cases\n\n");

@@ -131,6 +131,7 @@ QByteArray pdfReport(const ReportSource &source, QString *error)
             appendTable(html, passRateTable(*r, split));
             appendTable(html, liftTable(*r, split));
             appendTable(html, costTable(*r, split));
+            appendTable(html, costEffectivenessTable(*r, split));
         }
     }
     html += QStringLiteral("<h2 style=\"page-break-before: always\">Cases</h2>");

@@ -202,6 +202,8 @@ QList<ReportChart> reportCharts(const ReportSource &source, ChartTarget target)
                      charts::armBars(runs, metric, all, target)});
     list.append({QStringLiteral("pass-rate-vs-tokens"), QStringLiteral("Pass rate against tokens"),
                  charts::passRateVsTokens(runs, all, target)});
+    list.append({QStringLiteral("pass-rate-vs-cost"), QStringLiteral("Pass rate against cost per item"),
+                 charts::passRateVsCost(runs, all, target)});
     list.append({QStringLiteral("lift"), QStringLiteral("Lift per model"), charts::liftPerModel(runs, all, target)});
     return list;
 }

@@ -9,6 +9,7 @@
 #include <QSvgRenderer>
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <optional>
 
 namespace sf::charts {
@@ -400,7 +401,20 @@ QString armBars(const QList<const RunAnalysis *> &runs, ChartMetric metric, cons
     return svg.finish();
 }
 
-QString passRateVsTokens(const QList<const RunAnalysis *> &runs, const QString &split, ChartTarget target)
+namespace {
+
+/// What a pass-rate scatter puts on its x axis.
+struct ScatterAxis
+{
+    QString chartTitle;
+    QString axisTitle;
+    QString valueName;                                              ///< "mean tokens", in each point's tooltip
+    std::function<std::optional<double>(const ArmSummary &)> value; ///< nullopt: the point is not drawn
+    std::function<QString(double)> text;                            ///< the value in a tooltip
+};
+
+QString passRateAgainst(const QList<const RunAnalysis *> &runs, const QString &split, ChartTarget target,
+                        const ScatterAxis &axis)
 {
     const ChartInk ink = inkFor(target);
     const QList<Series> series = seriesOf(runs);
@@ -412,7 +426,7 @@ QString passRateVsTokens(const QList<const RunAnalysis *> &runs, const QString &
     for (const QString &model : models) {
         for (const Series &s : series) {
             if (const ArmSummary *a = s.run->summary.arm(model, s.arm, split))
-                high = std::max(high, a->tokens.mean);
+                high = std::max(high, axis.value(*a).value_or(0));
         }
     }
     const double step = niceStep(high > 0 ? high * 1.05 : 1);
@@ -420,8 +434,7 @@ QString passRateVsTokens(const QList<const RunAnalysis *> &runs, const QString &
     const auto xOf = [&](double v) { return left + plotWidth * std::clamp(v / xMax, 0.0, 1.0); };
     const auto yOf = [&](double v) { return top + plotHeight - plotHeight * std::clamp(v / 100, 0.0, 1.0); };
 
-    SvgWriter svg =
-        startChart(width, height, QStringLiteral("Pass rate against tokens%1").arg(splitSuffix(split)), ink);
+    SvgWriter svg = startChart(width, height, axis.chartTitle + splitSuffix(split), ink);
     legend(svg, series, width, 46, true);
     for (double v = 0; v <= 100; v += 20) {
         svg.line(QPointF(left, yOf(v)), QPointF(left + plotWidth, yOf(v)), ink.grid, 0.6, v > 0);
@@ -433,17 +446,18 @@ QString passRateVsTokens(const QList<const RunAnalysis *> &runs, const QString &
     }
     svg.text(QPointF(18, top + plotHeight / 2), QStringLiteral("Pass rate (%)"), 12, SvgWriter::Anchor::Middle, false,
              -90);
-    svg.text(QPointF(left + plotWidth / 2, height - 10),
-             QStringLiteral("Mean tokens per item (input + output); arrows go from without to with the skill"), 12,
-             SvgWriter::Anchor::Middle);
+    svg.text(QPointF(left + plotWidth / 2, height - 10), axis.axisTitle, 12, SvgWriter::Anchor::Middle);
     svg.line(QPointF(left, top + plotHeight), QPointF(left + plotWidth, top + plotHeight), ink.text, 1);
     svg.line(QPointF(left, top), QPointF(left, top + plotHeight), ink.text, 1);
 
     const auto point = [&](const Series &s, const QString &model) -> std::optional<QPointF> {
         const ArmSummary *a = s.run->summary.arm(model, s.arm, split);
-        if (!a || a->passRate.trials == 0 || a->tokens.n == 0)
+        if (!a || a->passRate.trials == 0)
             return std::nullopt;
-        return QPointF(xOf(a->tokens.mean), yOf(a->passRate.rate * 100));
+        const std::optional<double> x = axis.value(*a);
+        if (!x)
+            return std::nullopt;
+        return QPointF(xOf(*x), yOf(a->passRate.rate * 100));
     };
     for (const QString &model : models) {
         for (qsizetype i = 0; i + 1 < series.size(); i += 2) {
@@ -458,9 +472,9 @@ QString passRateVsTokens(const QList<const RunAnalysis *> &runs, const QString &
             if (!p)
                 continue;
             const ArmSummary *a = s.run->summary.arm(model, s.arm, split);
-            svg.beginGroup(QStringLiteral("%1, %2: pass rate %3%, mean tokens %4")
-                               .arg(model, s.name, QString::number(a->passRate.rate * 100, 'f', 1),
-                                    QString::number(qRound64(a->tokens.mean))));
+            svg.beginGroup(QStringLiteral("%1, %2: pass rate %3%, %4 %5")
+                               .arg(model, s.name, QString::number(a->passRate.rate * 100, 'f', 1), axis.valueName,
+                                    axis.text(axis.value(*a).value_or(0))));
             marker(svg, *p, s);
             svg.endGroup();
         }
@@ -475,6 +489,31 @@ QString passRateVsTokens(const QList<const RunAnalysis *> &runs, const QString &
         }
     }
     return svg.finish();
+}
+
+} // namespace
+
+QString passRateVsTokens(const QList<const RunAnalysis *> &runs, const QString &split, ChartTarget target)
+{
+    return passRateAgainst(
+        runs, split, target,
+        {QStringLiteral("Pass rate against tokens"),
+         QStringLiteral("Mean tokens per item (input + output); arrows go from without to with the skill"),
+         QStringLiteral("mean tokens"),
+         [](const ArmSummary &a) { return a.tokens.n > 0 ? std::optional<double>(a.tokens.mean) : std::nullopt; },
+         [](double v) { return QString::number(qRound64(v)); }});
+}
+
+QString passRateVsCost(const QList<const RunAnalysis *> &runs, const QString &split, ChartTarget target)
+{
+    return passRateAgainst(
+        runs, split, target,
+        {QStringLiteral("Pass rate against cost"),
+         QStringLiteral("Mean cost per item (USD); up and to the left is better; arrows go from without to with the "
+                        "skill"),
+         QStringLiteral("mean cost per item $"),
+         [](const ArmSummary &a) { return a.costUsd ? std::optional<double>(a.costUsd->mean) : std::nullopt; },
+         [](double v) { return QString::number(v, 'g', 4); }});
 }
 
 QString liftPerModel(const QList<const RunAnalysis *> &runs, const QString &split, ChartTarget target)

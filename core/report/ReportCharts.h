@@ -35,6 +35,9 @@ QString metricTitle(ChartMetric metric);
 QString armBars(const QList<const RunAnalysis *> &runs, ChartMetric metric, const QString &split, ChartTarget target);
 /// Pass rate against mean tokens, one point per model and arm, an arrow from baseline to with-skill.
 QString passRateVsTokens(const QList<const RunAnalysis *> &runs, const QString &split, ChartTarget target);
+/// Pass rate against mean cost per item, one point per model and arm (arms without a price are left out): a small
+/// model with the skill that beats a large one without it, for less, sits up and to the left of it.
+QString passRateVsCost(const QList<const RunAnalysis *> &runs, const QString &split, ChartTarget target);
 /// The lift (with-skill minus baseline pass rate, over paired repeats) per model, with its McNemar p-value.
 QString liftPerModel(const QList<const RunAnalysis *> &runs, const QString &split, ChartTarget target);
 

@@ -234,6 +234,27 @@ Table liftTable(const RunAnalysis &run, const QString &split)
     return table;
 }
 
+Table costEffectivenessTable(const RunAnalysis &run, const QString &split)
+{
+    Table table;
+    table.title = QStringLiteral("Cost-effectiveness, %1").arg(splitTitle(split));
+    table.header = {QStringLiteral("Model"),         QStringLiteral("Arm"),           QStringLiteral("Pass rate"),
+                    QStringLiteral("Cost per item"), QStringLiteral("Cost per pass"), QStringLiteral("Passes per $1")};
+    const QString unknown = QStringLiteral("(price unknown)");
+    for (const ArmCostEffectiveness &e : costEffectiveness(run.summary, split)) {
+        table.rows.append(
+            {e.model, armLabel(e.arm), e.judged ? percent(e.passRate) : QStringLiteral("—"),
+             e.meanCostPerItem ? costText(*e.meanCostPerItem) : unknown,
+             e.costPerPass ? costText(*e.costPerPass) : (e.totalCost ? QStringLiteral("no pass") : unknown),
+             e.passesPerDollar ? QString::number(*e.passesPerDollar, 'f', 1)
+             : e.totalCost     ? QStringLiteral("free")
+                               : unknown});
+    }
+    table.note = QStringLiteral("Cost per pass: what the arm spent on its judged items over the items that passed; "
+                                "passes per $1 is its inverse (the pass rate per dollar spent per item).");
+    return table;
+}
+
 Table verdictTable(const RunAnalysis &run, const VerdictThresholds &thresholds)
 {
     Table table;

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "eval/CostEffectiveness.h"
 #include "eval/RunAnalysis.h"
 #include "eval/Verdict.h"
 
@@ -43,6 +44,8 @@ QList<QPair<QString, QString>> measuredFacts(const RunAnalysis &run);
 Table passRateTable(const RunAnalysis &run, const QString &split);
 Table costTable(const RunAnalysis &run, const QString &split);
 Table liftTable(const RunAnalysis &run, const QString &split);
+/// Cost per passed case and passes per dollar for each model and arm.
+Table costEffectivenessTable(const RunAnalysis &run, const QString &split);
 /// One verdict per model (keep, cut, can't tell yet), the thresholds in the note.
 Table verdictTable(const RunAnalysis &run, const VerdictThresholds &thresholds);
 /// What changed per case and column from @p before to @p after (diffCaseMatrices), at most @p limit rows.

@@ -248,12 +248,16 @@ private Q_SLOTS:
     {
         m_server.routeHandler("POST", "/v1/chat/completions",
                               [](const RecordedRequest &) { return reply(QStringLiteral("USE-RMSNORM-EPS")); });
-        const Result r = run(evalArguments(m_dir.filePath(QStringLiteral("runs-same")),
-                                           {QStringLiteral("--min-lift"), QStringLiteral("0.1"),
-                                            QStringLiteral("--verdict-min-pairs"), QStringLiteral("5")}));
+        const Result r = run(
+            evalArguments(m_dir.filePath(QStringLiteral("runs-same")),
+                          {QStringLiteral("--min-lift"), QStringLiteral("0.1"), QStringLiteral("--verdict-min-pairs"),
+                           QStringLiteral("5"), QStringLiteral("--max-cost-per-pass"), QStringLiteral("1")}));
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.contains(QStringLiteral("gate not met")), qPrintable(r.err));
+        QVERIFY2(r.err.contains(QStringLiteral("above --max-cost-per-pass 1")), qPrintable(r.err));
         QVERIFY2(r.out.contains(QStringLiteral("lift generic:student [all]: +0.00")), qPrintable(r.out));
+        // A cost gate on a model without a price is not met: an unknown cost is not a cheap one.
+        QVERIFY2(r.out.contains(QStringLiteral("cost generic:student with_skill: price unknown")), qPrintable(r.out));
         // The verdict and the thresholds that decided it, printed beside the statistics.
         QVERIFY2(r.out.contains(QStringLiteral("verdict generic:student [all]: cut: no lift (lift 0.0 pp")),
                  qPrintable(r.out));

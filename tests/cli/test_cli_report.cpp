@@ -80,7 +80,7 @@ private Q_SLOTS:
                  QStringLiteral("-o"), path, QStringLiteral("--compare"), fixtureRun(QStringLiteral("v2"))});
         QCOMPARE(r.exitCode, 0);
         const QStringList files = r.out.split(u'\n', Qt::SkipEmptyParts);
-        QCOMPARE(files.size(), 7);
+        QCOMPARE(files.size(), 8);
         QCOMPARE(files.first(), QDir::cleanPath(path));
         for (const QString &file : files)
             QVERIFY2(QFile::exists(file), qPrintable(file));

@@ -1,13 +1,15 @@
 #include "ReportTestRuns.h"
 #include "common/Secrets.h"
+#include "eval/CostEffectiveness.h"
 #include "report/Report.h"
 #include "report/ReportCharts.h"
 
 #include <QDir>
 #include <QImage>
 #include <QJsonArray>
-#include <QSet>
+#include <QJsonDocument>
 #include <QRegularExpression>
+#include <QSet>
 #include <QTemporaryDir>
 #include <QXmlStreamReader>
 
@@ -296,7 +298,7 @@ private Q_SLOTS:
             const QString name = reportFormatName(format);
             for (const Verdict &v : verdicts) {
                 if (format == ReportFormat::Csv) {
-                    QVERIFY2(text.contains(u',' + v.code() + QStringLiteral("\r\n")), qPrintable(name));
+                    QVERIFY2(text.contains(u',' + v.code() + u','), qPrintable(name));
                 } else if (format == ReportFormat::Json) {
                     QVERIFY2(text.contains(QStringLiteral("\"verdict\":\"%1\"").arg(v.code())), qPrintable(name));
                 } else if (format == ReportFormat::JUnit) {
@@ -319,6 +321,59 @@ private Q_SLOTS:
         }
     }
 
+    void costEffectiveness_appearsInEveryFormat_withTheCostChart()
+    {
+        QTemporaryDir dir;
+        const RunAnalysis run = loadRun(fixtureRun(QStringLiteral("v1")));
+        const QList<ArmCostEffectiveness> costs = costEffectiveness(run.summary);
+        QCOMPARE(costs.size(), 4);
+        for (const ArmCostEffectiveness &e : costs) // the fixture is priced; its local model is free
+            QVERIFY2(e.costPerPass && (e.passesPerDollar || *e.totalCost == 0), qPrintable(e.model + u' ' + e.arm));
+        for (const ReportFormat format : {ReportFormat::Html, ReportFormat::Markdown, ReportFormat::Pdf,
+                                          ReportFormat::Csv, ReportFormat::Json, ReportFormat::JUnit}) {
+            const QString path = dir.filePath(QStringLiteral("report.") + reportExtension(format));
+            QCOMPARE(write(run, format, path), QString());
+            QString text = QString::fromUtf8(readFile(path));
+            if (format == ReportFormat::Pdf) {
+                const QByteArray pdfText = runTool(QStringLiteral("pdftotext"), {path, QStringLiteral("-")});
+                if (pdfText.isNull())
+                    continue;
+                text = QString::fromUtf8(pdfText);
+            }
+            const QString name = reportFormatName(format);
+            for (const ArmCostEffectiveness &e : costs) {
+                // Tables show dollars and passes per dollar as the cost table does; data formats the exact number.
+                const bool table =
+                    format == ReportFormat::Html || format == ReportFormat::Markdown || format == ReportFormat::Pdf;
+                const QString perPass =
+                    table ? QStringLiteral("$") + QString::number(*e.costPerPass, 'f', *e.costPerPass < 0.01 ? 5 : 3)
+                          : QString::number(*e.costPerPass, 'g', 10);
+                const QString perDollar = !e.passesPerDollar ? (table ? QStringLiteral("free") : QString())
+                                          : table            ? QString::number(*e.passesPerDollar, 'f', 1)
+                                                             : QString::number(*e.passesPerDollar, 'g', 10);
+                if (format == ReportFormat::Json) {
+                    QVERIFY2(text.contains(QStringLiteral("\"cost_per_pass_usd\":")), qPrintable(name));
+                    continue; // JSON numbers are Qt's shortest form; the keys and json_keyFigures pin them
+                }
+                QVERIFY2(text.contains(perPass), qPrintable(name + u' ' + perPass));
+                QVERIFY2(text.contains(perDollar), qPrintable(name + u' ' + perDollar));
+            }
+            if (format == ReportFormat::Html)
+                QVERIFY(text.contains(QStringLiteral("Pass rate against cost")));
+        }
+        // The JSON report's figures are core's.
+        const QString jsonPath = dir.filePath(QStringLiteral("report.json"));
+        const QJsonObject json = QJsonDocument::fromJson(readFile(jsonPath)).object();
+        const QJsonArray list =
+            json.value(QStringLiteral("run")).toObject().value(QStringLiteral("cost_effectiveness")).toArray();
+        QVERIFY(!list.isEmpty());
+        const QJsonObject first = list.first().toObject();
+        const ArmCostEffectiveness *e = findCostEffectiveness(costs, first.value(QStringLiteral("model")).toString(),
+                                                              first.value(QStringLiteral("arm")).toString());
+        QVERIFY(e);
+        QCOMPARE(first.value(QStringLiteral("cost_per_pass_usd")).toDouble(), *e->costPerPass);
+    }
+
     void markdown_linksChartImagesWrittenBesideIt()
     {
         QTemporaryDir dir;
@@ -330,7 +385,7 @@ private Q_SLOTS:
         QVERIFY(md.startsWith(QStringLiteral("# Skill report: diffusers-cuda-rmsnorm")));
         QVERIFY(md.contains(QStringLiteral("| anthropic:claude-haiku-4-5 | with skill | 10 | 0 | 9 of 10 | 90.0% |")));
         const QStringList files = writer.outputFiles(ReportFormat::Markdown, path);
-        QCOMPARE(files.size(), 7);
+        QCOMPARE(files.size(), 8);
         for (const QString &png : files.mid(1)) {
             QVERIFY2(md.contains(QStringLiteral("](%1)").arg(QFileInfo(png).fileName())), qPrintable(png));
             const QImage image(png);
@@ -446,7 +501,7 @@ private Q_SLOTS:
                 html.count(QStringLiteral("http://")) == html.count(QStringLiteral("http://www.w3.org/2000/svg")));
         QVERIFY(!html.contains(QStringLiteral("https://")));
         QVERIFY(html.contains(QStringLiteral("prefers-color-scheme:dark")));
-        QCOMPARE(html.count(QStringLiteral("<svg ")), 6);
+        QCOMPARE(html.count(QStringLiteral("<svg ")), 7);
         for (const QString &fact : {run.manifest.skillName, run.manifest.skillHash, run.manifest.suiteHash,
                                     QStringLiteral("claude-haiku-4-5-20251001"), QStringLiteral("held-out cases")})
             QVERIFY2(html.contains(fact), qPrintable(fact));
