@@ -257,6 +257,43 @@ private Q_SLOTS:
         }
     }
 
+    void kernelCheck_localAndSlurmWithGres_sameVerdict()
+    {
+        const QString candidate = QStringLiteral(SKILLFORGE_SOURCE_DIR "/tests/gpu/candidates/noop.cu");
+        const QStringList check{QStringLiteral("kernel"),
+                                QStringLiteral("check"),
+                                QStringLiteral("rmsnorm"),
+                                QStringLiteral("--candidate"),
+                                candidate,
+                                QStringLiteral("--no-timing"),
+                                QStringLiteral("--json")};
+        const Result local = run(check);
+        const Result slurm =
+            run(check + QStringList{QStringLiteral("--executor"), QStringLiteral("slurm"), QStringLiteral("--gres"),
+                                    QStringLiteral("gpu:1"), QStringLiteral("--shared-dir"),
+                                    m_dir.filePath(QStringLiteral("shared-kernels")), QStringLiteral("--poll-ms"),
+                                    QStringLiteral("250")});
+        QVERIFY2(local.exitCode != 2, qPrintable(local.err));
+        QCOMPARE(slurm.exitCode, local.exitCode);
+        // Built once here and once on the node: only how long the build took and whether the cache had it differ.
+        auto verdict = [](const QString &text) {
+            QJsonObject json = QJsonDocument::fromJson(text.toUtf8()).object();
+            QJsonObject build = json.value(QStringLiteral("build")).toObject();
+            build.remove(QStringLiteral("build_ms"));
+            build.remove(QStringLiteral("from_cache"));
+            json.insert(QStringLiteral("build"), build);
+            return json;
+        };
+        QVERIFY(!verdict(local.out).isEmpty());
+        QCOMPARE(verdict(slurm.out), verdict(local.out));
+
+        const Result tooMany = run(check + QStringList{QStringLiteral("--executor"), QStringLiteral("slurm"),
+                                                       QStringLiteral("--gres"), QStringLiteral("gpu:3")});
+        QCOMPARE(tooMany.exitCode, 2);
+        QVERIFY2(tooMany.err.contains(QStringLiteral("a GPU asked of a partition without GPUs")),
+                 qPrintable(tooMany.err));
+    }
+
     void refusedPartition_isBadUsage_beforeAnyModelCall()
     {
         const QString suite = m_dir.filePath(QStringLiteral("suite.json"));
