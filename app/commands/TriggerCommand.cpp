@@ -126,6 +126,7 @@ bool readConfig(const QCommandLineParser &parser, const QString &command, LlmSer
     config->runs = int(numberOption(parser, command, u"runs"_s, &ok, 1, 1000).value_or(3));
     config->concurrency = int(numberOption(parser, command, u"concurrency"_s, &ok, 1, 256).value_or(4));
     config->maxCostUsd = numberOption(parser, command, u"max-cost"_s, &ok, 0, 1e6);
+    config->maxTokens = int(numberOption(parser, command, u"max-tokens"_s, &ok, 16, 100000).value_or(256));
     if (!ok)
         return false;
     services.loadKeys(3000);
@@ -193,6 +194,7 @@ int runTrigger(const QStringList &arguments)
     parser.addOption({u"catalogue"_s, QString(), u"DIR"_s});
     parser.addOption({u"concurrency"_s, QString(), u"C"_s});
     parser.addOption({u"max-cost"_s, QString(), u"USD"_s});
+    parser.addOption({u"max-tokens"_s, QString(), u"N"_s});
     parser.addOption(QCommandLineOption(u"json"_s));
     if (!parseArguments(parser, kCommand, arguments))
         return BadUsage;
@@ -283,6 +285,7 @@ int runTriggerOptimize(const QStringList &arguments)
     parser.addOption({u"catalogue"_s, QString(), u"DIR"_s});
     parser.addOption({u"concurrency"_s, QString(), u"C"_s});
     parser.addOption({u"max-cost"_s, QString(), u"USD"_s});
+    parser.addOption({u"max-tokens"_s, QString(), u"N"_s});
     parser.addOption(QCommandLineOption(u"apply"_s));
     parser.addOption(QCommandLineOption(u"json"_s));
     if (!parseArguments(parser, command, arguments))
@@ -436,6 +439,8 @@ Command triggerCommand()
         "                   default: the skill's evals/trigger_evals.json or evals/eval_set.json\n"
         "  --catalogue DIR  the other skills listed: each folder of DIR with a SKILL.md, or 'bundled' for the\n"
         "                   bundled decoys; default: the skills beside SKILL_DIR plus the bundled decoys\n"
+        "  --max-tokens N   the longest reply of a trial (default 256: a tool call, or the start of an\n"
+        "                   answer; the cost bound counts all of it)\n"
         "  --max-cost USD   a hard budget: no trial starts that could take the spend past it (priced models)\n"
         "  --json           per-query and per-model results as JSON\n\n"
         "Prints recall, false-positive rate and precision with Wilson 95% intervals, and per query the\n"

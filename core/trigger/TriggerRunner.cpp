@@ -3,6 +3,7 @@
 #include "common/TokenEstimate.h"
 #include "llm/ChatCall.h"
 #include "llm/ChatClient.h"
+#include "llm/ToolCallText.h"
 #include "usage/Pricing.h"
 
 #include <QJsonDocument>
@@ -63,7 +64,10 @@ TriggerEstimate estimateTrigger(const SkillCatalogue &catalogue, const QList<Tri
 
 QString loadedSkillOf(const ChatResponse &response)
 {
-    for (const ToolCall &call : response.toolCalls) {
+    QList<ToolCall> calls = response.toolCalls;
+    if (calls.isEmpty()) // small local models write the call into the text; it counts the same
+        calls = toolCallsInText(response.text, {{SkillCatalogue::activationToolName(), QString(), QByteArray()}}).calls;
+    for (const ToolCall &call : std::as_const(calls)) {
         if (call.name != SkillCatalogue::activationToolName())
             continue;
         const QJsonObject args = QJsonDocument::fromJson(call.arguments).object();

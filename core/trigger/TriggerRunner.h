@@ -55,7 +55,8 @@ TriggerEstimate estimateTrigger(const SkillCatalogue &catalogue, const QList<Tri
                                 const TriggerConfig &config);
 
 /// What a trial's reply says the student loaded: the name of its first activate_skill call (whatever
-/// the enum allowed; a name outside the catalogue is kept as written), or "".
+/// the enum allowed; a name outside the catalogue is kept as written), or "". A call written into the reply's text
+/// (as small local models do) counts as a call.
 QString loadedSkillOf(const ChatResponse &response);
 
 /**

@@ -294,6 +294,18 @@ private Q_SLOTS:
         QCOMPARE(m_server->requestCount("/v1/chat/completions"), 0);
     }
 
+    void loadedSkill_callWrittenIntoTheText_countsAsACall()
+    {
+        ChatResponse response;
+        response.text =
+            u"<tool_call>\n{\"name\": \"activate_skill\", \"arguments\": {\"name\": \"pdf\"}}\n</tool_call>"_s;
+        QCOMPARE(loadedSkillOf(response), u"pdf"_s);
+        response.text = u"Paris is the capital of France."_s;
+        QCOMPARE(loadedSkillOf(response), QString());
+        response.toolCalls = {{u"call_1"_s, u"activate_skill"_s, R"({"name": "cuda-kernels"})"}};
+        QCOMPARE(loadedSkillOf(response), u"cuda-kernels"_s);
+    }
+
     void holdout_isStratifiedSeededAndKeepsExplicitSplits()
     {
         QList<TriggerQuery> queries;
