@@ -347,6 +347,28 @@ private Q_SLOTS:
                 view->verdictLabel()->text().contains(u"can't tell yet"_s));
     }
 
+    void scatterAgainstCost_putsEachModelAndArmAtCoresPassRateAndMeanCost()
+    {
+        auto view = openView(m_v1);
+        const RunSummary &summary = view->shownRun()->summary;
+        view->setScatterAxis(charts::Metric::Cost);
+        QCOMPARE(view->scatterChart()->chart()->title(), u"Pass rate against cost"_s);
+        QList<QScatterSeries *> points;
+        for (QAbstractSeries *series : view->scatterChart()->chart()->series())
+            points.append(qobject_cast<QScatterSeries *>(series));
+        QCOMPARE(points.size(), 2);
+        const QStringList models{u"anthropic:claude-haiku-4-5"_s, u"local:gemma-3-270m"_s};
+        for (int m = 0; m < models.size(); ++m) {
+            for (int armIndex = 0; armIndex < 2; ++armIndex) {
+                const ArmSummary *a = summary.arm(models[m], armIndex ? kWithSkillArm : kBaselineArm);
+                QVERIFY(a && a->costUsd);
+                QCOMPARE(points[armIndex]->at(m), QPointF(a->costUsd->mean, a->passRate.rate * 100));
+            }
+        }
+        view->setScatterAxis(charts::Metric::Tokens);
+        QCOMPARE(view->scatterChart()->chart()->title(), u"Pass rate against tokens"_s);
+    }
+
     void comparingTwoRuns_showsBothInTheCharts_andTheChangesTable()
     {
         auto view = openView(m_v2, m_v1);

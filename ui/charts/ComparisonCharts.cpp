@@ -220,8 +220,9 @@ ArmBarData armBarData(const QList<ChartRun> &runs, const QStringList &splits, Me
     return data;
 }
 
-QList<ScatterSet> scatterData(const QList<ChartRun> &runs, const QStringList &splits)
+QList<ScatterSet> scatterData(const QList<ChartRun> &runs, const QStringList &splits, Metric x)
 {
+    const bool cost = x == Metric::Cost;
     QList<ScatterSet> sets;
     const QList<Category> categories = categoriesOf(runs, splits);
     for (int r = 0; r < runs.size(); ++r) {
@@ -229,18 +230,20 @@ QList<ScatterSet> scatterData(const QList<ChartRun> &runs, const QStringList &sp
             ScatterSet set{setName(runs, r, arm), r, arm, {}};
             for (const Category &c : categories) {
                 const ArmSummary *summary = runs[r].summary->arm(c.model, arm, c.split);
-                if (!summary || summary->passRate.trials == 0)
+                if (!summary || summary->passRate.trials == 0 || (cost && !summary->costUsd))
                     continue;
+                const double value = cost ? summary->costUsd->mean : summary->tokens.mean;
                 const QString title = QStringLiteral("%1 — %2").arg(c.name, set.name);
-                const QString tooltip = QStringLiteral("<b>%1</b><br>%2<br>%3")
-                                            .arg(title.toHtmlEscaped(),
-                                                 QObject::tr("Pass rate: %1 (%2 of %3)")
-                                                     .arg(formatValue(summary->passRate.rate * 100, Metric::PassRate))
-                                                     .arg(summary->passRate.successes)
-                                                     .arg(summary->passRate.trials),
-                                                 QObject::tr("Mean tokens: %1")
-                                                     .arg(formatValue(summary->tokens.mean, Metric::Tokens)));
-                set.points.append({c.name, summary->tokens.mean, summary->passRate.rate * 100, tooltip});
+                const QString tooltip =
+                    QStringLiteral("<b>%1</b><br>%2<br>%3")
+                        .arg(title.toHtmlEscaped(),
+                             QObject::tr("Pass rate: %1 (%2 of %3)")
+                                 .arg(formatValue(summary->passRate.rate * 100, Metric::PassRate))
+                                 .arg(summary->passRate.successes)
+                                 .arg(summary->passRate.trials),
+                             (cost ? QObject::tr("Mean cost per item: %1") : QObject::tr("Mean tokens: %1"))
+                                 .arg(formatValue(value, x)));
+                set.points.append({c.name, value, summary->passRate.rate * 100, tooltip});
             }
             sets.append(set);
         }
@@ -334,18 +337,20 @@ QChart *makeArmBarChart(const ArmBarData &data)
     return chart;
 }
 
-QChart *makeScatterChart(const QList<ScatterSet> &data)
+QChart *makeScatterChart(const QList<ScatterSet> &data, Metric xMetric)
 {
     auto *chart = new QChart;
     prepareChart(chart);
-    chart->setTitle(QObject::tr("Pass rate against tokens"));
+    chart->setTitle(xMetric == Metric::Cost ? QObject::tr("Pass rate against cost")
+                                            : QObject::tr("Pass rate against tokens"));
     double maxTokens = 0;
     for (const ScatterSet &s : data) {
         for (const ScatterPoint &p : s.points)
-            maxTokens = std::max(maxTokens, p.tokens);
+            maxTokens = std::max(maxTokens, p.x);
     }
-    QValueAxis *x = valueAxis(chart, metricAxisTitle(Metric::Tokens), 0, maxTokens > 0 ? maxTokens * 1.15 : 1.0,
-                              Qt::AlignBottom);
+    QValueAxis *x =
+        valueAxis(chart, metricAxisTitle(xMetric), 0, maxTokens > 0 ? maxTokens * 1.15 : 1.0, Qt::AlignBottom,
+                  xMetric == Metric::Cost ? QStringLiteral("%.4f") : QStringLiteral("%.0f"));
     QValueAxis *y = valueAxis(chart, metricAxisTitle(Metric::PassRate), 0, 100, Qt::AlignLeft);
     QScatterSeries *first = nullptr;
     for (const ScatterSet &s : data) {
@@ -359,7 +364,7 @@ QChart *makeScatterChart(const QList<ScatterSet> &data)
         series->setBrush(s.arm == kBaselineArm ? QBrush(Qt::transparent) : QBrush(style.colour));
         series->setPen(QPen(style.colour, 2));
         for (const ScatterPoint &p : s.points)
-            series->append(p.tokens, p.passRatePercent);
+            series->append(p.x, p.passRatePercent);
         chart->addSeries(series);
         series->attachAxis(x);
         series->attachAxis(y);
@@ -368,7 +373,7 @@ QChart *makeScatterChart(const QList<ScatterSet> &data)
         const QList<ScatterPoint> points = s.points;
         QObject::connect(series, &QScatterSeries::hovered, chart, [points](const QPointF &at, bool state) {
             for (const ScatterPoint &p : points) {
-                if (qFuzzyCompare(p.tokens + 1, at.x() + 1) && qFuzzyCompare(p.passRatePercent + 1, at.y() + 1)) {
+                if (qFuzzyCompare(p.x + 1, at.x() + 1) && qFuzzyCompare(p.passRatePercent + 1, at.y() + 1)) {
                     showTooltip(state, p.tooltip);
                     return;
                 }
@@ -390,8 +395,8 @@ QChart *makeScatterChart(const QList<ScatterSet> &data)
             for (const ScatterPoint &from : base.points) {
                 for (const ScatterPoint &to : skill.points) {
                     if (to.category == from.category)
-                        overlay->addArrow({QPointF(from.tokens, from.passRatePercent),
-                                           QPointF(to.tokens, to.passRatePercent), arrowColour});
+                        overlay->addArrow(
+                            {QPointF(from.x, from.passRatePercent), QPointF(to.x, to.passRatePercent), arrowColour});
                 }
             }
             categories = std::max(categories, int(skill.points.size()));
@@ -403,7 +408,7 @@ QChart *makeScatterChart(const QList<ScatterSet> &data)
             if (s.arm != kWithSkillArm)
                 continue;
             for (const ScatterPoint &p : s.points)
-                overlay->addLabel({QPointF(p.tokens, p.passRatePercent), p.category, true});
+                overlay->addLabel({QPointF(p.x, p.passRatePercent), p.category, true});
         }
     }
     styleAxes(chart);

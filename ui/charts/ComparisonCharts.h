@@ -62,11 +62,11 @@ struct ArmBarData
 /// Categories are the models of every run (in order of appearance), each once per split in @p splits.
 ArmBarData armBarData(const QList<ChartRun> &runs, const QStringList &splits, Metric metric);
 
-/// One point of the pass rate against tokens scatter.
+/// One point of the pass rate scatter, against mean tokens or mean cost per item.
 struct ScatterPoint
 {
     QString category;
-    double tokens = 0;
+    double x = 0; ///< mean tokens or mean cost (USD) per item
     double passRatePercent = 0;
     QString tooltip;
 };
@@ -80,7 +80,8 @@ struct ScatterSet
 };
 
 /// Every model and arm with a judged item; an arrow joins a category's baseline point to its with-skill point.
-QList<ScatterSet> scatterData(const QList<ChartRun> &runs, const QStringList &splits);
+/// @p x is Metric::Tokens or Metric::Cost; with Cost, an arm without a price has no point.
+QList<ScatterSet> scatterData(const QList<ChartRun> &runs, const QStringList &splits, Metric x = Metric::Tokens);
 
 /// The lift of each category for one run.
 struct LiftSet
@@ -105,8 +106,8 @@ double barCentre(int category, int set, int setCount, double barWidth);
 
 /// A grouped bar chart, baseline against with-skill per model, with 95% interval whiskers. The caller owns it.
 QChart *makeArmBarChart(const ArmBarData &data);
-/// Pass rate against mean tokens, one point per model and arm, arrows from baseline to with-skill.
-QChart *makeScatterChart(const QList<ScatterSet> &data);
+/// Pass rate against mean tokens (or cost, @p x), one point per model and arm, arrows from baseline to with-skill.
+QChart *makeScatterChart(const QList<ScatterSet> &data, Metric x = Metric::Tokens);
 /// The lift per model in percentage points, labelled with the exact McNemar p-value.
 QChart *makeLiftChart(const LiftData &data);
 

@@ -66,6 +66,7 @@ CompareView::CompareView(QWidget *parent)
     , m_compareCombo(new QComboBox(this))
     , m_splitCombo(new QComboBox(this))
     , m_metricCombo(new QComboBox(this))
+    , m_scatterCombo(new QComboBox(this))
     , m_status(new QLabel(this))
     , m_verdicts(new QLabel(this))
     , m_thresholds(AppSettings().verdictThresholds())
@@ -93,6 +94,10 @@ CompareView::CompareView(QWidget *parent)
     m_splitCombo->setToolTip(tr("Which cases count: all, the training cases, the held-out cases, or both apart"));
     for (const Metric metric : {Metric::PassRate, Metric::Tokens, Metric::Cost, Metric::Latency})
         m_metricCombo->addItem(charts::metricName(metric), int(metric));
+    m_scatterCombo->addItem(tr("Tokens"), int(Metric::Tokens));
+    m_scatterCombo->addItem(tr("Cost"), int(Metric::Cost));
+    m_scatterCombo->setToolTip(tr("Pass rate against mean tokens or mean cost per item: a small model with the skill "
+                                  "that beats a large one without it, for less, sits up and to the left of it"));
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_verdicts->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_verdicts->setWordWrap(true);
@@ -106,6 +111,8 @@ CompareView::CompareView(QWidget *parent)
     controls->addWidget(m_splitCombo);
     controls->addWidget(new QLabel(tr("Bars:"), this));
     controls->addWidget(m_metricCombo);
+    controls->addWidget(new QLabel(tr("Pass rate against:"), this));
+    controls->addWidget(m_scatterCombo);
     controls->addStretch(1);
     controls->addWidget(m_exportButton);
     m_exportButton->setObjectName(QStringLiteral("exportReport"));
@@ -213,6 +220,10 @@ CompareView::CompareView(QWidget *parent)
         if (m_shown)
             rebuildCharts();
     });
+    connect(m_scatterCombo, &QComboBox::currentIndexChanged, this, [this] {
+        if (m_shown)
+            rebuildCharts();
+    });
     connect(m_filterCombo, &QComboBox::currentIndexChanged, this, [this] {
         m_filter->setShow(CaseMatrixFilter::Show(m_filterCombo->currentData().toInt()));
     });
@@ -302,6 +313,11 @@ void CompareView::setSplit(Split split)
 void CompareView::setMetric(charts::Metric metric)
 {
     m_metricCombo->setCurrentIndex(m_metricCombo->findData(int(metric)));
+}
+
+void CompareView::setScatterAxis(charts::Metric metric)
+{
+    m_scatterCombo->setCurrentIndex(std::max(0, m_scatterCombo->findData(int(metric))));
 }
 
 bool CompareView::isBusy() const
@@ -454,7 +470,9 @@ void CompareView::rebuildCharts()
     const QStringList shownSplits = splits();
     const auto metric = charts::Metric(m_metricCombo->currentData().toInt());
     m_barChart->replaceChart(charts::makeArmBarChart(charts::armBarData(runs, shownSplits, metric)));
-    m_scatterChart->replaceChart(charts::makeScatterChart(charts::scatterData(runs, shownSplits)));
+    const auto scatterAxis = charts::Metric(m_scatterCombo->currentData().toInt());
+    m_scatterChart->replaceChart(
+        charts::makeScatterChart(charts::scatterData(runs, shownSplits, scatterAxis), scatterAxis));
     m_liftChart->replaceChart(charts::makeLiftChart(charts::liftData(runs, shownSplits)));
 }
 

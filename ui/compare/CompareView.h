@@ -55,6 +55,8 @@ public:
     enum class Split { All, Train, HeldOut, Apart };
     void setSplit(Split split);
     void setMetric(charts::Metric metric);
+    /// What the scatter puts against pass rate: Metric::Tokens (the default) or Metric::Cost per item.
+    void setScatterAxis(charts::Metric metric);
 
     /// The runs shown (the second is null without a comparison); null while loading.
     std::shared_ptr<const RunAnalysis> shownRun() const { return m_shown; }
@@ -118,6 +120,7 @@ private:
     QComboBox *m_compareCombo;
     QComboBox *m_splitCombo;
     QComboBox *m_metricCombo;
+    QComboBox *m_scatterCombo;
     QLabel *m_status;
     QLabel *m_verdicts;
     QString m_statusFacts; ///< the status line without the verdicts
