@@ -1,6 +1,7 @@
 #include "ExecutorOptions.h"
 
 #include "cluster/SlurmJobRunner.h"
+#include "project/AppSettings.h"
 
 #include <QCommandLineParser>
 #include <QDir>
@@ -19,7 +20,8 @@ QString executorOptionsHelp()
 {
     return QStringLiteral(
         "  --executor local|slurm  where the heavy work (builds, kernel runs, command verifiers) runs:\n"
-        "                 here (default), or as Slurm jobs; model calls always stay here\n"
+        "                 here (default), or as Slurm jobs; model calls always stay here. The options below\n"
+        "                 default to the settings' Slurm profile (skillforge.conf, [slurm])\n"
         "  --partition P  Slurm partition (default: the cluster's)\n"
         "  --gres G       generic resources for GPU jobs, e.g. gpu:1\n"
         "  --account A    Slurm account\n"
@@ -38,17 +40,26 @@ std::variant<std::shared_ptr<JobRunner>, QString> jobRunnerFromOptions(const QCo
         return std::shared_ptr<JobRunner>();
     if (executor != QLatin1String("slurm"))
         return QStringLiteral("--executor must be local or slurm");
+    // The command line first, then the settings' Slurm profile, then the environment (SLURM_CONF).
+    const SlurmProfile profile = AppSettings().slurmProfile();
+    auto value = [&parser](const char *name, const QString &fallback) {
+        return parser.isSet(QLatin1String(name)) ? parser.value(QLatin1String(name)) : fallback;
+    };
     SlurmOptions options;
-    options.partition = parser.value(QStringLiteral("partition"));
-    options.gres = parser.value(QStringLiteral("gres"));
-    options.account = parser.value(QStringLiteral("account"));
-    options.time = parser.value(QStringLiteral("time"));
-    options.extraArgs = parser.values(QStringLiteral("sbatch-option"));
-    options.slurmConf = parser.isSet(QStringLiteral("slurm-conf"))
-                            ? QDir(parser.value(QStringLiteral("slurm-conf"))).absolutePath()
-                            : QProcessEnvironment::systemEnvironment().value(QStringLiteral("SLURM_CONF"));
-    if (parser.isSet(QStringLiteral("shared-dir")))
-        options.sharedDir = QDir(parser.value(QStringLiteral("shared-dir"))).absolutePath();
+    options.partition = value("partition", profile.partition);
+    options.gres = value("gres", profile.gres);
+    options.account = value("account", profile.account);
+    options.time = value("time", profile.time);
+    options.extraArgs = parser.isSet(QStringLiteral("sbatch-option")) ? parser.values(QStringLiteral("sbatch-option"))
+                                                                      : profile.sbatchArgs;
+    options.slurmConf =
+        value("slurm-conf", profile.slurmConf.isEmpty()
+                                ? QProcessEnvironment::systemEnvironment().value(QStringLiteral("SLURM_CONF"))
+                                : profile.slurmConf);
+    if (!options.slurmConf.isEmpty())
+        options.slurmConf = QDir(options.slurmConf).absolutePath();
+    if (const QString shared = value("shared-dir", profile.sharedDir); !shared.isEmpty())
+        options.sharedDir = QDir(shared).absolutePath();
     if (parser.isSet(QStringLiteral("poll-ms")))
         options.pollMs = parser.value(QStringLiteral("poll-ms")).toInt();
     auto runner = std::make_shared<SlurmJobRunner>(options);

@@ -25,6 +25,13 @@ const QString LastStudentsKey = QStringLiteral("models/lastStudents");
 const QString LastTeacherKey = QStringLiteral("models/lastTeacher");
 const QString VerdictMinLiftKey = QStringLiteral("verdicts/minLift");
 const QString VerdictMinPairsKey = QStringLiteral("verdicts/minPairs");
+const QString SlurmConfKey = QStringLiteral("slurm/conf");
+const QString SlurmPartitionKey = QStringLiteral("slurm/partition");
+const QString SlurmGresKey = QStringLiteral("slurm/gres");
+const QString SlurmAccountKey = QStringLiteral("slurm/account");
+const QString SlurmTimeKey = QStringLiteral("slurm/time");
+const QString SlurmSbatchArgsKey = QStringLiteral("slurm/sbatchOptions");
+const QString SlurmSharedDirKey = QStringLiteral("slurm/sharedDir");
 
 bool unchangedInThisProcess = false;
 } // namespace
@@ -135,6 +142,30 @@ void AppSettings::setVerdictThresholds(const VerdictThresholds &thresholds)
 {
     write(VerdictMinLiftKey, thresholds.minLift);
     write(VerdictMinPairsKey, thresholds.minPairs);
+}
+
+SlurmProfile AppSettings::slurmProfile() const
+{
+    SlurmProfile profile;
+    profile.slurmConf = m_settings.value(SlurmConfKey).toString();
+    profile.partition = m_settings.value(SlurmPartitionKey).toString();
+    profile.gres = m_settings.value(SlurmGresKey).toString();
+    profile.account = m_settings.value(SlurmAccountKey).toString();
+    profile.time = m_settings.value(SlurmTimeKey).toString();
+    profile.sbatchArgs = m_settings.value(SlurmSbatchArgsKey).toStringList();
+    profile.sharedDir = m_settings.value(SlurmSharedDirKey).toString();
+    return profile;
+}
+
+void AppSettings::setSlurmProfile(const SlurmProfile &profile)
+{
+    write(SlurmConfKey, profile.slurmConf);
+    write(SlurmPartitionKey, profile.partition);
+    write(SlurmGresKey, profile.gres);
+    write(SlurmAccountKey, profile.account);
+    write(SlurmTimeKey, profile.time);
+    write(SlurmSbatchArgsKey, profile.sbatchArgs);
+    write(SlurmSharedDirKey, profile.sharedDir);
 }
 
 QString AppSettings::chartFolder() const { return m_settings.value(ChartFolderKey).toString(); }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "cluster/SlurmProfile.h"
 #include "eval/Verdict.h"
 
 #include <QByteArray>
@@ -68,6 +69,10 @@ public:
     /// When a skill is kept, cut or not yet decided (the Compare view, reports, `eval` and `report` by default).
     VerdictThresholds verdictThresholds() const;
     void setVerdictThresholds(const VerdictThresholds &thresholds);
+
+    /// The Slurm profile `--executor slurm` falls back on: SLURM_CONF, partition, GPU gres, time limit, sbatch options.
+    SlurmProfile slurmProfile() const;
+    void setSlurmProfile(const SlurmProfile &profile);
 
 private:
     void write(const QString &key, const QVariant &value);

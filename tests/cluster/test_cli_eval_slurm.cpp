@@ -247,7 +247,10 @@ private Q_SLOTS:
                                  QStringLiteral("--poll-ms"),
                                  QStringLiteral("250")};
         const Result resumed = run(resume);
-        QVERIFY2(resumed.exitCode == 0, qPrintable(resumed.err));
+        QVERIFY2(resumed.exitCode == 0,
+                 qPrintable(resumed.err + QStringLiteral("\nsqueue:\n") +
+                            tool(QStringLiteral("squeue"), {QStringLiteral("-t"), QStringLiteral("all")}) +
+                            tool(QStringLiteral("sinfo"), {})));
         items = outcomes(runDir);
         QCOMPARE(items.size(), 4);
         for (const QJsonObject &o : items) {
@@ -292,6 +295,32 @@ private Q_SLOTS:
         QCOMPARE(tooMany.exitCode, 2);
         QVERIFY2(tooMany.err.contains(QStringLiteral("a GPU asked of a partition without GPUs")),
                  qPrintable(tooMany.err));
+    }
+
+    void settingsProfile_isTheDefault_theCommandLineWins()
+    {
+        const QString confDir = m_dir.filePath(QStringLiteral("home/config/skillforge"));
+        QVERIFY(QDir().mkpath(confDir));
+        QFile conf(QDir(confDir).filePath(QStringLiteral("skillforge.conf")));
+        QVERIFY(conf.open(QIODevice::WriteOnly));
+        conf.write("[slurm]\npartition=nosuch\n");
+        conf.close();
+        const QStringList check{QStringLiteral("kernel"),
+                                QStringLiteral("check"),
+                                QStringLiteral("rmsnorm"),
+                                QStringLiteral("--candidate"),
+                                QStringLiteral(SKILLFORGE_SOURCE_DIR "/tests/gpu/candidates/noop.cu"),
+                                QStringLiteral("--no-timing"),
+                                QStringLiteral("--executor"),
+                                QStringLiteral("slurm"),
+                                QStringLiteral("--poll-ms"),
+                                QStringLiteral("250")};
+        const Result fromProfile = run(check);
+        QCOMPARE(fromProfile.exitCode, 2);
+        QVERIFY2(fromProfile.err.contains(QStringLiteral("no such partition")), qPrintable(fromProfile.err));
+        const Result overridden = run(check + QStringList{QStringLiteral("--partition"), QStringLiteral("debug")});
+        QVERIFY2(overridden.exitCode != 2, qPrintable(overridden.err));
+        QVERIFY(conf.remove());
     }
 
     void refusedPartition_isBadUsage_beforeAnyModelCall()

@@ -80,6 +80,23 @@ private Q_SLOTS:
         settings.setVerdictThresholds({});
     }
 
+    void slurmProfile_emptyByDefault_andRoundTrips()
+    {
+        QCOMPARE(AppSettings().slurmProfile(), SlurmProfile());
+        SlurmProfile profile;
+        profile.slurmConf = QStringLiteral("/etc/slurm/slurm.conf");
+        profile.partition = QStringLiteral("gpu");
+        profile.gres = QStringLiteral("gpu:a100:1");
+        profile.account = QStringLiteral("lab");
+        profile.time = QStringLiteral("00:30:00");
+        profile.sbatchArgs = {QStringLiteral("--qos=short"), QStringLiteral("--constraint=h100")};
+        profile.sharedDir = QStringLiteral("/shared/skillforge");
+        AppSettings().setSlurmProfile(profile);
+        QCOMPARE(AppSettings().slurmProfile(), profile);
+        AppSettings().setSlurmProfile({});
+        QCOMPARE(AppSettings().slurmProfile(), SlurmProfile());
+    }
+
     void filePath_isTheConfFileInTheApplicationsConfigFolder()
     {
         const QString folder = QStandardPaths::writableLocation(QStandardPaths::AppConfigLocation);
