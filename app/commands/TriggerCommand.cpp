@@ -417,7 +417,7 @@ Command triggerOptimizeCommand()
         "  --apply          write the winning description into SKILL.md (default: SKILL.md is left as it was)\n\n"
         "Each proposal is a skill version (origin trigger:N) in the skill's .versions/; accept one by restoring\n"
         "it (the GUI's skill history, or --apply for the winner).\n\n"
-        "Exit codes: 0 the loop ended (K proposals, all queries right, or the budget), 1 a model failed,\n"
+        "Exit codes: 0 the loop ended (K proposals, every training query right, or the budget), 1 a model failed,\n"
         "2 bad usage or input.\n"_s;
     command.run = runTriggerOptimize;
     return command;

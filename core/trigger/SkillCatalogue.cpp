@@ -87,7 +87,7 @@ QList<CatalogueEntry> SkillCatalogue::bundledDecoys()
 }
 
 QList<CatalogueEntry> SkillCatalogue::besideAndBundled(const QString &skillDir, QStringList *warnings,
-                                                      qsizetype *besideCount)
+                                                       qsizetype *besideCount)
 {
     QList<CatalogueEntry> others;
     const auto siblings = readFolder(QFileInfo(skillDir).absolutePath(), skillDir, warnings);

@@ -246,8 +246,9 @@ void TriggerOptimizer::onEvaluated()
         }
     }
     Q_EMIT iterationEvaluated(it);
-    if (it.trainTotal && it.trainPassed == it.trainTotal && (!it.heldOutTotal || it.heldOutPassed == it.heldOutTotal))
-        return finish(u"perfect"_s);
+    // Every training query right leaves the teacher no failure to learn from (the held-out ones it must never see).
+    if (it.trainTotal && it.trainPassed == it.trainTotal)
+        return finish(it.heldOutPassed == it.heldOutTotal ? u"perfect"_s : u"train-perfect"_s);
     if (m_iterations.size() > m_request.maxIterations)
         return finish(u"iterations"_s);
     propose();

@@ -82,7 +82,8 @@ public:
 Q_SIGNALS:
     void stage(const QString &what);
     void iterationEvaluated(const sf::TriggerIteration &iteration);
-    /// "iterations" (K proposals made), "perfect" (every training query passed), "budget" or "cancelled".
+    /// "iterations" (K proposals made), "perfect" (every query right), "train-perfect" (every training query right, so
+    /// no failure is left to show the teacher, while held-out ones still fail), "budget" or "cancelled".
     void finished(const QString &reason);
     void failed(const QString &message);
 

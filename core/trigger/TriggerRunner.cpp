@@ -19,9 +19,11 @@ namespace {
 qint64 promptTokens(const SkillCatalogue &catalogue, const QString &query)
 {
     const ToolDefinition tool = catalogue.activationTool();
-    // A little per message and tool for the wire format's own framing.
-    return estimateTokens(catalogue.systemPrompt()) + estimateTokens(query) +
-           estimateTokens(QString::fromUtf8(tool.inputSchema)) + estimateTokens(tool.description) + 32;
+    // A little per message and tool for the wire format's own framing, and a quarter more: the estimate has no
+    // tokenizer, and a bound that a real tokenizer exceeds would let the spend pass the budget.
+    const qint64 estimate = estimateTokens(catalogue.systemPrompt()) + estimateTokens(query) +
+                            estimateTokens(QString::fromUtf8(tool.inputSchema)) + estimateTokens(tool.description) + 32;
+    return estimate + estimate / 4;
 }
 
 } // namespace

@@ -180,17 +180,28 @@ private Q_SLOTS:
     {
         const QString skill = m_dir.filePath(u"opt/cuda-kernels"_s);
         writeFile(skill + u"/SKILL.md"_s, kSkill);
+        // The failures in the training split; held out, a query only the better description gets right.
+        const QString queries = m_dir.filePath(u"opt/split.json"_s);
+        writeFile(queries, R"([
+          {"query": "Write a CUDA kernel for softmax", "should_trigger": true, "split": "train"},
+          {"query": "My layernorm is slow, speed it up", "should_trigger": true, "split": "train"},
+          {"query": "Write operations notes about our tensor library", "should_trigger": false, "split": "train"},
+          {"query": "Extract the tables from this PDF file", "should_trigger": false, "split": "train"},
+          {"query": "Speed up this slow softmax kernel", "should_trigger": true, "split": "heldout"},
+          {"query": "What is the capital of France?", "should_trigger": false, "split": "heldout"}])");
         const Result r =
-            run({u"trigger"_s, u"optimize"_s, skill, u"--queries"_s, m_queries, u"--model"_s, u"generic:student"_s,
+            run({u"trigger"_s, u"optimize"_s, skill, u"--queries"_s, queries, u"--model"_s, u"generic:student"_s,
                  u"--teacher"_s, u"generic:teacher"_s, u"--runs"_s, u"1"_s, u"--iterations"_s, u"3"_s, u"--json"_s});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
-        QVERIFY2(r.err.contains(u"estimate: at most 4 evaluations (20 trials) and 3 teacher calls"_s),
+        QVERIFY2(r.err.contains(u"estimate: at most 4 evaluations (24 trials) and 3 teacher calls"_s),
                  qPrintable(r.err));
         const QJsonObject o = QJsonDocument::fromJson(r.out.toUtf8()).object();
         QCOMPARE(o["exit_reason"_L1].toString(), u"perfect"_s);
         QCOMPARE(o["best_iteration"_L1].toInt(), 1);
-        QCOMPARE(o["train_size"_L1].toInt(), 3);
+        QCOMPARE(o["train_size"_L1].toInt(), 4);
         QCOMPARE(o["test_size"_L1].toInt(), 2);
+        QCOMPARE(o["best_test_score"_L1].toString(), u"2/2"_s);
+        QCOMPARE(o["history"_L1][0]["test_passed"_L1].toInt(), 1);
         QCOMPARE(o["history"_L1].toArray().size(), 2);
         QCOMPARE(o["history"_L1][1]["models"_L1][0]["recall"_L1]["rate"_L1].toDouble(), 1.0);
         const QString version = o["best_version"_L1].toString();
@@ -206,7 +217,7 @@ private Q_SLOTS:
         writeFile(skill + u"/SKILL.md"_s, kSkill);
         const Result r =
             run({u"trigger"_s, u"optimize"_s, skill, u"--queries"_s, m_queries, u"--model"_s, u"generic:student"_s,
-                 u"--teacher"_s, u"generic:teacher"_s, u"--runs"_s, u"1"_s, u"--apply"_s});
+                 u"--teacher"_s, u"generic:teacher"_s, u"--runs"_s, u"1"_s, u"--holdout"_s, u"0"_s, u"--apply"_s});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         QVERIFY2(r.out.contains(u"Best: iteration 1"_s), qPrintable(r.out));
         QFile skillMd(skill + u"/SKILL.md"_s);

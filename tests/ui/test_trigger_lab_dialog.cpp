@@ -140,6 +140,7 @@ private Q_SLOTS:
         dialog.setTeacher(u"openai:teacher"_s);
         dialog.setRuns(1);
         dialog.setIterations(3);
+        dialog.setHoldout(0); // five queries: all of them train, so the original's two failures reach the teacher
         QSignalSpy finished(&dialog, &TriggerLabDialog::finished);
         QSignalSpy changed(&dialog, &TriggerLabDialog::skillChanged);
         dialog.show();

@@ -262,6 +262,11 @@ void TriggerLabDialog::setMaxCost(double usd)
     m_maxCost->setValue(usd);
 }
 
+void TriggerLabDialog::setHoldout(double fraction)
+{
+    m_holdout->setValue(fraction);
+}
+
 QString TriggerLabDialog::statusText() const
 {
     return m_status->text();

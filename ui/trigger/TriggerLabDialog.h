@@ -49,6 +49,7 @@ public:
     void setRuns(int runs);
     void setIterations(int iterations);
     void setMaxCost(double usd); ///< 0: no budget
+    void setHoldout(double fraction);
     bool importQueries(const QString &path);
     bool exportQueries(const QString &path);
     void measure();

@@ -34,6 +34,18 @@ QList<TriggerQuery> knownQueries()
             {u"What is the capital of France?"_s, false}};
 }
 
+/// For the optimizer: the known queries' failures in the training split, and a held-out pair that only the better
+/// description gets right ("Speed up this slow softmax kernel" shares one word with the original, three with it).
+QList<TriggerQuery> optimizerQueries()
+{
+    QList<TriggerQuery> queries = knownQueries().mid(0, 4);
+    for (TriggerQuery &q : queries)
+        q.split = u"train"_s;
+    queries.append({u"Speed up this slow softmax kernel"_s, true, u"heldout"_s});
+    queries.append({u"What is the capital of France?"_s, false, u"heldout"_s});
+    return queries;
+}
+
 const QString kBetterDescription = u"CUDA kernels: speed up a slow softmax or layernorm on the GPU."_s;
 
 /// The student of TriggerStudent, and a teacher (the requests held to a JSON schema) that proposes @p proposals in
@@ -329,7 +341,7 @@ private Q_SLOTS:
                                studentAndTeacher({u"GPU things."_s, kBetterDescription}));
         TriggerOptimizeRequest request;
         request.skillDir = skill;
-        request.queries = knownQueries();
+        request.queries = optimizerQueries();
         request.others = SkillCatalogue::bundledDecoys();
         request.config.models = {u"openai:scripted"_s};
         request.config.runs = 2;
@@ -347,7 +359,9 @@ private Q_SLOTS:
         QCOMPARE(optimizer.best()->number, 2);
         QCOMPARE(optimizer.best()->description, kBetterDescription);
         QCOMPARE(optimizer.best()->heldOutPassed, optimizer.best()->heldOutTotal);
-        QCOMPARE(optimizer.iterations().at(0).trainTotal + optimizer.iterations().at(0).heldOutTotal, 5);
+        QCOMPARE(optimizer.iterations().at(0).trainTotal, 4);
+        QCOMPARE(optimizer.iterations().at(0).heldOutPassed, 1); // the original misses the held-out softmax query
+        QCOMPARE(optimizer.iterations().at(1).heldOutPassed, 1);
 
         int teacherRequests = 0;
         for (const test::RecordedRequest &r : m_server->requests()) {
@@ -369,6 +383,29 @@ private Q_SLOTS:
         QVERIFY(QString::fromUtf8(SkillVersionStore(skill).files(versions.first().id).value(u"SKILL.md"_s))
                     .contains(kBetterDescription));
         QCOMPARE(readAll(skill + u"/SKILL.md"_s), before);
+    }
+
+    void optimize_everyTrainingQueryRight_stopsWithoutAskingTheTeacher()
+    {
+        QTemporaryDir dir;
+        const QString skill = writeCandidate(dir);
+        m_server->routeHandler("POST", "/v1/chat/completions", studentAndTeacher({kBetterDescription}));
+        TriggerOptimizeRequest request;
+        request.skillDir = skill;
+        request.queries = {{u"Write a CUDA kernel for softmax"_s, true, u"train"_s},
+                           {u"What is the capital of France?"_s, false, u"train"_s},
+                           {u"My layernorm is slow, speed it up"_s, true, u"heldout"_s}};
+        request.config.models = {u"openai:scripted"_s};
+        request.config.runs = 1;
+        request.teacherModel = u"openai:teacher"_s;
+        TriggerOptimizer optimizer(*m_client);
+        QSignalSpy finished(&optimizer, &TriggerOptimizer::finished);
+        optimizer.start(request);
+        QVERIFY(finished.wait(30000));
+        QCOMPARE(finished.first().first().toString(), u"train-perfect"_s);
+        QCOMPARE(optimizer.iterations().size(), 1);
+        for (const test::RecordedRequest &r : m_server->requests())
+            QVERIFY(!r.body.contains("response_format"));
     }
 
     void optimize_stopsAfterKProposals_andApplyLeavesTheWinnerInSkillMd()
@@ -403,7 +440,7 @@ private Q_SLOTS:
         m_server->routeHandler("POST", "/v1/chat/completions", studentAndTeacher({kBetterDescription}));
         TriggerOptimizeRequest request;
         request.skillDir = skill;
-        request.queries = knownQueries();
+        request.queries = optimizerQueries();
         request.others = SkillCatalogue::bundledDecoys();
         request.config.models = {u"openai:gpt-4.1"_s};
         request.config.runs = 1;
