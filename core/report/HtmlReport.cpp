@@ -308,6 +308,8 @@ QString htmlReport(const ReportSource &source)
             appendTable(html, costEffectivenessTable(*r, split));
         }
     }
+    html += QStringLiteral("<h2 id=\"suite-health\">Suite health</h2>\n");
+    appendTable(html, suiteHealthTable(run));
     appendMatrix(html, run);
     if (source.compare) {
         const bool mainFirst = run.manifest.startedAt <= source.compare->manifest.startedAt;

@@ -69,6 +69,8 @@ QString markdownReport(const ReportSource &source, const QString &chartPrefix)
             appendTable(md, costEffectivenessTable(*r, split));
         }
     }
+    md += QStringLiteral("## Suite health\n\n");
+    appendTable(md, suiteHealthTable(run));
     md += QStringLiteral("## Cases\n\n");
     appendTable(md, matrixTable(run));
     if (source.compare) {

@@ -134,6 +134,8 @@ QByteArray pdfReport(const ReportSource &source, QString *error)
             appendTable(html, costEffectivenessTable(*r, split));
         }
     }
+    html += QStringLiteral("<h2>Suite health</h2>");
+    appendTable(html, suiteHealthTable(run));
     html += QStringLiteral("<h2 style=\"page-break-before: always\">Cases</h2>");
     // A page holds about eight model and arm columns: wider matrices are printed as several tables of the same
     // cases, eight columns each.

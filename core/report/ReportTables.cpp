@@ -255,6 +255,30 @@ Table costEffectivenessTable(const RunAnalysis &run, const QString &split)
     return table;
 }
 
+Table suiteHealthTable(const RunAnalysis &run, int limit)
+{
+    Table table;
+    table.title = QStringLiteral("Suite health");
+    table.header = {QStringLiteral("Finding"), QStringLiteral("Case"), QStringLiteral("Where"),
+                    QStringLiteral("Detail")};
+    const QList<SuiteHealthFinding> findings = suiteHealthFindings(diagnoseSuite(run));
+    for (const SuiteHealthFinding &f : findings) {
+        if (table.rows.size() >= limit)
+            break;
+        table.rows.append({f.kind, f.caseId, f.where, f.detail});
+    }
+    table.note = findings.isEmpty()
+                     ? QStringLiteral("No check passed or failed in both arms every time, no case got worse with the "
+                                      "skill, no case's repeats disagreed and no item was far out in time or tokens.")
+                     : QStringLiteral("Computed from the results: a check that passes (or fails) in both arms every "
+                                      "time measures nothing about the skill; high variance: repeats that disagree; "
+                                      "outlier: above the third quartile plus three interquartile ranges of its model "
+                                      "and arm.");
+    if (findings.size() > limit)
+        table.note += QStringLiteral(" The first %1 of %2 are listed.").arg(limit).arg(findings.size());
+    return table;
+}
+
 Table verdictTable(const RunAnalysis &run, const VerdictThresholds &thresholds)
 {
     Table table;

@@ -2,6 +2,7 @@
 
 #include "eval/CostEffectiveness.h"
 #include "eval/RunAnalysis.h"
+#include "eval/SuiteHealth.h"
 #include "eval/Verdict.h"
 
 #include <QList>
@@ -46,6 +47,8 @@ Table costTable(const RunAnalysis &run, const QString &split);
 Table liftTable(const RunAnalysis &run, const QString &split);
 /// Cost per passed case and passes per dollar for each model and arm.
 Table costEffectivenessTable(const RunAnalysis &run, const QString &split);
+/// The suite's own health: harm, checks that measure nothing, variance and outliers, at most @p limit rows.
+Table suiteHealthTable(const RunAnalysis &run, int limit = 300);
 /// One verdict per model (keep, cut, can't tell yet), the thresholds in the note.
 Table verdictTable(const RunAnalysis &run, const VerdictThresholds &thresholds);
 /// What changed per case and column from @p before to @p after (diffCaseMatrices), at most @p limit rows.

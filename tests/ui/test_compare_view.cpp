@@ -9,6 +9,7 @@
 #include "compare/CaseDetailDialog.h"
 #include "compare/CaseMatrixModel.h"
 #include "compare/CompareView.h"
+#include "eval/SuiteHealth.h"
 #include "project/AppSettings.h"
 #include "project/Project.h"
 #include "report/ExportReportDialog.h"
@@ -30,6 +31,7 @@
 #include <QScatterSeries>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTableWidget>
 #include <QTemporaryDir>
@@ -367,6 +369,23 @@ private Q_SLOTS:
         }
         view->setScatterAxis(charts::Metric::Tokens);
         QCOMPARE(view->scatterChart()->chart()->title(), u"Pass rate against tokens"_s);
+    }
+
+    void suiteHealth_listsCoresFindings_forTheShownRun()
+    {
+        auto view = openView(m_v1);
+        const QList<SuiteHealthFinding> findings = suiteHealthFindings(diagnoseSuite(*view->shownRun()));
+        QVERIFY(!findings.isEmpty());
+        QTableWidget *table = view->healthTable();
+        QCOMPARE(table->rowCount(), findings.size());
+        QStringList shown;
+        for (int row = 0; row < table->rowCount(); ++row)
+            shown.append(table->item(row, 1)->text() + u'|' + table->item(row, 3)->text());
+        for (const SuiteHealthFinding &f : findings)
+            QVERIFY2(shown.contains(f.caseId + u'|' + f.detail), qPrintable(f.detail));
+        auto *tabs = view->findChild<QTabWidget *>();
+        QVERIFY(tabs);
+        QCOMPARE(tabs->tabText(tabs->indexOf(table)), u"Suite health (%1)"_s.arg(findings.size()));
     }
 
     void comparingTwoRuns_showsBothInTheCharts_andTheChangesTable()

@@ -8,6 +8,7 @@
 #include "compare/CaseChangesModel.h"
 #include "compare/CaseDetailDialog.h"
 #include "compare/CaseMatrixModel.h"
+#include "eval/SuiteHealth.h"
 #include "project/AppSettings.h"
 #include "project/Project.h"
 #include "report/ExportReportDialog.h"
@@ -81,6 +82,7 @@ CompareView::CompareView(QWidget *parent)
     , m_copyButton(new QPushButton(tr("Copy as CSV"), this))
     , m_exportButton(new QPushButton(tr("Export Report…"), this))
     , m_liftTable(new QTableWidget(this))
+    , m_healthTable(new QTableWidget(this))
     , m_changes(new CaseChangesModel(this))
     , m_changesView(new QTableView(this))
     , m_changesPage(new QWidget(this))
@@ -188,8 +190,13 @@ CompareView::CompareView(QWidget *parent)
     liftLayout->addWidget(m_verdicts);
     liftLayout->addWidget(m_liftTable, 1);
     m_tabs->addTab(liftPage, tr("Verdicts and lift"));
+    m_healthTable->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_healthTable->verticalHeader()->hide();
+    m_healthTable->setSortingEnabled(true);
+    m_healthTable->setWordWrap(false);
+    m_tabs->addTab(m_healthTable, tr("Suite health"));
     m_tabs->addTab(m_changesPage, tr("Changes between runs"));
-    m_tabs->setTabVisible(2, false);
+    m_tabs->setTabVisible(m_tabs->indexOf(m_changesPage), false);
 
     auto *split = new QSplitter(Qt::Vertical, this);
     split->addWidget(chartRow);
@@ -448,6 +455,7 @@ void CompareView::rebuild()
     rebuildCharts();
     fillLiftTable();
     fillVerdicts();
+    fillHealthTable();
 
     if (m_compared) {
         // Changes read from the earlier run to the later one, whichever was picked first.
@@ -530,6 +538,33 @@ void CompareView::setVerdictThresholds(const VerdictThresholds &thresholds)
         fillLiftTable();
         fillVerdicts();
     }
+}
+
+void CompareView::fillHealthTable()
+{
+    m_healthTable->setSortingEnabled(false);
+    m_healthTable->clear();
+    m_healthTable->setColumnCount(4);
+    m_healthTable->setHorizontalHeaderLabels({tr("Finding"), tr("Case"), tr("Where"), tr("Detail")});
+    const QList<SuiteHealthFinding> findings = suiteHealthFindings(diagnoseSuite(*m_shown));
+    m_healthTable->setRowCount(int(findings.size()));
+    for (int row = 0; row < findings.size(); ++row) {
+        const SuiteHealthFinding &f = findings[row];
+        const QStringList texts{f.kind, f.caseId, f.where, f.detail};
+        for (int column = 0; column < texts.size(); ++column) {
+            auto *item = new QTableWidgetItem(texts[column]);
+            item->setToolTip(f.detail);
+            m_healthTable->setItem(row, column, item);
+        }
+    }
+    m_healthTable->resizeColumnsToContents();
+    m_healthTable->setSortingEnabled(true);
+    m_tabs->setTabText(m_tabs->indexOf(m_healthTable),
+                       findings.isEmpty() ? tr("Suite health") : tr("Suite health (%1)").arg(findings.size()));
+    m_tabs->setTabToolTip(m_tabs->indexOf(m_healthTable),
+                          tr("Computed from the shown run's results: checks that pass or fail in both arms every time "
+                             "(they measure nothing), cases where the skill hurts, cases whose repeats disagree, and "
+                             "items far out in time or tokens"));
 }
 
 void CompareView::fillVerdicts()

@@ -75,6 +75,9 @@ public:
     QTableWidget *liftTable() const { return m_liftTable; }
     /// The verdict per model of the run shown (keep, cut, can't tell yet) and the thresholds that decided them.
     QLabel *verdictLabel() const { return m_verdicts; }
+    /// The shown run's suite diagnostics (core's suiteHealthFindings): harm, checks that measure nothing, variance,
+    /// outliers.
+    QTableWidget *healthTable() const { return m_healthTable; }
     /// The thresholds the verdicts use; from the settings until set.
     void setVerdictThresholds(const VerdictThresholds &thresholds);
     VerdictThresholds verdictThresholds() const { return m_thresholds; }
@@ -103,6 +106,7 @@ private:
     void rebuildCharts();
     void fillLiftTable();
     void fillVerdicts();
+    void fillHealthTable();
     QStringList splits() const;
 
     const Project *m_project = nullptr;
@@ -136,6 +140,7 @@ private:
     QPushButton *m_copyButton;
     QPushButton *m_exportButton;
     QTableWidget *m_liftTable;
+    QTableWidget *m_healthTable;
     CaseChangesModel *m_changes;
     QTableView *m_changesView;
     QWidget *m_changesPage;

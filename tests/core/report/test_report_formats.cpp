@@ -1,6 +1,7 @@
 #include "ReportTestRuns.h"
 #include "common/Secrets.h"
 #include "eval/CostEffectiveness.h"
+#include "eval/SuiteHealth.h"
 #include "report/Report.h"
 #include "report/ReportCharts.h"
 
@@ -372,6 +373,37 @@ private Q_SLOTS:
                                                               first.value(QStringLiteral("arm")).toString());
         QVERIFY(e);
         QCOMPARE(first.value(QStringLiteral("cost_per_pass_usd")).toDouble(), *e->costPerPass);
+    }
+
+    void suiteHealth_isListedInTheTextFormats_andTheJson()
+    {
+        QTemporaryDir dir;
+        const RunAnalysis run = loadRun(fixtureRun(QStringLiteral("v1")));
+        const SuiteHealth health = diagnoseSuite(run);
+        const QList<SuiteHealthFinding> findings = suiteHealthFindings(health);
+        QVERIFY(!findings.isEmpty()); // the fixture has cases whose repeats disagree
+        for (const ReportFormat format : {ReportFormat::Html, ReportFormat::Markdown, ReportFormat::Json}) {
+            const QString path = dir.filePath(QStringLiteral("health.") + reportExtension(format));
+            QCOMPARE(write(run, format, path), QString());
+            const QString text = QString::fromUtf8(readFile(path));
+            if (format == ReportFormat::Json) {
+                const QJsonObject json = QJsonDocument::fromJson(text.toUtf8())
+                                             .object()
+                                             .value(QStringLiteral("run"))
+                                             .toObject()
+                                             .value(QStringLiteral("suite_health"))
+                                             .toObject();
+                QCOMPARE(json.value(QStringLiteral("high_variance_cases")).toArray().size(),
+                         health.highVariance.size());
+                QCOMPARE(json.value(QStringLiteral("checks_always_pass")).toArray().size(), health.alwaysPass.size());
+                continue;
+            }
+            QVERIFY(text.contains(QStringLiteral("Suite health")));
+            for (const SuiteHealthFinding &f : findings) {
+                const QString detail = format == ReportFormat::Html ? f.detail.toHtmlEscaped() : f.detail;
+                QVERIFY2(text.contains(detail), qPrintable(reportFormatName(format) + u' ' + f.detail));
+            }
+        }
     }
 
     void markdown_linksChartImagesWrittenBesideIt()

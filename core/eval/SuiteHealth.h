@@ -1,0 +1,81 @@
+#pragma once
+
+#include "RunAnalysis.h"
+
+#include <QJsonObject>
+#include <QList>
+#include <QString>
+
+namespace sf {
+
+/**
+ * Diagnostics of a test suite from one run, computed from the results (never guessed): checks that measure nothing
+ * because they pass (or fail) in both arms every time, cases where the skill hurts, cases whose repeats disagree,
+ * and items far out in time or tokens. Like skill-creator's benchmark analyst, with numbers.
+ */
+struct SuiteHealth
+{
+    /// One check (a verifier of a case, by name or type) that every judged item of every model and arm agreed on.
+    struct Check
+    {
+        QString caseId;
+        QString check;
+        int items = 0; ///< judged items that ran it, both arms
+    };
+    /// A case and model where the with-skill pass rate is below the baseline's.
+    struct Harm
+    {
+        QString caseId;
+        QString model;
+        double baselineRate = 0;
+        double withSkillRate = 0;
+        int flipsToFail = 0; ///< paired repeats that passed without the skill and failed with it
+    };
+    /// A case, model and arm whose repeats disagree (some pass, some fail).
+    struct Variance
+    {
+        QString caseId;
+        QString model;
+        QString arm;
+        int passed = 0;
+        int judged = 0;
+    };
+    /// An item far above its model and arm in latency or tokens (above Q3 + 3 IQR, Tukey's far-out fence).
+    struct Outlier
+    {
+        QString caseId;
+        QString model;
+        QString arm;
+        int repeat = 1;
+        QString metric; ///< "latency" or "tokens"
+        double value = 0;
+        double fence = 0;
+        double median = 0;
+    };
+
+    QList<Check> alwaysPass;
+    QList<Check> alwaysFail;
+    QList<Harm> hurts;
+    QList<Variance> highVariance;
+    QList<Outlier> outliers;
+
+    bool isEmpty() const;
+    QJsonObject toJson() const;
+};
+
+/// One finding as every view lists it: what kind, which case, where (model and arm), and the figures.
+struct SuiteHealthFinding
+{
+    QString kind; ///< "check always passes", "check always fails", "skill hurts", "high variance", "outlier"
+    QString caseId;
+    QString where;
+    QString detail;
+};
+/// The findings in the order a reader should see them: harm first, then checks that measure nothing, variance,
+/// outliers.
+QList<SuiteHealthFinding> suiteHealthFindings(const SuiteHealth &health);
+
+/// The diagnostics of @p run's suite. Errors (provider faults) are left out of every figure.
+SuiteHealth diagnoseSuite(const RunAnalysis &run);
+
+} // namespace sf
