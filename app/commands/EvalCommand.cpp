@@ -3,6 +3,7 @@
 #include "LlmServices.h"
 #include "VerdictOptions.h"
 #include "cluster/JobVerifiers.h"
+#include "eval/Contamination.h"
 #include "eval/CostEffectiveness.h"
 #include "eval/EffectiveConcurrency.h"
 #include "eval/EvalSession.h"
@@ -317,18 +318,26 @@ int runEval(const QStringList &arguments)
     const RunSummary summary = summarizeRun(store->results());
     const QStringList unmet = unmetGates(summary, session.config().models, minLift, minPassRate, maxCostPerPass);
     const QList<Verdict> verdicts = decideVerdicts(summary, *thresholds);
+    // Only the transcripts are read again: the contamination check needs no statistics.
+    RunAnalysis written;
+    written.dir = store->dir();
+    written.manifest = store->manifest();
+    written.results = store->results();
+    const ContaminationReport contamination = checkContamination(written);
     if (json) {
         QJsonObject object{{QStringLiteral("run_dir"), store->dir()},
                            {QStringLiteral("run"), store->manifest().toJson()},
                            {QStringLiteral("summary"), summary.toJson()},
                            {QStringLiteral("verdicts"), verdictsJson(verdicts, *thresholds)},
                            {QStringLiteral("cost_effectiveness"), costEffectivenessJson(costEffectiveness(summary))},
+                           {QStringLiteral("contamination"), contamination.toJson()},
                            {QStringLiteral("gates_unmet"), QJsonArray::fromStringList(unmet)}};
         out(QString::fromUtf8(QJsonDocument(object).toJson(QJsonDocument::Indented)));
     } else {
         out(summaryTable(summary));
         out(costLines(summary));
         out(verdictLines(verdicts, *thresholds));
+        out(QStringLiteral("contamination: %1\n").arg(contamination.summary()));
         out(QStringLiteral("results: %1\n").arg(store->dir()));
     }
     for (const QString &gate : unmet)

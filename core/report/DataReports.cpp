@@ -113,6 +113,7 @@ QByteArray runJson(const RunAnalysis &run, const VerdictThresholds &thresholds)
         {QStringLiteral("verdicts"), verdictsJson(decideVerdicts(run.summary, thresholds), thresholds)},
         {QStringLiteral("cost_effectiveness"), costEffectivenessJsonOfEverySplit(run)},
         {QStringLiteral("suite_health"), diagnoseSuite(run).toJson()},
+        {QStringLiteral("contamination"), checkContamination(run).toJson()},
         {QStringLiteral("matrix"), matrixJson(run.matrix)}};
     QByteArray out = scrubbed(compactJson(head)).chopped(1); // open: the results follow
     out += ",\n\"results\": [";

@@ -295,6 +295,8 @@ QString htmlReport(const ReportSource &source)
     html += QStringLiteral("<h2 id=\"measured\">What was measured</h2>\n<p class=\"note\">Every model ran every case "
                            "with and without the skill, under the same system prompt apart from the skill.</p>\n");
     appendFacts(html, runs);
+    for (const RunAnalysis *r : runs)
+        appendTable(html, contaminationTable(checkContamination(*r)));
     appendCharts(html, source);
     html += QStringLiteral("<h2 id=\"statistics\">Statistics</h2>\n");
     for (const RunAnalysis *r : runs) {

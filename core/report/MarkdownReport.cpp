@@ -54,6 +54,8 @@ QString markdownReport(const ReportSource &source, const QString &chartPrefix)
             facts.rows.append({label, value});
         appendTable(md, facts);
     }
+    for (const RunAnalysis *r : runs)
+        appendTable(md, contaminationTable(checkContamination(*r)));
     md += QStringLiteral("## Charts\n\n");
     for (const ReportChart &chart : reportCharts(source, ChartTarget::Standalone))
         md += QStringLiteral("![%1](%2%3.png)\n\n").arg(chart.caption, chartPrefix, chart.id);

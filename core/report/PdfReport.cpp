@@ -108,6 +108,8 @@ QByteArray pdfReport(const ReportSource &source, QString *error)
             facts.rows.append({label, value});
         appendTable(html, facts);
     }
+    for (const RunAnalysis *r : runs)
+        appendTable(html, contaminationTable(checkContamination(*r)));
     html += QStringLiteral("<h2 style=\"page-break-before: always\">Charts</h2>");
     for (const ReportChart &chart : reportCharts(source, ChartTarget::Standalone)) {
         const QImage image = QImage::fromData(charts::svgToPng(chart.svg), "PNG");

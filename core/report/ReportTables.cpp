@@ -279,6 +279,24 @@ Table suiteHealthTable(const RunAnalysis &run, int limit)
     return table;
 }
 
+Table contaminationTable(const ContaminationReport &report)
+{
+    Table table;
+    table.title = QStringLiteral("Contamination check");
+    table.header = {QStringLiteral("Arm or item"), QStringLiteral("Fixed prompt hash or where"),
+                    QStringLiteral("Prompt variants"), QStringLiteral("Skills seen or skill line found")};
+    for (const ContaminationReport::ArmPrompt &a : report.arms)
+        table.rows.append({armLabel(a.arm), a.fixedHash.isEmpty() ? QStringLiteral("(no transcript)") : a.fixedHash,
+                           QString::number(a.variants),
+                           a.skillsSeen.isEmpty() ? QStringLiteral("none") : a.skillsSeen.join(QStringLiteral(", "))});
+    for (const ContaminationReport::Leak &l : report.leaks)
+        table.rows.append({l.item, l.where, QString(), l.line});
+    table.note = report.summary() +
+                 QStringLiteral(" Fixed prompt: the system prompt without its skill section, hashed per arm; the "
+                                "skill's lines of 30 characters or more were searched for in every baseline message.");
+    return table;
+}
+
 Table verdictTable(const RunAnalysis &run, const VerdictThresholds &thresholds)
 {
     Table table;

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "eval/Contamination.h"
 #include "eval/CostEffectiveness.h"
 #include "eval/RunAnalysis.h"
 #include "eval/SuiteHealth.h"
@@ -49,6 +50,9 @@ Table liftTable(const RunAnalysis &run, const QString &split);
 Table costEffectivenessTable(const RunAnalysis &run, const QString &split);
 /// The suite's own health: harm, checks that measure nothing, variance and outliers, at most @p limit rows.
 Table suiteHealthTable(const RunAnalysis &run, int limit = 300);
+/// Whether the arms compared like with like: each arm's fixed-prompt hash and the skills it saw, then every baseline
+/// message that held the skill's text; the summary in the note.
+Table contaminationTable(const ContaminationReport &report);
 /// One verdict per model (keep, cut, can't tell yet), the thresholds in the note.
 Table verdictTable(const RunAnalysis &run, const VerdictThresholds &thresholds);
 /// What changed per case and column from @p before to @p after (diffCaseMatrices), at most @p limit rows.

@@ -170,6 +170,12 @@ private Q_SLOTS:
                  10);
         const QJsonObject verdict = verdicts.value(QStringLiteral("models")).toArray().first().toObject();
         QCOMPARE(verdict.value(QStringLiteral("verdict")).toString(), QStringLiteral("cant_tell"));
+        // The arms' prompts differ only by the skill, and the skill's text reached no baseline item.
+        const QJsonObject contamination = json.value(QStringLiteral("contamination")).toObject();
+        QVERIFY(contamination.value(QStringLiteral("prompts_identical_but_for_the_skill")).toBool());
+        QCOMPARE(contamination.value(QStringLiteral("transcripts_read")).toInt(), 12);
+        QVERIFY(contamination.value(QStringLiteral("skill_lines_checked")).toInt() > 0);
+        QVERIFY(contamination.value(QStringLiteral("skill_text_in_baseline")).toArray().isEmpty());
         QVERIFY(verdict.value(QStringLiteral("more_pairs_needed")).toInt() >= 4);
         const QJsonObject run = json.value(QStringLiteral("run")).toObject();
         QVERIFY(run.value(QStringLiteral("skill"))

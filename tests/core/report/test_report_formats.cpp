@@ -1,5 +1,6 @@
 #include "ReportTestRuns.h"
 #include "common/Secrets.h"
+#include "eval/Contamination.h"
 #include "eval/CostEffectiveness.h"
 #include "eval/SuiteHealth.h"
 #include "report/Report.h"
@@ -403,6 +404,25 @@ private Q_SLOTS:
                 const QString detail = format == ReportFormat::Html ? f.detail.toHtmlEscaped() : f.detail;
                 QVERIFY2(text.contains(detail), qPrintable(reportFormatName(format) + u' ' + f.detail));
             }
+        }
+    }
+
+    void contaminationCheck_isInTheTextFormats_andTheJson()
+    {
+        QTemporaryDir dir;
+        const RunAnalysis run = loadRun(fixtureRun(QStringLiteral("v1")));
+        const ContaminationReport report = checkContamination(run);
+        QCOMPARE(report.transcriptsRead, run.results.size());
+        for (const ReportFormat format : {ReportFormat::Html, ReportFormat::Markdown, ReportFormat::Json}) {
+            const QString path = dir.filePath(QStringLiteral("contamination.") + reportExtension(format));
+            QCOMPARE(write(run, format, path), QString());
+            const QString text = QString::fromUtf8(readFile(path));
+            QVERIFY2(text.contains(report.arms[0].fixedHash), qPrintable(reportFormatName(format)));
+            QVERIFY2(text.contains(report.arms[1].fixedHash), qPrintable(reportFormatName(format)));
+            if (format == ReportFormat::Json)
+                QVERIFY(text.contains(QStringLiteral("\"prompts_identical_but_for_the_skill\":")));
+            else
+                QVERIFY(text.contains(QStringLiteral("Contamination check")));
         }
     }
 
