@@ -9,6 +9,7 @@
 #include "compare/CaseDetailDialog.h"
 #include "compare/CaseMatrixModel.h"
 #include "compare/CompareView.h"
+#include "eval/LiftAcrossRuns.h"
 #include "eval/SuiteHealth.h"
 #include "project/AppSettings.h"
 #include "project/Project.h"
@@ -26,6 +27,8 @@
 #include <QGuiApplication>
 #include <QImage>
 #include <QLabel>
+#include <QLineSeries>
+#include <QListWidget>
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QScatterSeries>
@@ -386,6 +389,44 @@ private Q_SLOTS:
         auto *tabs = view->findChild<QTabWidget *>();
         QVERIFY(tabs);
         QCOMPARE(tabs->tabText(tabs->indexOf(table)), u"Suite health (%1)"_s.arg(findings.size()));
+    }
+
+    void acrossRuns_matrixOfLiftPerModelAndRun_andATrendLinePerModel()
+    {
+        auto view = openView(m_v2);
+        QCOMPARE(view->acrossRunList()->count(), 2);
+        view->setAcrossRuns({m_v1, m_v2});
+        QTRY_COMPARE_WITH_TIMEOUT(view->acrossTable()->columnCount(), 2, 10000);
+        // Oldest first: v1, then v2; each cell is core's lift, interval and verdict for that run.
+        auto loaded1 = analyzeRun(m_v1);
+        auto loaded2 = analyzeRun(m_v2);
+        const RunAnalysis &first = std::get<RunAnalysis>(loaded1);
+        const RunAnalysis &second = std::get<RunAnalysis>(loaded2);
+        const LiftAcrossRuns across = liftAcrossRuns({&second, &first}, view->verdictThresholds());
+        QCOMPARE(view->acrossTable()->rowCount(), across.models.size());
+        QCOMPARE(view->acrossTable()->horizontalHeaderItem(0)->text(), across.runs[0]->label());
+        for (int m = 0; m < across.models.size(); ++m) {
+            QCOMPARE(view->acrossTable()->verticalHeaderItem(m)->text(), across.models[m]);
+            for (int r = 0; r < across.runs.size(); ++r) {
+                const auto &cell = across.cells[m][r];
+                QVERIFY(cell);
+                const QString text = view->acrossTable()->item(m, r)->text();
+                QVERIFY2(text.endsWith(cell->word()), qPrintable(text));
+                QVERIFY2(text.startsWith(QLocale().toString(cell->lift * 100, 'f', 1)) ||
+                             text.startsWith(u'+' + QLocale().toString(cell->lift * 100, 'f', 1)),
+                         qPrintable(text));
+            }
+        }
+        // The trend: one line per model through each run's lift.
+        QList<QLineSeries *> lines;
+        for (QAbstractSeries *series : view->trendChart()->chart()->series())
+            lines.append(qobject_cast<QLineSeries *>(series));
+        QCOMPARE(lines.size(), across.models.size());
+        for (int m = 0; m < lines.size(); ++m) {
+            QVERIFY(lines[m]);
+            QCOMPARE(lines[m]->count(), 2);
+            QCOMPARE(lines[m]->at(1), QPointF(1, across.cells[m][1]->lift * 100));
+        }
     }
 
     void comparingTwoRuns_showsBothInTheCharts_andTheChangesTable()

@@ -8,9 +8,11 @@
 #include <QBarCategoryAxis>
 #include <QBarSeries>
 #include <QBarSet>
+#include <QCategoryAxis>
 #include <QChart>
 #include <QCursor>
 #include <QLegend>
+#include <QLineSeries>
 #include <QLocale>
 #include <QScatterSeries>
 #include <QSet>
@@ -412,6 +414,45 @@ QChart *makeScatterChart(const QList<ScatterSet> &data, Metric xMetric)
         }
     }
     styleAxes(chart);
+    return chart;
+}
+
+QChart *makeLiftTrendChart(const LiftAcrossRuns &across)
+{
+    auto *chart = new QChart;
+    prepareChart(chart);
+    chart->setTitle(QObject::tr("Lift across runs"));
+    auto *x = new QCategoryAxis(chart);
+    x->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
+    for (int r = 0; r < across.runs.size(); ++r)
+        x->append(QStringLiteral("%1. %2").arg(r + 1).arg(across.runs[r]->label()), r);
+    x->setRange(-0.25, std::max<qsizetype>(1, across.runs.size() - 1) + 0.25);
+    x->setTitleText(QObject::tr("Run (oldest first)"));
+    chart->addAxis(x, Qt::AlignBottom);
+    double low = 0, high = 0;
+    for (const auto &row : across.cells) {
+        for (const auto &cell : row) {
+            if (cell) {
+                low = std::min(low, cell->lift * 100);
+                high = std::max(high, cell->lift * 100);
+            }
+        }
+    }
+    QValueAxis *y = valueAxis(chart, QObject::tr("Lift (% points)"), std::min(-10.0, low - 10),
+                              std::max(10.0, high + 10), Qt::AlignLeft);
+    for (int m = 0; m < across.models.size(); ++m) {
+        auto *series = new QLineSeries(chart);
+        series->setName(across.models[m]);
+        series->setPointsVisible(true);
+        series->setColor(okabeIto(m));
+        for (int r = 0; r < across.cells[m].size(); ++r) {
+            if (const auto &cell = across.cells[m][r])
+                series->append(r, cell->lift * 100);
+        }
+        chart->addSeries(series);
+        series->attachAxis(x);
+        series->attachAxis(y);
+    }
     return chart;
 }
 

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "eval/LiftAcrossRuns.h"
 #include "eval/RunSummary.h"
 
 #include <QList>
@@ -108,6 +109,9 @@ double barCentre(int category, int set, int setCount, double barWidth);
 QChart *makeArmBarChart(const ArmBarData &data);
 /// Pass rate against mean tokens (or cost, @p x), one point per model and arm, arrows from baseline to with-skill.
 QChart *makeScatterChart(const QList<ScatterSet> &data, Metric x = Metric::Tokens);
+/// The lift of each model across runs (oldest first), one line per model, in percentage points: the trend across
+/// a skill's versions. The runs are labelled along the bottom.
+QChart *makeLiftTrendChart(const LiftAcrossRuns &across);
 /// The lift per model in percentage points, labelled with the exact McNemar p-value.
 QChart *makeLiftChart(const LiftData &data);
 

@@ -25,9 +25,11 @@
 #include <QHeaderView>
 #include <QJsonDocument>
 #include <QLabel>
+#include <QListWidget>
 #include <QLocale>
 #include <QPushButton>
 #include <QShortcut>
+#include <QSignalBlocker>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QTabWidget>
@@ -83,6 +85,9 @@ CompareView::CompareView(QWidget *parent)
     , m_exportButton(new QPushButton(tr("Export Report…"), this))
     , m_liftTable(new QTableWidget(this))
     , m_healthTable(new QTableWidget(this))
+    , m_acrossList(new QListWidget(this))
+    , m_acrossTable(new QTableWidget(this))
+    , m_trendChart(new charts::ChartPanel(this))
     , m_changes(new CaseChangesModel(this))
     , m_changesView(new QTableView(this))
     , m_changesPage(new QWidget(this))
@@ -196,6 +201,19 @@ CompareView::CompareView(QWidget *parent)
     m_healthTable->setWordWrap(false);
     m_tabs->addTab(m_healthTable, tr("Suite health"));
     m_tabs->addTab(m_changesPage, tr("Changes between runs"));
+    {
+        // Any number of runs: check them on the left; the matrix and the trend follow.
+        auto *acrossPage = new QSplitter(Qt::Horizontal, this);
+        m_acrossList->setToolTip(tr("The runs to put side by side (skill versions, teachers, models)"));
+        m_acrossTable->setEditTriggers(QAbstractItemView::NoEditTriggers);
+        acrossPage->addWidget(m_acrossList);
+        acrossPage->addWidget(m_acrossTable);
+        acrossPage->addWidget(m_trendChart);
+        acrossPage->setStretchFactor(1, 2);
+        acrossPage->setStretchFactor(2, 2);
+        m_tabs->addTab(acrossPage, tr("Across runs"));
+        connect(m_acrossList, &QListWidget::itemChanged, this, [this] { fillAcrossRuns(); });
+    }
     m_tabs->setTabVisible(m_tabs->indexOf(m_changesPage), false);
 
     auto *split = new QSplitter(Qt::Vertical, this);
@@ -268,6 +286,21 @@ void CompareView::reloadRunList()
     const QList<RunListEntry> runs = m_project ? listRuns(m_project->runsPath()) : QList<RunListEntry>();
     fillRunCombo(m_runCombo, runs, run);
     fillRunCombo(m_compareCombo, runs, compared, tr("(no second run)"));
+    {
+        QSet<QString> checked;
+        for (int i = 0; i < m_acrossList->count(); ++i) {
+            if (m_acrossList->item(i)->checkState() == Qt::Checked)
+                checked.insert(m_acrossList->item(i)->data(Qt::UserRole).toString());
+        }
+        const QSignalBlocker block(m_acrossList);
+        m_acrossList->clear();
+        for (int i = 0; i < m_runCombo->count(); ++i) {
+            auto *item = new QListWidgetItem(m_runCombo->itemText(i), m_acrossList);
+            item->setData(Qt::UserRole, m_runCombo->itemData(i));
+            item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
+            item->setCheckState(checked.contains(m_runCombo->itemData(i).toString()) ? Qt::Checked : Qt::Unchecked);
+        }
+    }
     if (runs.isEmpty()) {
         m_empty->setText(tr("Nothing to compare yet"),
                          tr("The comparison shows each student model's pass rate, tokens, cost and latency "
@@ -363,6 +396,7 @@ void CompareView::load(const QString &dir)
             m_cache.insert(dir, loaded.analysis);
         else
             m_errors.insert(dir, loaded.error);
+        fillAcrossRuns();
         requestRuns();
     });
     watcher->setFuture(QtConcurrent::run([dir] {
@@ -538,6 +572,66 @@ void CompareView::setVerdictThresholds(const VerdictThresholds &thresholds)
         fillLiftTable();
         fillVerdicts();
     }
+    fillAcrossRuns();
+}
+
+void CompareView::setAcrossRuns(const QStringList &dirs)
+{
+    {
+        const QSignalBlocker block(m_acrossList);
+        for (int i = 0; i < m_acrossList->count(); ++i) {
+            QListWidgetItem *item = m_acrossList->item(i);
+            item->setCheckState(dirs.contains(item->data(Qt::UserRole).toString()) ? Qt::Checked : Qt::Unchecked);
+        }
+    }
+    fillAcrossRuns();
+}
+
+void CompareView::fillAcrossRuns()
+{
+    QList<const RunAnalysis *> runs;
+    int reading = 0;
+    for (int i = 0; i < m_acrossList->count(); ++i) {
+        if (m_acrossList->item(i)->checkState() != Qt::Checked)
+            continue;
+        const QString dir = m_acrossList->item(i)->data(Qt::UserRole).toString();
+        load(dir);
+        if (const auto analysis = m_cache.value(dir))
+            runs.append(analysis.get());
+        else
+            reading += m_loading.contains(dir) ? 1 : 0;
+    }
+    const LiftAcrossRuns across = liftAcrossRuns(runs, m_thresholds);
+    m_acrossTable->clear();
+    m_acrossTable->setRowCount(int(across.models.size()));
+    m_acrossTable->setColumnCount(int(across.runs.size()));
+    QStringList headers;
+    for (const RunAnalysis *run : across.runs)
+        headers.append(run->label());
+    m_acrossTable->setHorizontalHeaderLabels(headers);
+    m_acrossTable->setVerticalHeaderLabels(across.models);
+    const QLocale locale;
+    for (int m = 0; m < across.models.size(); ++m) {
+        for (int r = 0; r < across.runs.size(); ++r) {
+            const auto &cell = across.cells[m][r];
+            auto *item = new QTableWidgetItem(
+                cell ? tr("%1 [%2, %3] · %4")
+                           .arg(QStringLiteral("%1%2").arg(cell->lift > 0 ? QStringLiteral("+") : QString(),
+                                                           locale.toString(cell->lift * 100, 'f', 1)),
+                                locale.toString(cell->liftCi.low * 100, 'f', 1),
+                                locale.toString(cell->liftCi.high * 100, 'f', 1), cell->word())
+                     : tr("not measured"));
+            if (cell)
+                item->setToolTip(cell->reason());
+            m_acrossTable->setItem(m, r, item);
+        }
+    }
+    m_acrossTable->resizeColumnsToContents();
+    m_acrossTable->setToolTip(reading > 0 ? tr("Reading %n more run(s)…", nullptr, reading)
+                                          : tr("Lift in percentage points [95% interval] and the verdict, per model "
+                                               "and run; thresholds: %1")
+                                                .arg(m_thresholds.describe()));
+    m_trendChart->replaceChart(charts::makeLiftTrendChart(across));
 }
 
 void CompareView::fillHealthTable()

@@ -10,6 +10,7 @@
 
 class QComboBox;
 class QLabel;
+class QListWidget;
 class QPushButton;
 class QStackedWidget;
 class QTabWidget;
@@ -78,6 +79,13 @@ public:
     /// The shown run's suite diagnostics (core's suiteHealthFindings): harm, checks that measure nothing, variance,
     /// outliers.
     QTableWidget *healthTable() const { return m_healthTable; }
+    /// Many runs side by side: the project's runs to check, the model × run matrix of lift (interval, verdict) and
+    /// the trend chart across them.
+    QListWidget *acrossRunList() const { return m_acrossList; }
+    QTableWidget *acrossTable() const { return m_acrossTable; }
+    charts::ChartPanel *trendChart() const { return m_trendChart; }
+    /// Checks exactly the runs at @p dirs in the across-runs list.
+    void setAcrossRuns(const QStringList &dirs);
     /// The thresholds the verdicts use; from the settings until set.
     void setVerdictThresholds(const VerdictThresholds &thresholds);
     VerdictThresholds verdictThresholds() const { return m_thresholds; }
@@ -107,6 +115,7 @@ private:
     void fillLiftTable();
     void fillVerdicts();
     void fillHealthTable();
+    void fillAcrossRuns();
     QStringList splits() const;
 
     const Project *m_project = nullptr;
@@ -141,6 +150,9 @@ private:
     QPushButton *m_exportButton;
     QTableWidget *m_liftTable;
     QTableWidget *m_healthTable;
+    QListWidget *m_acrossList;
+    QTableWidget *m_acrossTable;
+    charts::ChartPanel *m_trendChart;
     CaseChangesModel *m_changes;
     QTableView *m_changesView;
     QWidget *m_changesPage;
