@@ -411,7 +411,7 @@ private Q_SLOTS:
                 const auto &cell = across.cells[m][r];
                 QVERIFY(cell);
                 const QString text = view->acrossTable()->item(m, r)->text();
-                QVERIFY2(text.endsWith(cell->word()), qPrintable(text));
+                QVERIFY2(text.contains(u"· "_s + cell->word()), qPrintable(text));
                 QVERIFY2(text.startsWith(QLocale().toString(cell->lift * 100, 'f', 1)) ||
                              text.startsWith(u'+' + QLocale().toString(cell->lift * 100, 'f', 1)),
                          qPrintable(text));

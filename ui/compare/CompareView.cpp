@@ -619,7 +619,8 @@ void CompareView::fillAcrossRuns()
                            .arg(QStringLiteral("%1%2").arg(cell->lift > 0 ? QStringLiteral("+") : QString(),
                                                            locale.toString(cell->lift * 100, 'f', 1)),
                                 locale.toString(cell->liftCi.low * 100, 'f', 1),
-                                locale.toString(cell->liftCi.high * 100, 'f', 1), cell->word())
+                                locale.toString(cell->liftCi.high * 100, 'f', 1),
+                                cell->split == u"heldout" ? cell->word() + tr(" (held-out cases)") : cell->word())
                      : tr("not measured"));
             if (cell)
                 item->setToolTip(cell->reason());
