@@ -1,13 +1,51 @@
 #include "ExecutorOptions.h"
 
+#include "CommandRegistry.h"
 #include "cluster/SlurmJobRunner.h"
 #include "project/AppSettings.h"
 
 #include <QCommandLineParser>
 #include <QDir>
 #include <QProcessEnvironment>
+#include <csignal>
+#include <cstdlib>
+#include <thread>
+#include <unistd.h>
 
 namespace sf::cli {
+
+namespace {
+
+int interruptPipe[2] = {-1, -1};
+
+extern "C" void onInterrupt(int)
+{
+    const char byte = 1;
+    [[maybe_unused]] const ssize_t written = ::write(interruptPipe[1], &byte, 1);
+}
+
+// Ctrl-C or SIGTERM while jobs are queued or running on the cluster: scancel them before exiting, as a local run's
+// work dies with its process. A thread waits for the signal, as the main thread may be blocked on a job.
+void cancelJobsOnInterrupt(const std::shared_ptr<JobRunner> &runner)
+{
+    if (interruptPipe[0] >= 0 || ::pipe(interruptPipe) != 0)
+        return;
+    std::thread([runner] {
+        char byte = 0;
+        if (::read(interruptPipe[0], &byte, 1) != 1)
+            return;
+        err(QStringLiteral("interrupted: cancelling the Slurm jobs (scancel)\n"));
+        runner->cancelAll();
+        std::_Exit(130);
+    }).detach();
+    struct sigaction action = {};
+    action.sa_handler = onInterrupt;
+    sigemptyset(&action.sa_mask);
+    ::sigaction(SIGINT, &action, nullptr);
+    ::sigaction(SIGTERM, &action, nullptr);
+}
+
+} // namespace
 
 void addExecutorOptions(QCommandLineParser &parser)
 {
@@ -65,6 +103,7 @@ std::variant<std::shared_ptr<JobRunner>, QString> jobRunnerFromOptions(const QCo
     auto runner = std::make_shared<SlurmJobRunner>(options);
     if (const QString why = runner->check(gpu); !why.isEmpty())
         return why;
+    cancelJobsOnInterrupt(runner);
     return std::shared_ptr<JobRunner>(runner);
 }
 

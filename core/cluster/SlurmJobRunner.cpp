@@ -337,7 +337,8 @@ void SlurmJobRunner::poll()
             }
         }
     }
-    std::lock_guard lock(m_mutex);
+    QStringList neverStarts;
+    std::unique_lock lock(m_mutex);
     for (auto &[w, result] : finished) {
         m_states[w->taskId] = result.ok() ? QStringLiteral("done") : QStringLiteral("failed");
         finishWaiter(w, std::move(result));
@@ -355,6 +356,15 @@ void SlurmJobRunner::poll()
         w->unknownPolls = 0;
         const slurm::TaskState &s = it->second;
         m_states[w->taskId] = slurm::stateWord(s.state);
+        if (s.state == QLatin1String("PENDING") && slurm::pendsForever(s.reason)) {
+            if (!neverStarts.contains(w->arrayId))
+                neverStarts << w->arrayId;
+            finishWaiter(
+                w, {QStringLiteral("Slurm will never start job %1 (%2): it was cancelled").arg(w->taskId, s.reason),
+                    {},
+                    {}});
+            continue;
+        }
         if (!slurm::isFinalState(s.state))
             continue;
         // COMPLETED: the result file may still be on its way through a shared filesystem.
@@ -373,6 +383,9 @@ void SlurmJobRunner::poll()
         finishWaiter(w, {why, {}, {}});
     }
     std::erase_if(m_active, [](const auto &w) { return w->done; });
+    lock.unlock();
+    if (!neverStarts.isEmpty())
+        tool(QStringLiteral("scancel"), neverStarts);
 }
 
 std::map<QString, QString> SlurmJobRunner::jobStates() const

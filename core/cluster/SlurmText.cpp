@@ -36,6 +36,16 @@ bool isFinalState(const QString &state)
     return !state.isEmpty() && !running.contains(state.section(u' ', 0, 0));
 }
 
+bool pendsForever(const QString &reason)
+{
+    static const QStringList never = {QStringLiteral("BadConstraints"),          QStringLiteral("PartitionConfig"),
+                                      QStringLiteral("PartitionNodeLimit"),      QStringLiteral("PartitionTimeLimit"),
+                                      QStringLiteral("InvalidAccount"),          QStringLiteral("InvalidQOS"),
+                                      QStringLiteral("AccountNotAllowed"),       QStringLiteral("QOSNotAllowed"),
+                                      QStringLiteral("DependencyNeverSatisfied")};
+    return never.contains(reason.section(u',', 0, 0).trimmed());
+}
+
 QString stateWord(const QString &state)
 {
     const QString s = state.section(u' ', 0, 0);

@@ -18,6 +18,9 @@ QList<TaskState> parseSqueue(const QString &text);
 QString parseSbatchJobId(const QString &text);
 /// Whether Slurm is done with a job in this state (it will not run again by itself).
 bool isFinalState(const QString &state);
+/// Whether a pending job's reason means it will never start by itself (a constraint no node meets, an account or
+/// QOS it may not use, a limit of its partition): waiting would be a hang.
+bool pendsForever(const QString &reason);
 /// The words the Jobs panel and the command line show for a state: pending, running, done, failed, timeout,
 /// cancelled.
 QString stateWord(const QString &state);

@@ -98,6 +98,8 @@ private:
         QProcess process;
         QSignalSpy finished(&process, &QProcess::finished);
         start(process, arguments);
+        if (!process.waitForStarted(30000)) // e.g. the executable being relinked by a build running alongside
+            return {-1, QString(), QStringLiteral("could not start: ") + process.errorString()};
         if (!finished.wait(180000)) {
             process.kill();
             process.waitForFinished();
@@ -258,6 +260,37 @@ private Q_SLOTS:
                      qPrintable(QString::fromUtf8(QJsonDocument(o).toJson())));
             QVERIFY(QJsonDocument(o).toJson().contains("slept"));
         }
+    }
+
+    void interruptedEval_scancelsItsJobs()
+    {
+        const QString suite = writeSuite(QStringLiteral("long.json"),
+                                         R"([{"id": "l", "input": "Normalize x",
+                 "verifiers": [{"type": "command", "command": "sleep 120", "timeout_seconds": 300}]}])");
+        QProcess eval;
+        QSignalSpy finished(&eval, &QProcess::finished);
+        start(eval, evalArguments(suite, m_dir.filePath(QStringLiteral("runs-interrupted")), QStringLiteral("slurm")));
+        auto running = [] {
+            return tool(QStringLiteral("squeue"), {QStringLiteral("-h"), QStringLiteral("-t"), QStringLiteral("R"),
+                                                   QStringLiteral("-o"), QStringLiteral("%A")})
+                .split(u'\n', Qt::SkipEmptyParts);
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(running().size() == 4, 60000);
+        QStringList arrays = running();
+        arrays.removeDuplicates();
+        eval.terminate(); // SIGTERM, as Ctrl-C's SIGINT
+        QVERIFY(finished.wait(30000));
+        QCOMPARE(eval.exitCode(), 130);
+        QVERIFY2(eval.readAllStandardError().contains("cancelling the Slurm jobs"), "no word of the cancel");
+        // Nothing of it is left running, and each of its tasks ended CANCELLED.
+        QTRY_VERIFY_WITH_TIMEOUT(running().isEmpty(), 20000);
+        QStringList states =
+            tool(QStringLiteral("squeue"),
+                 {QStringLiteral("-h"), QStringLiteral("-t"), QStringLiteral("all"), QStringLiteral("-r"),
+                  QStringLiteral("-j"), arrays.join(u','), QStringLiteral("-o"), QStringLiteral("%T")})
+                .split(u'\n', Qt::SkipEmptyParts);
+        states.removeDuplicates();
+        QCOMPARE(states, QStringList{QStringLiteral("CANCELLED")});
     }
 
     void kernelCheck_localAndSlurmWithGres_sameVerdict()

@@ -41,6 +41,16 @@ private Q_SLOTS:
         QCOMPARE(stateWord(QStringLiteral("CANCELLED by 0")), QStringLiteral("cancelled"));
     }
 
+    void pendsForever_onlyForReasonsNoWaitCures()
+    {
+        QVERIFY(pendsForever(QStringLiteral("BadConstraints")));
+        QVERIFY(pendsForever(QStringLiteral("PartitionConfig")));
+        QVERIFY(pendsForever(QStringLiteral("InvalidAccount")));
+        QVERIFY(!pendsForever(QStringLiteral("Resources")));
+        QVERIFY(!pendsForever(QStringLiteral("Priority")));
+        QVERIFY(!pendsForever(QStringLiteral("ReqNodeNotAvail, Reserved for maintenance")));
+    }
+
     void refusalMessage_namesWhatToChange()
     {
         QVERIFY(refusalMessage(QStringLiteral("sbatch: error: Batch job submission failed: Invalid partition name "
