@@ -23,6 +23,7 @@
 #include <QChart>
 #include <QClipboard>
 #include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QFileInfo>
 #include <QGuiApplication>
 #include <QImage>
@@ -33,6 +34,7 @@
 #include <QRegularExpression>
 #include <QScatterSeries>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QStandardPaths>
 #include <QTabWidget>
 #include <QTableView>
@@ -348,6 +350,15 @@ private Q_SLOTS:
         for (const Verdict &v : decideVerdicts(summary, {0.0, 1000}))
             QCOMPARE(v.kind, Verdict::Kind::CantTell);
         QVERIFY(view->verdictLabel()->text().contains(u"under 1000 paired cases"_s));
+        QCOMPARE(view->minPairsSpin()->value(), 1000);
+        // The spin boxes are the settings: a change there re-decides and is stored for reports and eval.
+        view->minPairsSpin()->setValue(2);
+        view->minLiftSpin()->setValue(5);
+        QCOMPARE(view->verdictThresholds().minPairs, 2);
+        QCOMPARE(view->verdictThresholds().minLift, 0.05);
+        QCOMPARE(AppSettings().verdictThresholds().minPairs, 2);
+        QVERIFY(view->verdictLabel()->text().contains(u"under 2 paired cases"_s));
+        AppSettings().setVerdictThresholds({});
         QVERIFY(view->verdictLabel()->text().contains(u"can&#x27;t tell yet"_s) ||
                 view->verdictLabel()->text().contains(u"can't tell yet"_s));
     }

@@ -98,7 +98,7 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(exported.size(), 1, 60000);
         QVERIFY(QFile::exists(path));
         QVERIFY(QFile::exists(dir.filePath(QStringLiteral("compare-pass-rate.png"))));
-        QVERIFY(dialog.statusText().contains(QStringLiteral("6 chart image")));
+        QVERIFY(dialog.statusText().contains(QStringLiteral("7 chart image")));
     }
 
     void brokenRunFolder_failsTheJob_andSaysWhy()

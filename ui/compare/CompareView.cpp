@@ -17,6 +17,7 @@
 #include <QComboBox>
 #include <QDateTime>
 #include <QDir>
+#include <QDoubleSpinBox>
 #include <QEvent>
 #include <QFile>
 #include <QFutureWatcher>
@@ -30,6 +31,7 @@
 #include <QPushButton>
 #include <QShortcut>
 #include <QSignalBlocker>
+#include <QSpinBox>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QTabWidget>
@@ -72,6 +74,8 @@ CompareView::CompareView(QWidget *parent)
     , m_scatterCombo(new QComboBox(this))
     , m_status(new QLabel(this))
     , m_verdicts(new QLabel(this))
+    , m_minLiftSpin(new QDoubleSpinBox(this))
+    , m_minPairsSpin(new QSpinBox(this))
     , m_thresholds(AppSettings().verdictThresholds())
     , m_barChart(new charts::ChartPanel(this))
     , m_scatterChart(new charts::ChartPanel(this))
@@ -192,6 +196,30 @@ CompareView::CompareView(QWidget *parent)
     auto *liftPage = new QWidget(this);
     auto *liftLayout = new QVBoxLayout(liftPage);
     liftLayout->setContentsMargins(4, 4, 4, 4);
+    {
+        // The thresholds, in view and editable: they are the settings every verdict (reports, eval) uses.
+        auto *thresholds = new QHBoxLayout;
+        thresholds->addWidget(new QLabel(tr("Keep when the lift is above"), liftPage));
+        m_minLiftSpin->setRange(0, 100);
+        m_minLiftSpin->setDecimals(1);
+        m_minLiftSpin->setSuffix(tr(" pp"));
+        m_minLiftSpin->setValue(m_thresholds.minLift * 100);
+        thresholds->addWidget(m_minLiftSpin);
+        thresholds->addWidget(new QLabel(tr("with its interval above 0; can't tell yet under"), liftPage));
+        m_minPairsSpin->setRange(1, 100000);
+        m_minPairsSpin->setValue(m_thresholds.minPairs);
+        m_minPairsSpin->setSuffix(tr(" paired cases"));
+        thresholds->addWidget(m_minPairsSpin);
+        thresholds->addStretch(1);
+        liftLayout->addLayout(thresholds);
+        const auto changed = [this] {
+            const VerdictThresholds chosen{m_minLiftSpin->value() / 100, m_minPairsSpin->value()};
+            AppSettings().setVerdictThresholds(chosen);
+            setVerdictThresholds(chosen);
+        };
+        connect(m_minLiftSpin, &QDoubleSpinBox::valueChanged, this, changed);
+        connect(m_minPairsSpin, &QSpinBox::valueChanged, this, changed);
+    }
     liftLayout->addWidget(m_verdicts);
     liftLayout->addWidget(m_liftTable, 1);
     m_tabs->addTab(liftPage, tr("Verdicts and lift"));
@@ -568,6 +596,12 @@ void CompareView::fillLiftTable()
 void CompareView::setVerdictThresholds(const VerdictThresholds &thresholds)
 {
     m_thresholds = thresholds;
+    {
+        const QSignalBlocker blockLift(m_minLiftSpin);
+        const QSignalBlocker blockPairs(m_minPairsSpin);
+        m_minLiftSpin->setValue(thresholds.minLift * 100);
+        m_minPairsSpin->setValue(thresholds.minPairs);
+    }
     if (m_shown) {
         fillLiftTable();
         fillVerdicts();

@@ -9,7 +9,9 @@
 #include <memory>
 
 class QComboBox;
+class QDoubleSpinBox;
 class QLabel;
+class QSpinBox;
 class QListWidget;
 class QPushButton;
 class QStackedWidget;
@@ -86,7 +88,10 @@ public:
     charts::ChartPanel *trendChart() const { return m_trendChart; }
     /// Checks exactly the runs at @p dirs in the across-runs list.
     void setAcrossRuns(const QStringList &dirs);
-    /// The thresholds the verdicts use; from the settings until set.
+    /// The thresholds the verdicts use; from the settings until set. The spin boxes above the verdicts change them
+    /// and store them in the settings.
+    QDoubleSpinBox *minLiftSpin() const { return m_minLiftSpin; }
+    QSpinBox *minPairsSpin() const { return m_minPairsSpin; }
     void setVerdictThresholds(const VerdictThresholds &thresholds);
     VerdictThresholds verdictThresholds() const { return m_thresholds; }
     charts::ChartPanel *barChart() const { return m_barChart; }
@@ -136,6 +141,8 @@ private:
     QComboBox *m_scatterCombo;
     QLabel *m_status;
     QLabel *m_verdicts;
+    QDoubleSpinBox *m_minLiftSpin;
+    QSpinBox *m_minPairsSpin;
     QString m_statusFacts; ///< the status line without the verdicts
     VerdictThresholds m_thresholds;
     charts::ChartPanel *m_barChart;

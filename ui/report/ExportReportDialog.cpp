@@ -4,6 +4,7 @@
 #include "common/RunList.h"
 #include "jobs/Job.h"
 #include "jobs/JobListModel.h"
+#include "project/AppSettings.h"
 
 #include <QComboBox>
 #include <QDesktopServices>
@@ -271,8 +272,12 @@ void ExportReportDialog::startExport()
         watcher->deleteLater();
         onDone(watcher->result());
     });
-    watcher->setFuture(QtConcurrent::run(
-        [runDir, compareDir, format, path] { return exportReport(runDir, compareDir, format, path); }));
+    // The verdicts by the thresholds the user set (read here: settings belong to the UI thread).
+    ReportOptions options;
+    options.verdicts = AppSettings().verdictThresholds();
+    watcher->setFuture(QtConcurrent::run([runDir, compareDir, format, path, options] {
+        return exportReport(runDir, compareDir, format, path, options);
+    }));
 }
 
 void ExportReportDialog::onDone(const std::variant<QStringList, QString> &outcome)
