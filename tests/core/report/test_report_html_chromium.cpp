@@ -141,7 +141,7 @@ private Q_SLOTS:
                                        &log);
         QVERIFY(!dom.isEmpty());
         QVERIFY2(pageProblems(log).isEmpty(), qPrintable(pageProblems(log).join(u'\n')));
-        QCOMPARE(dom.count("<svg"), 6);
+        QCOMPARE(dom.count("<svg"), 7); // six metric and comparison charts and pass rate against cost
         QCOMPARE(dom.count("<details>"), 40);
         QVERIFY(dom.contains("Skill report: diffusers-cuda-rmsnorm"));
         QVERIFY(dom.contains("class=\"matrix\""));
