@@ -9,6 +9,7 @@
 #include "compare/CaseDetailDialog.h"
 #include "compare/CaseMatrixModel.h"
 #include "compare/CompareView.h"
+#include "eval/Contamination.h"
 #include "eval/LiftAcrossRuns.h"
 #include "eval/SuiteHealth.h"
 #include "project/AppSettings.h"
@@ -388,8 +389,12 @@ private Q_SLOTS:
     void suiteHealth_listsCoresFindings_forTheShownRun()
     {
         auto view = openView(m_v1);
-        const QList<SuiteHealthFinding> findings = suiteHealthFindings(diagnoseSuite(*view->shownRun()));
+        QList<SuiteHealthFinding> findings = suiteHealthFindings(diagnoseSuite(*view->shownRun()));
         QVERIFY(!findings.isEmpty());
+        // Then the contamination check's summary (the fixture's baseline holds no skill text).
+        const ContaminationReport contamination = checkContamination(*view->shownRun());
+        QVERIFY(contamination.leaks.isEmpty());
+        findings.append({u"contamination check"_s, QString(), u"both arms"_s, contamination.summary()});
         QTableWidget *table = view->healthTable();
         QCOMPARE(table->rowCount(), findings.size());
         QStringList shown;

@@ -8,6 +8,7 @@
 #include "compare/CaseChangesModel.h"
 #include "compare/CaseDetailDialog.h"
 #include "compare/CaseMatrixModel.h"
+#include "eval/Contamination.h"
 #include "eval/SuiteHealth.h"
 #include "project/AppSettings.h"
 #include "project/Project.h"
@@ -49,6 +50,7 @@ struct LoadedRun
 {
     std::shared_ptr<const RunAnalysis> analysis;
     QString error;
+    ContaminationReport contamination; ///< read from the transcripts on the worker thread too
 };
 
 /// A run's label and start time from its run.json alone (results are read only when the run is shown).
@@ -292,6 +294,7 @@ void CompareView::setProject(const Project *project)
     // Analyses of the old project are dropped; reads still under way finish unseen.
     ++m_generation;
     m_cache.clear();
+    m_contamination.clear();
     m_errors.clear();
     m_loading.clear();
     m_shown.reset();
@@ -420,9 +423,10 @@ void CompareView::load(const QString &dir)
             return;
         m_loading.remove(dir);
         const LoadedRun loaded = watcher->result();
-        if (loaded.analysis)
+        if (loaded.analysis) {
             m_cache.insert(dir, loaded.analysis);
-        else
+            m_contamination.insert(dir, loaded.contamination);
+        } else
             m_errors.insert(dir, loaded.error);
         fillAcrossRuns();
         requestRuns();
@@ -430,8 +434,10 @@ void CompareView::load(const QString &dir)
     watcher->setFuture(QtConcurrent::run([dir] {
         auto analysis = analyzeRun(dir);
         if (const LoadError *error = std::get_if<LoadError>(&analysis))
-            return LoadedRun{nullptr, error->toString()};
-        return LoadedRun{std::make_shared<const RunAnalysis>(std::move(std::get<RunAnalysis>(analysis))), {}};
+            return LoadedRun{nullptr, error->toString(), {}};
+        auto shared = std::make_shared<const RunAnalysis>(std::move(std::get<RunAnalysis>(analysis)));
+        ContaminationReport contamination = checkContamination(*shared);
+        return LoadedRun{std::move(shared), {}, std::move(contamination)};
     }));
 }
 
@@ -675,7 +681,14 @@ void CompareView::fillHealthTable()
     m_healthTable->clear();
     m_healthTable->setColumnCount(4);
     m_healthTable->setHorizontalHeaderLabels({tr("Finding"), tr("Case"), tr("Where"), tr("Detail")});
-    const QList<SuiteHealthFinding> findings = suiteHealthFindings(diagnoseSuite(*m_shown));
+    QList<SuiteHealthFinding> findings = suiteHealthFindings(diagnoseSuite(*m_shown));
+    // The contamination check: whether the arms compared like with like.
+    if (const auto it = m_contamination.constFind(m_shown->dir); it != m_contamination.cend()) {
+        findings.append({tr("contamination check"), QString(), tr("both arms"), it->summary()});
+        for (const ContaminationReport::Leak &leak : it->leaks)
+            findings.append({tr("skill text in baseline"), leak.item.section(u'|', 2, 2), leak.item,
+                             tr("%1: \"%2\"").arg(leak.where, leak.line)});
+    }
     m_healthTable->setRowCount(int(findings.size()));
     for (int row = 0; row < findings.size(); ++row) {
         const SuiteHealthFinding &f = findings[row];

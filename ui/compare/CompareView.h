@@ -1,6 +1,7 @@
 #pragma once
 
 #include "common/ViewPage.h"
+#include "eval/Contamination.h"
 #include "eval/RunAnalysis.h"
 #include "eval/Verdict.h"
 
@@ -79,7 +80,7 @@ public:
     /// The verdict per model of the run shown (keep, cut, can't tell yet) and the thresholds that decided them.
     QLabel *verdictLabel() const { return m_verdicts; }
     /// The shown run's suite diagnostics (core's suiteHealthFindings): harm, checks that measure nothing, variance,
-    /// outliers.
+    /// outliers; then its contamination check (core's checkContamination) and any skill text found in a baseline.
     QTableWidget *healthTable() const { return m_healthTable; }
     /// Many runs side by side: the project's runs to check, the model × run matrix of lift (interval, verdict) and
     /// the trend chart across them.
@@ -127,6 +128,7 @@ private:
     JobListModel *m_jobs = nullptr;
     QHash<QString, std::shared_ptr<const RunAnalysis>> m_cache;
     QHash<QString, QString> m_errors;
+    QHash<QString, ContaminationReport> m_contamination; ///< by run folder, beside m_cache
     QSet<QString> m_loading;
     std::shared_ptr<const RunAnalysis> m_shown;
     std::shared_ptr<const RunAnalysis> m_compared;
