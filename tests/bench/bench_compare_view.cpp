@@ -81,7 +81,7 @@ QString writeSyntheticRun(const QString &runsDir, int models, int cases, int rep
                     if (random.bounded(100) == 0)
                         item.error = QStringLiteral("HTTP 529 overloaded");
                     item.verifiers.append({QStringLiteral("contains"), {}, item.passed, true,
-                                           item.passed ? QStringLiteral("found") : QStringLiteral("missing"), {}, {}});
+                                           item.passed ? QStringLiteral("found") : QStringLiteral("missing"), {}, {}, {}});
                     item.answer = QStringLiteral("answer %1").arg(random.generate());
                     item.usage.uncachedInput = 800 + random.bounded(400) + (arm == kWithSkillArm ? 600 : 0);
                     item.usage.output = 200 + random.bounded(300);

@@ -95,6 +95,7 @@ bool writeRun(const QString &dir, int models, int cases, int repeats)
                                            item.passed ? QStringLiteral("found \"EPS\"")
                                                        : QStringLiteral("\"EPS\" not in the answer"),
                                            std::nullopt,
+                                           {},
                                            {}}};
                     item.answer = item.passed ? QStringLiteral("Use RMSNorm with EPS = 1e-6 and a fused kernel.")
                                               : QStringLiteral("Use layer norm.");
