@@ -57,6 +57,19 @@ QRegularExpression compileGlob(const QString &pattern)
     return glob;
 }
 
+/// usdPerMillionTokens: input and output as given; a cache price not given is the input price (providers without a
+/// separate cache price bill those tokens as ordinary input).
+TokenRates ratesFrom(const QJsonObject &perMillion)
+{
+    TokenRates rates;
+    rates.input = perMillion.value("input"_L1).toDouble();
+    rates.output = perMillion.value("output"_L1).toDouble();
+    rates.cacheRead = perMillion.value("cacheRead"_L1).toDouble(rates.input);
+    rates.cacheWrite5m = perMillion.value("cacheWrite5m"_L1).toDouble(rates.input);
+    rates.cacheWrite1h = perMillion.value("cacheWrite1h"_L1).toDouble(rates.input);
+    return rates;
+}
+
 } // namespace
 
 Result<Pricing> Pricing::fromJson(const QByteArray &json, const QString &fileName)
@@ -91,12 +104,7 @@ Result<Pricing> Pricing::fromJson(const QByteArray &json, const QString &fileNam
             return failure(fileName, json, offsetOfEntry(json, i),
                            u"price '%1' needs numbers for usdPerMillionTokens.input and .output"_s.arg(price.pattern));
         }
-        price.input = perMillion.value("input"_L1).toDouble();
-        price.output = perMillion.value("output"_L1).toDouble();
-        // Providers without a separate cache price bill those tokens as ordinary input.
-        price.cacheRead = perMillion.value("cacheRead"_L1).toDouble(price.input);
-        price.cacheWrite5m = perMillion.value("cacheWrite5m"_L1).toDouble(price.input);
-        price.cacheWrite1h = perMillion.value("cacheWrite1h"_L1).toDouble(price.input);
+        static_cast<TokenRates &>(price) = ratesFrom(perMillion);
         if (entry.contains("longContext"_L1)) {
             const QJsonObject tier = entry.value("longContext"_L1).toObject();
             const QJsonObject rates = tier.value("usdPerMillionTokens"_L1).toObject();
@@ -107,12 +115,8 @@ Result<Pricing> Pricing::fromJson(const QByteArray &json, const QString &fileNam
                                u"and .output"_s.arg(price.pattern));
             }
             LongContextRates longContext;
+            static_cast<TokenRates &>(longContext) = ratesFrom(rates);
             longContext.aboveInputTokens = tier.value("aboveInputTokens"_L1).toInteger();
-            longContext.input = rates.value("input"_L1).toDouble();
-            longContext.output = rates.value("output"_L1).toDouble();
-            longContext.cacheRead = rates.value("cacheRead"_L1).toDouble(longContext.input);
-            longContext.cacheWrite5m = rates.value("cacheWrite5m"_L1).toDouble(longContext.input);
-            longContext.cacheWrite1h = rates.value("cacheWrite1h"_L1).toDouble(longContext.input);
             price.longContext = longContext;
         }
         pricing.m_prices.append(price);
@@ -182,19 +186,19 @@ const ModelPrice *Pricing::bestOf(const QList<ModelPrice> &prices, const QString
     return best;
 }
 
-double ModelPrice::costOf(const TokenUsage &usage) const
+double TokenRates::costOf(const TokenUsage &usage) const
 {
-    if (longContext && usage.totalInput() > longContext->aboveInputTokens) {
-        const LongContextRates &r = *longContext;
-        return (double(usage.uncachedInput) * r.input + double(usage.cacheRead) * r.cacheRead +
-                double(usage.cacheWrite5m) * r.cacheWrite5m + double(usage.cacheWrite1h) * r.cacheWrite1h +
-                double(usage.output) * r.output) /
-               1e6;
-    }
     const double dollars = double(usage.uncachedInput) * input + double(usage.cacheRead) * cacheRead +
                            double(usage.cacheWrite5m) * cacheWrite5m + double(usage.cacheWrite1h) * cacheWrite1h +
                            double(usage.output) * output;
     return dollars / 1e6;
+}
+
+double ModelPrice::costOf(const TokenUsage &usage) const
+{
+    if (longContext && usage.totalInput() > longContext->aboveInputTokens)
+        return longContext->TokenRates::costOf(usage);
+    return TokenRates::costOf(usage);
 }
 
 std::optional<double> Pricing::cost(const QString &modelName, const TokenUsage &usage, QDate on) const

@@ -11,34 +11,38 @@
 
 namespace sf {
 
-/** The rates of a request whose prompt is longer than a threshold: every token of such a request is billed at them. */
-struct LongContextRates
+/** Dollars per million tokens, per bucket. */
+struct TokenRates
 {
-    qint64 aboveInputTokens = 0; // input tokens of the request, cached ones included
-    double input = 0;
-    double output = 0;
-    double cacheRead = 0;
-    double cacheWrite5m = 0;
-    double cacheWrite1h = 0;
-};
-
-/** Prices of one model (or family, by glob `pattern` over `PROVIDER:MODEL`) from a date on, in $ per million tokens. */
-struct ModelPrice
-{
-    QString pattern;
-    QDate effective;
     double input = 0;
     double output = 0; // reasoning tokens are part of output and billed as output
     double cacheRead = 0;
     double cacheWrite5m = 0;
     double cacheWrite1h = 0;
+
+    /** What @p usage costs at these rates, in US dollars. */
+    double costOf(const TokenUsage &usage) const;
+};
+
+/** The rates of a request whose prompt is longer than a threshold: every token of such a request is billed at them. */
+struct LongContextRates : TokenRates
+{
+    qint64 aboveInputTokens = 0; // input tokens of the request, cached ones included
+};
+
+/** Prices of one model (or family, by glob `pattern` over `PROVIDER:MODEL`) from a date on, in $ per million tokens. */
+struct ModelPrice : TokenRates
+{
+    QString pattern;
+    QDate effective;
     // Providers bill a request with a long prompt at other rates (2026: Anthropic's Haiku 5.5 above 100K input
     // tokens, OpenAI's GPT-5.4 and later above 272K); cost is asked per request, so the tier can be told apart.
     std::optional<LongContextRates> longContext;
     QString source; // the file it came from, for "where does this price come from?"
     QRegularExpression glob; // `pattern`, compiled once: every finished request looks its price up
 
-    /** What @p usage (one request's) costs at these prices, in US dollars. */
+    /** What @p usage (one request's) costs at these prices, in US dollars: at the long-context rates when its input
+     * is above their threshold. */
     double costOf(const TokenUsage &usage) const;
 };
 
