@@ -1,5 +1,6 @@
 #include "JobVerifiers.h"
 
+#include "eval/CudaKernelVerifier.h"
 #include "kernels/KernelVerdict.h"
 
 #include <QFile>
@@ -62,27 +63,21 @@ VerifierOutcome JobKernelChecker::check(const VerifierSpec &spec, const QString 
 {
     Q_UNUSED(workspace);
     VerifierOutcome outcome;
-    outcome.type = spec.type;
-    outcome.name = spec.name;
-    QFile file(sourcePath);
-    if (!file.open(QIODevice::ReadOnly)) {
-        outcome.evidence = QStringLiteral("the student wrote no kernel at %1").arg(QFileInfo(sourcePath).fileName());
+    const std::optional<QString> source = readStudentKernel(spec, sourcePath, &outcome);
+    if (!source)
         return outcome;
-    }
-    const ClusterJobResult r = m_runner->run(
-        kernelCheckJob(spec.task, spec.dtype.isEmpty() ? QStringLiteral("bf16") : spec.dtype,
-                       QString::fromUtf8(file.readAll()), QFileInfo(sourcePath).fileName(), m_projectKernelsFolder));
+    const ClusterJobResult r =
+        m_runner->run(kernelCheckJob(spec.task, spec.dtype.isEmpty() ? QStringLiteral("bf16") : spec.dtype, *source,
+                                     QFileInfo(sourcePath).fileName(), m_projectKernelsFolder));
     if (!r.ok()) {
+        outcome.type = spec.type;
+        outcome.name = spec.name;
         outcome.available = false;
         outcome.evidence = QStringLiteral("not available: ") + r.error;
         outcome.jobError = r.error;
         return outcome;
     }
-    const KernelVerdict verdict = KernelVerdict::fromJson(r.output);
-    outcome.passed = verdict.passed();
-    outcome.available = !verdict.notRun();
-    outcome.evidence = verdict.evidence();
-    return outcome;
+    return kernelVerdictOutcome(spec, KernelVerdict::fromJson(r.output));
 }
 
 } // namespace sf

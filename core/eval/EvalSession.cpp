@@ -50,10 +50,8 @@ std::variant<std::unique_ptr<EvalSession>, QString> EvalSession::prepare(ChatCli
     setup.skill = std::get<SkillUnderTest>(skill);
     setup.config = config;
     setup.runCommand = std::move(runCommand);
-    // cuda_kernel verifiers: a project's own kernel tasks (skills/<name>/ sits two levels below it) join
-    // the bundled ones.
-    const QString projectKernels = QDir(skillDir).absoluteFilePath(QStringLiteral("../../kernels"));
-    const QString kernelsFolder = QFileInfo(projectKernels).isDir() ? QDir::cleanPath(projectKernels) : QString();
+    // cuda_kernel verifiers: a project's own kernel tasks join the bundled ones.
+    const QString kernelsFolder = projectKernelsFolderOf(skillDir);
     if (plan.kernelChecker)
         session->m_kernels = plan.kernelChecker(kernelsFolder);
     else

@@ -111,10 +111,8 @@ std::variant<RejudgeReport, QString> rejudgeRun(RunStore &store, const RejudgeOp
     std::unique_ptr<KernelChecker> ownKernels;
     KernelChecker *kernels = options.kernels;
     if (!kernels) {
-        // A project's own kernel tasks sit in kernels/ beside skills/<name>/, as for the run itself.
-        const QString projectKernels = QDir(skillDir).absoluteFilePath(QStringLiteral("../../kernels"));
-        ownKernels = std::make_unique<CudaKernelVerifier>(
-            !skillDir.isEmpty() && QFileInfo(projectKernels).isDir() ? QDir::cleanPath(projectKernels) : QString());
+        // The project's own kernel tasks join the bundled ones, as for the run itself.
+        ownKernels = std::make_unique<CudaKernelVerifier>(projectKernelsFolderOf(skillDir));
         kernels = ownKernels.get();
     }
 
