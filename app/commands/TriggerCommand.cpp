@@ -184,9 +184,9 @@ QString measurementText(const TriggerMeasurement &m, const QList<TriggerQuery> &
     return text;
 }
 
-int runTrigger(const QStringList &arguments)
+/// What `trigger` and `trigger optimize` share: the skill, its queries, the students and how their trials run.
+void addTrialOptions(QCommandLineParser &parser)
 {
-    QCommandLineParser parser;
     parser.addPositionalArgument(u"skill-dir"_s, QString());
     parser.addOption({u"queries"_s, QString(), u"FILE"_s});
     parser.addOption({u"model"_s, QString(), u"M"_s});
@@ -196,6 +196,12 @@ int runTrigger(const QStringList &arguments)
     parser.addOption({u"max-cost"_s, QString(), u"USD"_s});
     parser.addOption({u"max-tokens"_s, QString(), u"N"_s});
     parser.addOption(QCommandLineOption(u"json"_s));
+}
+
+int runTrigger(const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    addTrialOptions(parser);
     if (!parseArguments(parser, kCommand, arguments))
         return BadUsage;
     TriggerInputs inputs;
@@ -275,19 +281,11 @@ int runTriggerOptimize(const QStringList &arguments)
 {
     const QString command = u"trigger optimize"_s;
     QCommandLineParser parser;
-    parser.addPositionalArgument(u"skill-dir"_s, QString());
-    parser.addOption({u"queries"_s, QString(), u"FILE"_s});
-    parser.addOption({u"model"_s, QString(), u"M"_s});
+    addTrialOptions(parser);
     parser.addOption({u"teacher"_s, QString(), u"T"_s});
     parser.addOption({u"iterations"_s, QString(), u"K"_s});
     parser.addOption({u"holdout"_s, QString(), u"F"_s});
-    parser.addOption({u"runs"_s, QString(), u"N"_s});
-    parser.addOption({u"catalogue"_s, QString(), u"DIR"_s});
-    parser.addOption({u"concurrency"_s, QString(), u"C"_s});
-    parser.addOption({u"max-cost"_s, QString(), u"USD"_s});
-    parser.addOption({u"max-tokens"_s, QString(), u"N"_s});
     parser.addOption(QCommandLineOption(u"apply"_s));
-    parser.addOption(QCommandLineOption(u"json"_s));
     if (!parseArguments(parser, command, arguments))
         return BadUsage;
     TriggerInputs inputs;
