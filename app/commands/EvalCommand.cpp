@@ -2,7 +2,7 @@
 #include "ExecutorOptions.h"
 #include "LlmServices.h"
 #include "VerdictOptions.h"
-#include "cluster/JobVerifiers.h"
+#include "cluster/EvalLaunch.h"
 #include "eval/Contamination.h"
 #include "eval/CostEffectiveness.h"
 #include "eval/EffectiveConcurrency.h"
@@ -15,7 +15,6 @@
 #include <QCoreApplication>
 #include <QDir>
 #include <QJsonDocument>
-#include <QThreadPool>
 #include <unistd.h>
 
 namespace sf::cli {
@@ -261,21 +260,23 @@ int runEval(const QStringList &arguments)
         }
     }
 
-    // --executor slurm: command and cuda_kernel verifiers run as Slurm jobs; model calls stay here.
-    auto jobRunner = jobRunnerFromOptions(parser, parser.isSet(QStringLiteral("gres")));
+    // --executor slurm: command and cuda_kernel verifiers run as Slurm jobs; model calls stay here. A resumed run
+    // uses the executor its run.json records, unless the command line says otherwise.
+    const std::optional<ExecutorChoice> recorded =
+        plan.resumeDir.isEmpty() ? std::nullopt : std::optional(recordedExecutor(plan.resumeDir));
+    const auto chosen = executorFromOptions(parser, recorded);
+    if (const QString *e = std::get_if<QString>(&chosen)) {
+        err(QStringLiteral("skillforge eval: %1\n").arg(*e));
+        return BadUsage;
+    }
+    const ExecutorChoice &executor = std::get<ExecutorChoice>(chosen);
+    auto jobRunner = jobRunnerFor(parser, executor, evalAsksForGpu(executor));
     if (const QString *e = std::get_if<QString>(&jobRunner)) {
         err(QStringLiteral("skillforge eval: %1\n").arg(*e));
         return BadUsage;
     }
-    if (const auto &jobs = std::get<std::shared_ptr<JobRunner>>(jobRunner)) {
-        plan.verifierCommand = jobCommandRunner(jobs);
-        plan.kernelChecker = [jobs](const QString &kernels) {
-            return std::make_unique<JobKernelChecker>(jobs, kernels);
-        };
-        // A verifier waiting on its job holds a worker thread while it waits: enough of them for every item.
-        QThreadPool::globalInstance()->setMaxThreadCount(
-            std::max(QThreadPool::globalInstance()->maxThreadCount(), plan.config.concurrency + 4));
-    }
+    const std::shared_ptr<JobRunner> &jobs = std::get<std::shared_ptr<JobRunner>>(jobRunner);
+    routeHeavyWork(plan, jobs, executor);
     LlmServices services;
     // Commands (the command verifier, the student's run_command) only ever run contained; without the sandbox
     // they are refused and reported as not available.
@@ -285,6 +286,8 @@ int runEval(const QStringList &arguments)
         return BadUsage;
     }
     EvalSession &session = *std::get<std::unique_ptr<EvalSession>>(prepared);
+    if (jobs)
+        makeRoomForWaitingVerifiers(session);
     RunStore *store = &session.store();
     EvalRunner &runner = session.runner();
     const bool json = parser.isSet(QStringLiteral("json"));
@@ -294,6 +297,13 @@ int runEval(const QStringList &arguments)
             .arg(runner.total())
             .arg(runner.done()));
     err(effectiveConcurrencyText(services.chat(), session.config()) + u'\n');
+    if (recorded && *recorded == executor)
+        err(QStringLiteral("heavy work on: %1, as run.json records\n").arg(executor.describe()));
+    else if (recorded)
+        err(QStringLiteral("heavy work on: %1, from the command line (run.json recorded %2)\n")
+                .arg(executor.describe(), recorded->describe()));
+    else if (jobs)
+        err(QStringLiteral("heavy work on: %1\n").arg(executor.describe()));
     if (const QString note = missingJudgeNote(session.suite(), session.config().judgeModel,
                                               QStringLiteral("Choose one with --judge MODEL."));
         !note.isEmpty())
@@ -387,7 +397,8 @@ Command evalCommand()
         verdictOptionsHelp() + executorOptionsHelp() +
         QStringLiteral(
             "  With slurm, command and cuda_kernel verifiers run as job arrays (a job that fails on its node is\n"
-            "  an error item that --resume runs again); the student's own tool calls stay here.\n\n"
+            "  an error item that --resume runs again); the student's own tool calls stay here. run.json records\n"
+            "  the executor and its Slurm options: --resume uses them again, and options given override them.\n\n"
             "Progress goes to stderr. Exit codes: 0 done (gates met), 1 a gate was not met, 2 bad usage or input.\n");
     command.run = runEval;
     return command;

@@ -1,12 +1,9 @@
 #include "ExecutorOptions.h"
 
 #include "CommandRegistry.h"
-#include "cluster/SlurmJobRunner.h"
 #include "project/AppSettings.h"
 
 #include <QCommandLineParser>
-#include <QDir>
-#include <QProcessEnvironment>
 #include <csignal>
 #include <cstdlib>
 #include <thread>
@@ -71,40 +68,52 @@ QString executorOptionsHelp()
         "  --poll-ms MS   one squeue per MS at most (default 1000, at least 250)\n");
 }
 
-std::variant<std::shared_ptr<JobRunner>, QString> jobRunnerFromOptions(const QCommandLineParser &parser, bool gpu)
+std::variant<ExecutorChoice, QString> executorFromOptions(const QCommandLineParser &parser,
+                                                          const std::optional<ExecutorChoice> &recorded)
 {
-    const QString executor = parser.value(QStringLiteral("executor"));
-    if (executor.isEmpty() || executor == QLatin1String("local"))
-        return std::shared_ptr<JobRunner>();
+    QString executor = parser.value(QStringLiteral("executor"));
+    if (executor.isEmpty())
+        executor = recorded ? recorded->name() : QStringLiteral("local");
+    if (executor == QLatin1String("local"))
+        return ExecutorChoice::local();
     if (executor != QLatin1String("slurm"))
         return QStringLiteral("--executor must be local or slurm");
-    // The command line first, then the settings' Slurm profile, then the environment (SLURM_CONF).
-    const SlurmProfile profile = AppSettings().slurmProfile();
-    auto value = [&parser](const char *name, const QString &fallback) {
-        return parser.isSet(QLatin1String(name)) ? parser.value(QLatin1String(name)) : fallback;
+    // The command line first, then what the run recorded, then the settings' Slurm profile; SLURM_CONF from the
+    // environment where none of them names one.
+    SlurmProfile profile = recorded && recorded->isSlurm() ? recorded->slurm : AppSettings().slurmProfile();
+    auto take = [&parser](const char *name, QString *value) {
+        if (parser.isSet(QLatin1String(name)))
+            *value = parser.value(QLatin1String(name));
     };
-    SlurmOptions options;
-    options.partition = value("partition", profile.partition);
-    options.gres = value("gres", profile.gres);
-    options.account = value("account", profile.account);
-    options.time = value("time", profile.time);
-    options.extraArgs = parser.isSet(QStringLiteral("sbatch-option")) ? parser.values(QStringLiteral("sbatch-option"))
-                                                                      : profile.sbatchArgs;
-    options.slurmConf =
-        value("slurm-conf", profile.slurmConf.isEmpty()
-                                ? QProcessEnvironment::systemEnvironment().value(QStringLiteral("SLURM_CONF"))
-                                : profile.slurmConf);
-    if (!options.slurmConf.isEmpty())
-        options.slurmConf = QDir(options.slurmConf).absolutePath();
-    if (const QString shared = value("shared-dir", profile.sharedDir); !shared.isEmpty())
-        options.sharedDir = QDir(shared).absolutePath();
+    take("partition", &profile.partition);
+    take("gres", &profile.gres);
+    take("account", &profile.account);
+    take("time", &profile.time);
+    take("slurm-conf", &profile.slurmConf);
+    take("shared-dir", &profile.sharedDir);
+    if (parser.isSet(QStringLiteral("sbatch-option")))
+        profile.sbatchArgs = parser.values(QStringLiteral("sbatch-option"));
+    return ExecutorChoice::onSlurm(resolveSlurmProfile(profile));
+}
+
+std::variant<std::shared_ptr<JobRunner>, QString> jobRunnerFor(const QCommandLineParser &parser,
+                                                               const ExecutorChoice &choice, bool gpu)
+{
+    SlurmTuning tuning;
     if (parser.isSet(QStringLiteral("poll-ms")))
-        options.pollMs = parser.value(QStringLiteral("poll-ms")).toInt();
-    auto runner = std::make_shared<SlurmJobRunner>(options);
-    if (const QString why = runner->check(gpu); !why.isEmpty())
-        return why;
-    cancelJobsOnInterrupt(runner);
-    return std::shared_ptr<JobRunner>(runner);
+        tuning.pollMs = parser.value(QStringLiteral("poll-ms")).toInt();
+    auto runner = makeJobRunner(choice, gpu, tuning);
+    if (const auto *made = std::get_if<std::shared_ptr<JobRunner>>(&runner); made && *made)
+        cancelJobsOnInterrupt(*made);
+    return runner;
+}
+
+std::variant<std::shared_ptr<JobRunner>, QString> jobRunnerFromOptions(const QCommandLineParser &parser, bool gpu)
+{
+    const auto choice = executorFromOptions(parser);
+    if (const QString *error = std::get_if<QString>(&choice))
+        return *error;
+    return jobRunnerFor(parser, std::get<ExecutorChoice>(choice), gpu);
 }
 
 } // namespace sf::cli

@@ -1,9 +1,10 @@
 #pragma once
 
-#include "cluster/JobRunner.h"
+#include "cluster/ExecutorChoice.h"
 
 #include <QString>
 #include <memory>
+#include <optional>
 #include <variant>
 
 class QCommandLineParser;
@@ -17,8 +18,18 @@ void addExecutorOptions(QCommandLineParser &parser);
 /// The help lines for those options.
 QString executorOptionsHelp();
 
-/// The job runner the options choose: none for local work as before (nullptr), a SlurmJobRunner checked with
-/// `sbatch --test-only` (with the GPU gres when @p gpu), or the reason it cannot be used.
+/// The executor the options choose, or why they are wrong. Each option given wins over @p recorded (what a resumed
+/// run's run.json records), which wins over the settings' Slurm profile.
+std::variant<ExecutorChoice, QString> executorFromOptions(const QCommandLineParser &parser,
+                                                          const std::optional<ExecutorChoice> &recorded = {});
+
+/// The job runner for @p choice: none for local work as before (nullptr), or a SlurmJobRunner checked with
+/// `sbatch --test-only` (with the GPU gres when @p gpu) that Ctrl-C or SIGTERM scancels, or the reason it cannot be
+/// used.
+std::variant<std::shared_ptr<JobRunner>, QString> jobRunnerFor(const QCommandLineParser &parser,
+                                                               const ExecutorChoice &choice, bool gpu);
+
+/// The two above for a command without a run to resume (kernel check).
 std::variant<std::shared_ptr<JobRunner>, QString> jobRunnerFromOptions(const QCommandLineParser &parser, bool gpu);
 
 } // namespace sf::cli

@@ -105,8 +105,41 @@ void SlurmJobRunner::cancelAll()
         }
         m_active.clear();
     }
-    if (!ids.isEmpty())
+    if (!ids.isEmpty()) {
         tool(QStringLiteral("scancel"), ids);
+        {
+            // The tasks it ended show as cancelled at once; the next poll (if any) says what Slurm made of them.
+            std::lock_guard lock(m_mutex);
+            for (auto &[id, state] : m_states) {
+                if (ids.contains(id.section(u'_', 0, 0)) && (state == QLatin1String("pending") ||
+                                                              state == QLatin1String("running")))
+                    state = QStringLiteral("cancelled");
+            }
+        }
+        reportActivity();
+    }
+}
+
+void SlurmJobRunner::setActivityListener(std::function<void(const SlurmActivity &)> listener)
+{
+    std::lock_guard lock(m_listenerMutex);
+    m_listener = std::move(listener);
+    m_reported = {};
+}
+
+void SlurmJobRunner::reportActivity()
+{
+    SlurmActivity now;
+    {
+        std::lock_guard lock(m_mutex);
+        now.states = m_states;
+        now.refusal = m_refusal;
+    }
+    std::lock_guard lock(m_listenerMutex);
+    if (!m_listener || (now.states == m_reported.states && now.refusal == m_reported.refusal))
+        return;
+    m_reported = now;
+    m_listener(now);
 }
 
 SlurmJobRunner::ToolResult SlurmJobRunner::tool(const QString &program, const QStringList &arguments,
@@ -270,10 +303,23 @@ void SlurmJobRunner::submit(std::vector<std::shared_ptr<Waiter>> batch)
     const ToolResult r = tool(QStringLiteral("sbatch"), args, script.toUtf8());
     const QString id = slurm::parseSbatchJobId(r.out);
     if (r.exitCode != 0 || id.isEmpty()) {
-        failAll(r.exitCode == 0 ? QStringLiteral("sbatch printed no job id: %1").arg(r.out.trimmed())
-                                : slurm::refusalMessage(r.err));
+        const QString why = r.exitCode == 0 ? QStringLiteral("sbatch printed no job id: %1").arg(r.out.trimmed())
+                                            : slurm::refusalMessage(r.err);
+        failAll(why);
+        {
+            std::lock_guard lock(m_mutex);
+            m_refusal = why;
+        }
+        reportActivity();
         return;
     }
+    submitted(batch, id, dir, tasks);
+    reportActivity();
+}
+
+void SlurmJobRunner::submitted(const std::vector<std::shared_ptr<Waiter>> &batch, const QString &id,
+                               const QString &dir, int tasks)
+{
     std::lock_guard lock(m_mutex);
     ++m_submissions;
     for (const auto &w : batch) {
@@ -386,6 +432,7 @@ void SlurmJobRunner::poll()
     lock.unlock();
     if (!neverStarts.isEmpty())
         tool(QStringLiteral("scancel"), neverStarts);
+    reportActivity();
 }
 
 std::map<QString, QString> SlurmJobRunner::jobStates() const

@@ -5,6 +5,7 @@
 #include <QStringList>
 #include <condition_variable>
 #include <deque>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -26,6 +27,13 @@ struct SlurmOptions
     int pollMs = 1000;       ///< one squeue per interval at most (the scheduler itself ticks about once a second)
     int batchWindowMs = 150; ///< jobs that arrive within this window go as one job array
     int maxArrayTasks = 16;  ///< CPU jobs of a batch share at most this many array tasks (GPU jobs: one each)
+};
+
+/// What the runner has seen of Slurm so far, as its activity listener gets it.
+struct SlurmActivity
+{
+    std::map<QString, QString> states; ///< every job id submitted ("123_4") and its state word (see jobStates())
+    QString refusal;                   ///< the last submission Slurm refused, in plain words; "" when none was
 };
 
 /**
@@ -56,6 +64,13 @@ public:
     int submissions() const;
     int polls() const;
 
+    /// Calls @p listener with the whole activity whenever it changes: after each submission (taken or refused),
+    /// after a poll that changed a state, after cancelAll(). It runs on the runner's own thread (or the thread that
+    /// cancels), never while the runner's lock is held; it learns what the polls learn, and costs no squeue of its
+    /// own. Replacing it (or passing none) waits until a call in progress has returned, so a listener that is
+    /// removed is never called again.
+    void setActivityListener(std::function<void(const SlurmActivity &)> listener);
+
 private:
     struct Waiter;
     struct ToolResult
@@ -67,10 +82,14 @@ private:
 
     void loop();
     void submit(std::vector<std::shared_ptr<Waiter>> batch);
+    /// Slurm took @p batch as array @p id of @p tasks tasks in @p dir: its jobs become active.
+    void submitted(const std::vector<std::shared_ptr<Waiter>> &batch, const QString &id, const QString &dir, int tasks);
     void poll();
     void finishWaiter(const std::shared_ptr<Waiter> &waiter, ClusterJobResult result);
     ToolResult tool(const QString &program, const QStringList &arguments, const QByteArray &input = {}) const;
     QStringList sbatchOptions(bool gpu, int timeLimitSeconds) const;
+    /// Tells the listener, when the activity differs from what it was last told.
+    void reportActivity();
 
     SlurmOptions m_options;
     mutable std::mutex m_mutex;
@@ -78,6 +97,10 @@ private:
     std::deque<std::shared_ptr<Waiter>> m_pending;
     std::vector<std::shared_ptr<Waiter>> m_active;
     std::map<QString, QString> m_states;
+    QString m_refusal;
+    std::mutex m_listenerMutex; ///< held while the listener runs: replacing it waits for that call
+    std::function<void(const SlurmActivity &)> m_listener;
+    SlurmActivity m_reported; ///< what the listener was last told (under m_listenerMutex)
     int m_batches = 0;
     int m_submissions = 0;
     int m_polls = 0;

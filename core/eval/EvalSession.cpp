@@ -66,6 +66,8 @@ std::variant<std::unique_ptr<EvalSession>, QString> EvalSession::prepare(ChatCli
                        "the skill or the suite changed since %1 started (run.json records %2 and %3); start a "
                        "new run instead of resuming")
                 .arg(session->m_store->dir(), m.skillHash, m.suiteHash);
+        if (!plan.executor.isEmpty())
+            session->m_store->manifest().executor = plan.executor; // saved when this session ends
     } else {
         RunManifest manifest;
         manifest.skillName = setup.skill.name;
@@ -77,6 +79,7 @@ std::variant<std::unique_ptr<EvalSession>, QString> EvalSession::prepare(ChatCli
         for (const QString &model : config.models)
             manifest.models.append({model, ModelName::parse(model).value->provider, {}});
         manifest.parameters = config.toJson();
+        manifest.executor = plan.executor;
         manifest.appVersion = QCoreApplication::applicationVersion();
         manifest.host =
             QStringLiteral("%1 (%2, %3)")

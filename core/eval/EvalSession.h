@@ -26,6 +26,9 @@ struct EvalPlan
     /// runner, and the cuda_kernel checker made for the project's kernels folder. Unset: here, as always.
     CommandRunner verifierCommand;
     std::function<std::unique_ptr<KernelChecker>(const QString &projectKernelsFolder)> kernelChecker;
+    /// What run.json records of where the heavy work runs (core/cluster's ExecutorChoice::toJson()); a resumed
+    /// run records the executor of its latest session. Empty: left as it was (a new run records nothing).
+    QJsonObject executor;
 };
 
 /**

@@ -35,7 +35,7 @@ QJsonObject RunManifest::toJson() const
         modelList.append(QJsonObject{{QStringLiteral("name"), m.name},
                                      {QStringLiteral("provider"), m.provider},
                                      {QStringLiteral("resolved_id"), m.resolvedId}});
-    return {{QStringLiteral("format"), QStringLiteral("skillforge-run/1")},
+    QJsonObject json{{QStringLiteral("format"), QStringLiteral("skillforge-run/1")},
             {QStringLiteral("run_id"), runId},
             {QStringLiteral("skill"), QJsonObject{{QStringLiteral("name"), skillName},
                                                   {QStringLiteral("dir"), skillDir},
@@ -51,6 +51,9 @@ QJsonObject RunManifest::toJson() const
             {QStringLiteral("started_at"), startedAt},
             {QStringLiteral("finished_at"), finishedAt},
             {QStringLiteral("status"), status}};
+    if (!executor.isEmpty())
+        json.insert(QStringLiteral("executor"), executor);
+    return json;
 }
 
 RunManifest RunManifest::fromJson(const QJsonObject &o)
@@ -71,6 +74,7 @@ RunManifest RunManifest::fromJson(const QJsonObject &o)
                          mo.value(QStringLiteral("resolved_id")).toString()});
     }
     m.parameters = o.value(QStringLiteral("parameters")).toObject();
+    m.executor = o.value(QStringLiteral("executor")).toObject();
     m.plannedItems = o.value(QStringLiteral("planned_items")).toInt();
     m.appVersion = o.value(QStringLiteral("app_version")).toString();
     m.host = o.value(QStringLiteral("host")).toString();

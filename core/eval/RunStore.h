@@ -34,6 +34,9 @@ struct RunManifest
     QString suiteHash;
     QList<RunModel> models;
     QJsonObject parameters; ///< runs, mode, concurrency, limits, sampling, judge...
+    /// Where the heavy verifiers ran: {"name": "local"} or {"name": "slurm", and its non-secret options}; empty in
+    /// runs from before it was recorded, which ran here (core/cluster's ExecutorChoice reads it).
+    QJsonObject executor;
     QString appVersion;
     QString host;
     QString startedAt;

@@ -53,15 +53,32 @@ QVariant JobListModel::data(const QModelIndex &index, int role) const
     const Job *job = m_jobs.at(index.row());
     switch (role) {
     case Qt::DisplayRole: return job->title();
-    case Qt::ToolTipRole: return job->detail().isEmpty() ? job->title() : job->title() + u'\n' + job->detail();
+    case Qt::ToolTipRole: return toolTip(*job);
     case JobRole: return QVariant::fromValue(const_cast<Job *>(job));
     case StateRole: return int(job->state());
     case ProgressRole: return job->progress() ? QVariant(*job->progress()) : QVariant();
     case DetailRole: return job->detail();
     case EtaMsRole: return job->etaMs() ? QVariant(*job->etaMs()) : QVariant();
     case ElapsedMsRole: return job->elapsedMs();
+    case SchedulerRole: return job->schedulerSummary();
+    case SchedulerRefusedRole: return !job->schedulerRefusal().isEmpty();
     default: return {};
     }
+}
+
+QString JobListModel::toolTip(const Job &job)
+{
+    QString text = job.detail().isEmpty() ? job.title() : job.title() + u'\n' + job.detail();
+    if (!job.schedulerRefusal().isEmpty())
+        text += u'\n' + tr("%1 refused a submission: %2").arg(job.scheduler(), job.schedulerRefusal());
+    // Every job id with its state, up to a screenful; the row itself shows the counts.
+    constexpr int MaxListed = 30;
+    const QList<SchedulerJob> jobs = job.schedulerJobs();
+    for (qsizetype i = 0; i < std::min<qsizetype>(jobs.size(), MaxListed); ++i)
+        text += QStringLiteral("\n%1 %2: %3").arg(job.scheduler(), jobs[i].id, jobs[i].state);
+    if (jobs.size() > MaxListed)
+        text += u'\n' + tr("… and %1 more").arg(jobs.size() - MaxListed);
+    return text;
 }
 
 QString JobListModel::formatDuration(qint64 ms)

@@ -24,6 +24,8 @@ public:
         DetailRole,                 ///< QString
         EtaMsRole,                  ///< qint64, or invalid
         ElapsedMsRole,              ///< qint64
+        SchedulerRole,              ///< QString: Job::schedulerSummary(), "" for work done here
+        SchedulerRefusedRole,       ///< bool: the scheduler refused a submission of this job's work
     };
 
     explicit JobListModel(QObject *parent = nullptr);
@@ -45,6 +47,7 @@ Q_SIGNALS:
 
 private:
     void onJobChanged(Job *job);
+    static QString toolTip(const Job &job);
 
     QList<Job *> m_jobs;
 };

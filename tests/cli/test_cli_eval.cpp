@@ -316,6 +316,59 @@ private Q_SLOTS:
         QCOMPARE(comparison.value(QStringLiteral("only_with_skill")).toInt(), 6);
     }
 
+    void resume_usesTheExecutorRunJsonRecords_theCommandLineOverridesIt()
+    {
+        m_server.routeHandler("POST", "/v1/chat/completions",
+                              [](const RecordedRequest &request) { return skillFollower(request); });
+        const QString runs = m_dir.filePath(QStringLiteral("runs-executor"));
+        Result r = run(evalArguments(runs, {QStringLiteral("--json")}));
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        const QString runDir =
+            QJsonDocument::fromJson(r.out.toUtf8()).object().value(QStringLiteral("run_dir")).toString();
+        const QString manifestPath = QDir(runDir).filePath(QStringLiteral("run.json"));
+        auto manifest = [&] {
+            QFile file(manifestPath);
+            return file.open(QIODevice::ReadOnly) ? QJsonDocument::fromJson(file.readAll()).object() : QJsonObject();
+        };
+        auto writeManifest = [&](const QJsonObject &json) {
+            QFile file(manifestPath);
+            QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+            file.write(QJsonDocument(json).toJson());
+        };
+        QCOMPARE(manifest().value(QStringLiteral("executor")).toObject(),
+                 (QJsonObject{{QStringLiteral("name"), QStringLiteral("local")}}));
+
+        // As if the run had gone to a cluster whose configuration is not here: the resume tries that cluster again.
+        QJsonObject json = manifest();
+        json.insert(QStringLiteral("executor"),
+                    QJsonObject{{QStringLiteral("name"), QStringLiteral("slurm")},
+                                {QStringLiteral("partition"), QStringLiteral("recorded-partition")},
+                                {QStringLiteral("slurm_conf"), QStringLiteral("/no/such/cluster/slurm.conf")}});
+        writeManifest(json);
+        const qsizetype requests = m_server.requests().size();
+        r = run({QStringLiteral("eval"), QStringLiteral("--resume"), runDir});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains(QStringLiteral("/no/such/cluster/slurm.conf")), qPrintable(r.err));
+        QCOMPARE(m_server.requests().size(), requests);
+
+        r = run({QStringLiteral("eval"), QStringLiteral("--resume"), runDir, QStringLiteral("--executor"),
+                 QStringLiteral("local")});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY2(r.err.contains(QStringLiteral("heavy work on: this machine, from the command line (run.json recorded "
+                                               "Slurm (partition recorded-partition))")),
+                 qPrintable(r.err));
+        QCOMPARE(manifest().value(QStringLiteral("executor")).toObject().value(QStringLiteral("name")).toString(),
+                 QStringLiteral("local")); // the latest session's
+
+        // A run.json from before the executor was recorded ran here, and resumes here.
+        json = manifest();
+        json.remove(QStringLiteral("executor"));
+        writeManifest(json);
+        r = run({QStringLiteral("eval"), QStringLiteral("--resume"), runDir});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY2(r.err.contains(QStringLiteral("heavy work on: this machine, as run.json records")), qPrintable(r.err));
+    }
+
     void killedMidRun_thenResume_yieldsTheFullMatrixExactlyOnce()
     {
         m_server.routeHandler("POST", "/v1/chat/completions",

@@ -191,6 +191,15 @@ private Q_SLOTS:
         QVERIFY(std::any_of(there.cbegin(), there.cend(),
                             [](const QJsonObject &o) { return QJsonDocument(o).toJson().contains("checked-a"); }));
 
+        // run.json says where the verifiers ran, with the Slurm options a resume needs (and no key).
+        QFile manifest(QDir(runDirIn(slurmRuns)).filePath(QStringLiteral("run.json")));
+        QVERIFY(manifest.open(QIODevice::ReadOnly));
+        const QJsonObject executor =
+            QJsonDocument::fromJson(manifest.readAll()).object().value(QStringLiteral("executor")).toObject();
+        QCOMPARE(executor.value(QStringLiteral("name")).toString(), QStringLiteral("slurm"));
+        QCOMPARE(executor.value(QStringLiteral("shared_dir")).toString(), m_dir.filePath(QStringLiteral("shared")));
+        QCOMPARE(executor.value(QStringLiteral("slurm_conf")).toString(), slurmConf());
+
         // The 8 command verifiers went as job arrays, and nothing the controller knows of the provider went along.
         int jobFiles = 0;
         for (QDirIterator it(m_dir.filePath(QStringLiteral("shared")), QDir::Files, QDirIterator::Subdirectories);
@@ -239,16 +248,13 @@ private Q_SLOTS:
                     .trimmed() == QLatin1String("idle"),
             20000);
 
-        const QStringList resume{QStringLiteral("eval"),
-                                 QStringLiteral("--resume"),
-                                 runDir,
-                                 QStringLiteral("--executor"),
-                                 QStringLiteral("slurm"),
-                                 QStringLiteral("--shared-dir"),
-                                 m_dir.filePath(QStringLiteral("shared")),
-                                 QStringLiteral("--poll-ms"),
+        // No --executor: the run goes back to the cluster its run.json records, with the same shared folder.
+        const QStringList resume{QStringLiteral("eval"), QStringLiteral("--resume"), runDir, QStringLiteral("--poll-ms"),
                                  QStringLiteral("250")};
         const Result resumed = run(resume);
+        QVERIFY2(resumed.err.contains(QStringLiteral("heavy work on: Slurm")) &&
+                     resumed.err.contains(QStringLiteral("as run.json records")),
+                 qPrintable(resumed.err));
         QVERIFY2(resumed.exitCode == 0,
                  qPrintable(resumed.err + QStringLiteral("\nsqueue:\n") +
                             tool(QStringLiteral("squeue"), {QStringLiteral("-t"), QStringLiteral("all")}) +

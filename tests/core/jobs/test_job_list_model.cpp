@@ -78,6 +78,44 @@ private Q_SLOTS:
         QCOMPARE(model.index(0).data().toString(), QStringLiteral("running"));
     }
 
+    void schedulerJobs_singleJobByName_arraysCountedByState()
+    {
+        JobListModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        Job *job = model.add(new Job(QStringLiteral("evaluate")));
+        QCOMPARE(model.index(0).data(JobListModel::SchedulerRole).toString(), QString());
+        QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+        job->setSchedulerJobs(QStringLiteral("Slurm"), {{QStringLiteral("41_0"), QStringLiteral("pending")}});
+        QCOMPARE(changed.count(), 1);
+        QCOMPARE(model.index(0).data(JobListModel::SchedulerRole).toString(), QStringLiteral("Slurm 41_0 pending"));
+        job->setSchedulerJobs(QStringLiteral("Slurm"), {{QStringLiteral("41_0"), QStringLiteral("pending")}});
+        QCOMPARE(changed.count(), 1); // nothing new, no repaint
+        job->setSchedulerJobs(QStringLiteral("Slurm"), {{QStringLiteral("41_0"), QStringLiteral("done")},
+                                                        {QStringLiteral("41_1"), QStringLiteral("running")},
+                                                        {QStringLiteral("41_2"), QStringLiteral("running")},
+                                                        {QStringLiteral("42_0"), QStringLiteral("timeout")}});
+        QCOMPARE(model.index(0).data(JobListModel::SchedulerRole).toString(),
+                 QStringLiteral("Slurm 41: 2 running, 1 done; Slurm 42_0 timeout"));
+        const QString tip = model.index(0).data(Qt::ToolTipRole).toString();
+        QVERIFY2(tip.contains(QStringLiteral("Slurm 41_2: running")) && tip.contains(QStringLiteral("42_0: timeout")),
+                 qPrintable(tip));
+    }
+
+    void schedulerJobs_manyArrays_oneLine_andARefusalIsShown()
+    {
+        JobListModel model;
+        Job *job = model.add(new Job(QStringLiteral("evaluate")));
+        job->setSchedulerJobs(QStringLiteral("Slurm"),
+                              {{QStringLiteral("7"), QStringLiteral("failed")},
+                               {QStringLiteral("8_0"), QStringLiteral("cancelled")},
+                               {QStringLiteral("9_0"), QStringLiteral("done")}},
+                              QStringLiteral("no such partition on this cluster"));
+        QCOMPARE(model.index(0).data(JobListModel::SchedulerRole).toString(),
+                 QStringLiteral("Slurm 7–9 (3 job arrays): 1 done, 1 failed, 1 cancelled; Slurm refused a "
+                                "submission: no such partition on this cluster"));
+        QVERIFY(model.index(0).data(JobListModel::SchedulerRefusedRole).toBool());
+    }
+
     void formatDuration_readsLikeAClock()
     {
         QCOMPARE(JobListModel::formatDuration(42'000), QStringLiteral("42 s"));
