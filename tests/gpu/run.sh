@@ -145,6 +145,7 @@ run_case exits rmsnorm bf16 "$out/so/exits.so" fail "" 300 --no-timing
 run_case replay-across-phases rmsnorm bf16 "$out/so/replay_across_phases.so" fail "timed call" 300
 run_case skip-timed-calls rmsnorm bf16 "$out/so/skip_timed_calls.so" fail "timed call" 300
 run_case l2-persistence rmsnorm bf16 "$out/so/l2_persist.so" fail "persisting-L2" 300
+run_case replay-by-pointer rmsnorm bf16 "$out/so/replay_by_pointer.so" fail "timed call" 300
 
 # ---- timing stability: the same candidate measured 5 times; spread of the medians per shape
 bench=()

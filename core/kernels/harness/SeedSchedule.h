@@ -8,7 +8,7 @@ namespace sf::kernels {
 
 /// The phases of a check. Each draws its inputs from its own seeds, so a kernel that computes during one
 /// phase and replays what it computed in another (the warm-up's outputs while timed) answers the wrong inputs.
-enum class Phase : uint64_t { Correctness = 1, StreamCheck, Determinism, Warmup, Timed, Recheck, TimedChecks };
+enum class Phase : uint64_t { Correctness = 1, StreamCheck, Determinism, Warmup, Timed, Recheck, TimedChecks, Rotation };
 
 /// Seeds derived from a secret drawn once per check (from the system's random source, before any candidate code
 /// is loaded): the same secret gives the same schedule, so baseline and candidate see the same inputs within a

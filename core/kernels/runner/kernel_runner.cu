@@ -14,6 +14,7 @@
 // Plain C++17 + the CUDA runtime: it builds where Qt is not installed (tests/gpu/run.sh).
 
 #include "CandidateCall.h"
+#include "harness/BufferRotation.h"
 #include "harness/Comparison.h"
 #include "harness/KernelOps.h"
 #include "harness/SeedSchedule.h"
@@ -559,14 +560,134 @@ void rejectPersistingL2(const Context &ctx, const std::string &when)
     cudaGetLastError();
 }
 
+// ---------------------------------------------------------------- buffer rotation (allocator reuse)
+/// The buffers of one shape's warm-up and timed calls (harness/BufferRotation.h): slots of device buffers, each
+/// allocated once, used in turn, and input sets held on the host (and, where memory allows, staged on the device),
+/// one of which is copied into a call's slot before the call, outside the timed window.
+struct Rotation
+{
+    RotationPlan plan;
+    std::vector<Case> slots;                       ///< device buffers only (they own them)
+    std::vector<Case> sets;                        ///< host values and bytes; device pointers borrowed from a slot
+    std::vector<std::vector<DeviceBuffer>> staged; ///< per set, a device copy of each input (outputs left empty)
+};
+
+void stageInputs(Rotation &r)
+{
+    if (!r.plan.staged)
+        return;
+    for (size_t k = 0; k < r.sets.size(); ++k) {
+        const Case &set = r.sets[k];
+        for (size_t b = 0; b < set.specs.size(); ++b) {
+            if (set.specs[b].output)
+                continue;
+            checkCuda(cudaMemcpy(r.staged[k][b].data, set.hostBytes[b].data(), r.staged[k][b].bytes,
+                                 cudaMemcpyHostToDevice),
+                      "input staging");
+        }
+    }
+}
+
+/// Host input sets of @p phase, and the slots (and staging) the plan allows in half the free device memory.
+Rotation makeRotation(const Context &ctx, const std::vector<int64_t> &dims, Phase phase, size_t shapeIndex, int sets)
+{
+    Rotation r;
+    for (int k = 0; k < sets; ++k) {
+        Case set;
+        set.specs = ctx.task.op->buffers(dims);
+        fillCase(set, ctx, dims, ctx.schedule.seed(phase, shapeIndex, uint64_t(k)), false);
+        r.sets.push_back(std::move(set));
+    }
+    size_t callBytes = 0, inputBytes = 0;
+    for (const BufferSpec &b : r.sets.front().specs) {
+        const size_t bytes = size_t(b.elements) * elementSize(b, ctx.dtype);
+        callBytes += bytes + 2 * GuardBytes;
+        inputBytes += b.output ? 0 : bytes;
+    }
+    size_t freeBytes = 0, totalBytes = 0;
+    checkCuda(cudaMemGetInfo(&freeBytes, &totalBytes), "cudaMemGetInfo");
+    r.plan = planRotation(callBytes, inputBytes, sets, freeBytes / 2);
+    for (int k = 0; k < r.plan.slots; ++k) {
+        Case slot;
+        slot.specs = r.sets.front().specs;
+        for (const BufferSpec &b : slot.specs) {
+            slot.device.push_back(allocate(size_t(b.elements) * elementSize(b, ctx.dtype)));
+            slot.pointers.push_back(slot.device.back().data);
+        }
+        r.slots.push_back(std::move(slot));
+    }
+    if (r.plan.staged) {
+        for (const Case &set : r.sets) {
+            std::vector<DeviceBuffer> copies(set.specs.size());
+            for (size_t b = 0; b < set.specs.size(); ++b) {
+                if (set.specs[b].output)
+                    continue;
+                copies[b].bytes = set.hostBytes[b].size();
+                checkCuda(cudaMalloc(&copies[b].base, copies[b].bytes), "cudaMalloc of a staged input set");
+                copies[b].data = copies[b].base;
+            }
+            r.staged.push_back(std::move(copies));
+        }
+        stageInputs(r);
+    }
+    return r;
+}
+
+/// Replaces the input sets with @p phase's (the slots stay).
+void refillRotation(const Context &ctx, Rotation &r, const std::vector<int64_t> &dims, Phase phase, size_t shapeIndex)
+{
+    for (size_t k = 0; k < r.sets.size(); ++k)
+        fillCase(r.sets[k], ctx, dims, ctx.schedule.seed(phase, shapeIndex, uint64_t(k)), false);
+    stageInputs(r);
+}
+
+/// Copies @p use's input set into its slot on the harness stream (staged: device to device; else from the host) and
+/// returns the set, pointing at the slot's buffers. The caller's timing starts after a synchronize of that stream.
+Case &loadCall(const Context &ctx, Rotation &r, BufferRotation::Call use)
+{
+    Case &set = r.sets[size_t(use.inputSet)];
+    const Case &slot = r.slots[size_t(use.slot)];
+    set.device = slot.device;
+    set.pointers = slot.pointers;
+    for (size_t b = 0; b < set.specs.size(); ++b) {
+        if (set.specs[b].output)
+            continue;
+        if (r.plan.staged)
+            checkCuda(cudaMemcpyAsync(set.device[b].data, r.staged[size_t(use.inputSet)][b].data, set.device[b].bytes,
+                                      cudaMemcpyDeviceToDevice, ctx.stream),
+                      "input copy into a fresh slot");
+        else
+            checkCuda(cudaMemcpyAsync(set.device[b].data, set.hostBytes[b].data(), set.device[b].bytes,
+                                      cudaMemcpyHostToDevice, ctx.stream),
+                      "input upload into a fresh slot");
+    }
+    return set;
+}
+
+void releaseRotation(Rotation &r)
+{
+    for (Case &set : r.sets) {
+        set.device.clear(); // borrowed from a slot
+        set.pointers.clear();
+    }
+    for (Case &slot : r.slots)
+        release(slot);
+    for (std::vector<DeviceBuffer> &copies : r.staged) {
+        for (DeviceBuffer &b : copies)
+            cudaFree(b.base);
+    }
+    r.staged.clear();
+}
+
 void timeShape(const Context &ctx, size_t shapeIndex, const TaskShape &shape, DeviceBuffer &flush)
 {
-    constexpr int Rotations = 4;
+    constexpr int InputSets = 4;
     // Warm-up and the timed calls get inputs of their own (the seed schedule), so outputs computed while warming
-    // up and replayed while timed are wrong; the warm-up's reference is never needed.
-    std::vector<Case> sets;
-    for (int k = 0; k < Rotations; ++k)
-        sets.push_back(makeDeviceCase(ctx, shape.dims, ctx.schedule.seed(Phase::Warmup, shapeIndex, uint64_t(k)), false));
+    // up and replayed while timed are wrong; the warm-up's reference is never needed. Every call gets its inputs
+    // copied into a slot that neither of the two calls before it used, and an input set that slot did not hold last
+    // (BufferRotation): an answer cached by buffer address is an answer to other inputs.
+    Rotation rotation = makeRotation(ctx, shape.dims, Phase::Warmup, shapeIndex, InputSets);
+    BufferRotation order(ctx.schedule, shapeIndex, rotation.plan.slots, InputSets);
     cudaEvent_t start, stop;
     checkCuda(cudaEventCreate(&start), "event");
     checkCuda(cudaEventCreate(&stop), "event");
@@ -574,24 +695,24 @@ void timeShape(const Context &ctx, size_t shapeIndex, const TaskShape &shape, De
     // Warm-up: at least 10 calls each and 100 ms.
     const auto warmStart = std::chrono::steady_clock::now();
     for (int i = 0; i < 10 || std::chrono::steady_clock::now() - warmStart < std::chrono::milliseconds(100); ++i) {
-        timeOnce(ctx, ctx.baseline, sets[size_t(i % Rotations)], shape.dims, flush, start, stop, i);
-        timeOnce(ctx, ctx.candidate, sets[size_t(i % Rotations)], shape.dims, flush, start, stop, i);
+        const BufferRotation::Call use = order.next();
+        timeOnce(ctx, ctx.baseline, loadCall(ctx, rotation, use), shape.dims, flush, start, stop, i);
+        timeOnce(ctx, ctx.candidate, loadCall(ctx, rotation, use), shape.dims, flush, start, stop, i);
         if (i > 2000)
             break;
     }
     rejectPersistingL2(ctx, "while warming up");
-    for (int k = 0; k < Rotations; ++k) {
-        fillCase(sets[size_t(k)], ctx, shape.dims, ctx.schedule.seed(Phase::Timed, shapeIndex, uint64_t(k)), false);
-        upload(sets[size_t(k)]);
-    }
+    refillRotation(ctx, rotation, shape.dims, Phase::Timed, shapeIndex);
+    order.newInputSets();
 
-    // Interleaved, adaptive sampling on rotating buffers. The candidate's outputs are checked right after a private
-    // draw of its calls (TimedCheckPlan), before the baseline's call on the same set overwrites them.
+    // Interleaved, adaptive sampling. The candidate's outputs are checked right after a private draw of its calls
+    // (TimedCheckPlan), before the baseline's call in the same slot overwrites them.
     std::vector<TimingSample> cand, base;
     TimedCheckPlan plan(ctx.schedule, shapeIndex);
     std::string timedFailure;
     int checkedCalls = 0;
-    auto timeCandidate = [&](Case &set, int salt, bool checked) {
+    auto timeCandidate = [&](BufferRotation::Call use, int salt, bool checked) {
+        Case &set = loadCall(ctx, rotation, use);
         cand.push_back(timeOnce(ctx, ctx.candidate, set, shape.dims, flush, start, stop, salt));
         if (!checked || !timedFailure.empty())
             return;
@@ -603,13 +724,13 @@ void timeShape(const Context &ctx, size_t shapeIndex, const TaskShape &shape, De
     };
     const auto begin = std::chrono::steady_clock::now();
     for (int i = 0;; ++i) {
-        Case &set = sets[size_t(i % Rotations)];
+        const BufferRotation::Call use = order.next();
         if (i % 2) {
-            timeCandidate(set, i, plan.next());
-            base.push_back(timeOnce(ctx, ctx.baseline, set, shape.dims, flush, start, stop, i));
+            timeCandidate(use, i, plan.next());
+            base.push_back(timeOnce(ctx, ctx.baseline, loadCall(ctx, rotation, use), shape.dims, flush, start, stop, i));
         } else {
-            base.push_back(timeOnce(ctx, ctx.baseline, set, shape.dims, flush, start, stop, i));
-            timeCandidate(set, i, plan.next());
+            base.push_back(timeOnce(ctx, ctx.baseline, loadCall(ctx, rotation, use), shape.dims, flush, start, stop, i));
+            timeCandidate(use, i, plan.next());
         }
         if (!timedFailure.empty())
             break;
@@ -627,7 +748,7 @@ void timeShape(const Context &ctx, size_t shapeIndex, const TaskShape &shape, De
     }
     // One more call, always checked: the loop's length depends on the noise, so the kernel cannot know it is last.
     if (timedFailure.empty())
-        timeCandidate(sets[cand.size() % Rotations], int(cand.size()), true);
+        timeCandidate(order.next(), int(cand.size()), true);
     if (!timedFailure.empty())
         fail("shape " + shape.name + ": " + timedFailure);
     rejectPersistingL2(ctx, "while timed");
@@ -678,16 +799,20 @@ void timeShape(const Context &ctx, size_t shapeIndex, const TaskShape &shape, De
         + ",\"tflops\":" + jnum(seconds > 0 ? flops / seconds / 1e12 : 0) + ",\"speed_of_light_us\":" + jnum(sol)
         + ",\"fraction_of_sol\":" + jnum(sc.median > 0 ? sol / sc.median : 0) + ",\"fraction_of_peak_bandwidth\":"
         + jnum(peak.bandwidth) + ",\"fraction_of_peak_compute\":" + jnum(peak.compute) + ",\"checked_timed_calls\":"
-        + std::to_string(checkedCalls) + ",\"flags\":" + jlist(flags, true)
+        + std::to_string(checkedCalls) + ",\"buffer_slots\":" + std::to_string(rotation.plan.slots)
+        + ",\"inputs_staged\":" + (rotation.plan.staged ? "true" : "false") + ",\"flags\":" + jlist(flags, true)
         + "}");
 
     // Re-validation in the same buffers with new contents: an output cached by address, or a kernel
     // that goes wrong after many calls, fails here.
     std::string revalidation;
-    for (int k = 0; k < Rotations && revalidation.empty(); ++k) {
-        Case &set = sets[size_t(k)];
+    for (int k = 0; k < rotation.plan.slots && revalidation.empty(); ++k) {
+        const BufferRotation::Call use = order.next();
+        Case &set = rotation.sets[size_t(use.inputSet)];
         const uint64_t seed = ctx.schedule.seed(Phase::Recheck, shapeIndex, uint64_t(k));
         fillCase(set, ctx, shape.dims, seed);
+        set.device = rotation.slots[size_t(use.slot)].device;
+        set.pointers = rotation.slots[size_t(use.slot)].pointers;
         upload(set);
         const int rc = call(ctx, ctx.candidate, set, shape.dims);
         synchronizeOrDie("(re-validation)");
@@ -702,8 +827,7 @@ void timeShape(const Context &ctx, size_t shapeIndex, const TaskShape &shape, De
                                  + ",\"detail\":" + jstr(revalidation) + "}";
     cudaEventDestroy(start);
     cudaEventDestroy(stop);
-    for (Case &c : sets)
-        release(c);
+    releaseRotation(rotation);
 }
 
 /// Runs the candidate twice on the same inputs; both must pass, and a bitwise difference is reported.

@@ -1,6 +1,7 @@
 // The kernel runner's defences against 2026's reward hacks (issue 17), in the parts that need no GPU: the private
 // seed schedule, which timed calls are checked, the per-sample timer cross-check, the physics floor and the
 // fraction of peak. The GPU half is tests/gpu/candidates, run by tests/gpu/run.sh.
+#include "kernels/harness/BufferRotation.h"
 #include "kernels/harness/SeedSchedule.h"
 #include "kernels/harness/TimingChecks.h"
 
@@ -20,7 +21,7 @@ private Q_SLOTS:
         const SeedSchedule a(42), again(42), other(43);
         std::set<uint64_t> seen;
         for (Phase phase : {Phase::Correctness, Phase::StreamCheck, Phase::Determinism, Phase::Warmup, Phase::Timed,
-                            Phase::Recheck, Phase::TimedChecks}) {
+                            Phase::Recheck, Phase::TimedChecks, Phase::Rotation}) {
             for (uint64_t shape = 0; shape < 12; ++shape) {
                 for (uint64_t k = 0; k < 8; ++k) {
                     const uint64_t seed = a.seed(phase, shape, k);
@@ -30,9 +31,77 @@ private Q_SLOTS:
                 }
             }
         }
-        QCOMPARE(seen.size(), size_t(7 * 12 * 8)); // no phase replays another's inputs
+        QCOMPARE(seen.size(), size_t(8 * 12 * 8)); // no phase replays another's inputs
         // The warm-up's k-th set is not the timed phase's k-th set (the replay hack relies on that).
         QVERIFY(a.seed(Phase::Warmup, 0, 0) != a.seed(Phase::Timed, 0, 0));
+    }
+
+    // Allocator reuse: a kernel that caches its answer by buffer address must never see an address come back
+    // holding the inputs it had there before, and a call's addresses are never those of the two calls before it.
+    void bufferRotation_pointersDifferFromTheTwoCallsBefore_acrossPhases()
+    {
+        BufferRotation rotation(SeedSchedule(7), 0, 3, 4);
+        std::vector<int> slots;
+        for (int call = 0; call < 10000; ++call) {
+            if (call == 5000)
+                rotation.newInputSets(); // warm-up -> timed: the slot order carries on
+            slots.push_back(rotation.next().slot);
+        }
+        // Slot s's buffers sit at addresses of their own (the runner allocates each slot once), so distinct slots
+        // mean distinct input and output pointers.
+        for (size_t n = 2; n < slots.size(); ++n) {
+            QVERIFY(slots[n] != slots[n - 1]);
+            QVERIFY(slots[n] != slots[n - 2]);
+        }
+    }
+
+    void bufferRotation_aSlotNeverHoldsTheSameInputsTwiceInARow_andTheDrawIsPrivate()
+    {
+        for (const int slotCount : {1, 2, 3}) {
+            BufferRotation rotation(SeedSchedule(11), 2, slotCount, 4);
+            std::vector<int> lastInSlot(size_t(slotCount), -1);
+            std::vector<int> used(4, 0);
+            int previous = -1;
+            for (int call = 0; call < 4000; ++call) {
+                const BufferRotation::Call c = rotation.next();
+                QVERIFY(c.inputSet >= 0 && c.inputSet < 4);
+                QVERIFY2(c.inputSet != lastInSlot[size_t(c.slot)], "a pointer came back with the inputs it had");
+                QVERIFY2(c.inputSet != previous, "the previous call's answer would be right again");
+                lastInSlot[size_t(c.slot)] = c.inputSet;
+                previous = c.inputSet;
+                ++used[size_t(c.inputSet)];
+            }
+            for (int n : used)
+                QVERIFY(n > 4000 / 8); // every set in use, none favoured much
+        }
+        // Another secret, another sequence: the kernel cannot learn which set comes next.
+        BufferRotation a(SeedSchedule(1), 0, 3, 4), again(SeedSchedule(1), 0, 3, 4), b(SeedSchedule(2), 0, 3, 4);
+        int same = 0, differ = 0;
+        for (int call = 0; call < 200; ++call) {
+            const int x = a.next().inputSet;
+            QCOMPARE(again.next().inputSet, x); // baseline and candidate see the same schedule within a check
+            (b.next().inputSet == x ? same : differ) += 1;
+        }
+        QVERIFY(differ > 50);
+    }
+
+    void planRotation_threeSlotsAndStagedInputsWhereTheyFit_elseFewer_neverNone()
+    {
+        const size_t mib = size_t(1) << 20;
+        // 24 MiB in, 24 MiB out per call, 4 input sets: 3 x 48 + 4 x 24 = 240 MiB on the device.
+        RotationPlan plan = planRotation(48 * mib, 24 * mib, 4, 1024 * mib);
+        QCOMPARE(plan.slots, 3);
+        QVERIFY(plan.staged);
+        QCOMPARE(plan.deviceBytes, 240 * mib);
+        plan = planRotation(48 * mib, 24 * mib, 4, 200 * mib); // staging does not fit: uploaded per call
+        QCOMPARE(plan.slots, 3);
+        QVERIFY(!plan.staged);
+        QCOMPARE(plan.deviceBytes, 144 * mib);
+        plan = planRotation(48 * mib, 24 * mib, 4, 100 * mib); // two slots fit
+        QCOMPARE(plan.slots, 2);
+        QVERIFY(plan.deviceBytes <= 100 * mib);
+        plan = planRotation(48 * mib, 24 * mib, 4, 10 * mib); // not even one: one (the allocation will tell)
+        QCOMPARE(plan.slots, 1);
     }
 
     void seedSchedule_freshSecretsDiffer()
