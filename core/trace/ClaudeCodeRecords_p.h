@@ -5,6 +5,7 @@
 
 #include "trace/TraceImport_p.h"
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -71,6 +72,38 @@ struct RecordStore
         record->stepCount = 0;
     }
 };
+
+/// What reading one file gave besides its records, and where each record goes.
+struct FileResult
+{
+    /// Takes each record as it is read; false stops the reading, with `stopped` set.
+    std::function<bool(Record &)> take;
+    qint64 bytesRead = 0; ///< of the part read, up to the record being taken
+    qint64 lines = 0;     ///< lines of the part read, up to the record being taken
+    QString title;
+    int titleRank = 0;
+    bool stopped = false;
+};
+
+/// A part of a file: [begin, end) in bytes, where end < 0 is the file's end. A part starts at a line's start.
+struct ByteRange
+{
+    qint64 begin = 0;
+    qint64 end = -1;
+};
+
+/// Reads the lines of @p range of one Claude Code JSONL file (or stream-json when @p streamJson) into records
+/// handed to out->take, their texts and steps into @p store. Lines are numbered from the part's start. Lines
+/// it cannot use go to trace->skip(), prefixed with @p skipPrefix unless it is empty (the main file).
+bool readRecords(const QString &path, ByteRange range, const QString &skipPrefix, bool streamJson, Progress *progress,
+                 Trace *trace, RecordStore *store, FileResult *out, QString *error);
+
+/// Reads all of @p path's records into out->take, in file order, as readRecords() does. A file of at least
+/// @p twoThreadsFromBytes (never when it is negative) is read on two threads where there are two cores: its
+/// second part is parsed on another thread while this one reads and places the first. What the two
+/// readings give is the same.
+bool readRecordsInTwoParts(const QString &path, qint64 twoThreadsFromBytes, bool streamJson, Progress &progress,
+                           Trace *trace, RecordStore *store, FileResult *out, QString *error);
 
 /// The agent id a tool result's text names ("agentId: <id>"), or empty.
 std::string_view agentIdIn(std::string_view text);

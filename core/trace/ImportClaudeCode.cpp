@@ -16,128 +16,6 @@ namespace {
 
 using namespace Qt::StringLiterals;
 
-TokenUsage anthropicUsage(const QJsonObject &usage)
-{
-    TokenUsage u;
-    u.uncachedInput = intField(usage, "input_tokens"_L1);
-    u.cacheRead = intField(usage, "cache_read_input_tokens"_L1);
-    u.output = intField(usage, "output_tokens"_L1);
-    const QJsonObject creation = usage.value("cache_creation"_L1).toObject();
-    if (!creation.isEmpty()) {
-        u.cacheWrite5m = intField(creation, "ephemeral_5m_input_tokens"_L1);
-        u.cacheWrite1h = intField(creation, "ephemeral_1h_input_tokens"_L1);
-    } else {
-        u.cacheWrite5m = intField(usage, "cache_creation_input_tokens"_L1);
-    }
-    u.reasoning = intField(usage.value("output_tokens_details"_L1).toObject(), "thinking_tokens"_L1);
-    return u;
-}
-
-void convertContent(const QJsonValue &content, bool fromUser, bool isMeta, RecordStore *store, Record *record,
-                    QString *spawnedAgentId)
-{
-    TraceTextStore &texts = *store->texts;
-    const StepKind textKind = isMeta ? StepKind::System : (fromUser ? StepKind::UserText : StepKind::AssistantText);
-    if (content.isString()) {
-        const QString text = content.toString();
-        if (!text.isEmpty())
-            store->addStep(record, {textKind, false, texts.add(text), {}, {}, {}});
-        return;
-    }
-    for (const QJsonValue &value : content.toArray()) {
-        const QJsonObject block = value.toObject();
-        const QString type = block.value("type"_L1).toString();
-        if (type == "text"_L1) {
-            const QString text = block.value("text"_L1).toString();
-            if (!text.isEmpty())
-                store->addStep(record, {textKind, false, texts.add(text), {}, {}, {}});
-        } else if (type == "thinking"_L1) {
-            QString text = block.value("thinking"_L1).toString();
-            if (text.isEmpty())
-                text = QStringLiteral("(thinking not recorded)");
-            store->addStep(record, {StepKind::Thinking, false, texts.add(text), {}, {}, {}});
-        } else if (type == "redacted_thinking"_L1) {
-            store->addStep(record, {StepKind::Thinking, false, texts.add("(redacted thinking)"), {}, {}, {}});
-        } else if (type == "tool_use"_L1 || type == "server_tool_use"_L1) {
-            store->addStep(record, {StepKind::ToolCall,
-                                    false,
-                                    {},
-                                    texts.add(block.value("id"_L1).toString()),
-                                    texts.add(block.value("name"_L1).toString()),
-                                    texts.add(compactJson(block.value("input"_L1)))});
-        } else if (type == "tool_result"_L1 || type.endsWith("_tool_result"_L1)) {
-            const TraceText text = texts.add(contentText(block.value("content"_L1)));
-            store->addStep(record, {StepKind::ToolResult,
-                                    block.value("is_error"_L1).toBool(),
-                                    text,
-                                    texts.add(block.value("tool_use_id"_L1).toString()),
-                                    {},
-                                    {}});
-            if (spawnedAgentId->isEmpty())
-                *spawnedAgentId = QString::fromUtf8(agentIdIn(text.utf8()));
-        } else if (type == "image"_L1 || type == "document"_L1) {
-            const QJsonObject source = block.value("source"_L1).toObject();
-            store->addStep(
-                record, {StepKind::Image, false, texts.add(source.value("media_type"_L1).toString(type)), {}, {}, {}});
-        }
-        // Other block types (future ones included) carry nothing to show.
-    }
-}
-
-/// Converts a user/assistant record's "message"; returns false when the record has none.
-bool convertMessage(const QJsonObject &object, RecordStore *store, Record *record)
-{
-    const QJsonObject message = object.value("message"_L1).toObject();
-    if (message.isEmpty())
-        return false;
-    const bool fromUser = record->role == RecordRole::User;
-    QString spawnedAgentId;
-    convertContent(message.value("content"_L1), fromUser, object.value("isMeta"_L1).toBool(), store, record,
-                   &spawnedAgentId);
-    if (fromUser) {
-        const auto first = store->steps.cbegin() + record->firstStep;
-        const bool hasResult = std::any_of(first, first + record->stepCount,
-                                           [](const PendingStep &s) { return s.kind == StepKind::ToolResult; });
-        if (hasResult)
-            record->role = RecordRole::Tool;
-        record->newTurn = !hasResult;
-        const QJsonObject toolUseResult = object.value("toolUseResult"_L1).toObject();
-        if (const QString agent = toolUseResult.value("agentId"_L1).toString(); !agent.isEmpty())
-            spawnedAgentId = agent;
-        record->spawnedAgentId = store->scratch.add(spawnedAgentId);
-        return true;
-    }
-    record->spawnedAgentId = store->scratch.add(spawnedAgentId);
-    record->model = message.value("model"_L1).toString();
-    record->messageId = store->scratch.add(message.value("id"_L1).toString());
-    const QJsonValue usage = message.value("usage"_L1);
-    if (usage.isObject())
-        record->usage = anthropicUsage(usage.toObject());
-    return true;
-}
-
-QString systemText(const QJsonObject &object, bool *isError)
-{
-    const QString subtype = object.value("subtype"_L1).toString();
-    *isError = subtype == "api_error"_L1 || object.value("level"_L1).toString() == "error"_L1;
-    QString text = object.value("content"_L1).toString();
-    if (subtype == "compact_boundary"_L1) {
-        const QJsonObject meta = object.value("compactMetadata"_L1).toObject();
-        text = QStringLiteral("Conversation compacted (%1): %2 tokens before")
-                   .arg(meta.value("trigger"_L1).toString(), QString::number(intField(meta, "preTokens"_L1)));
-    } else if (subtype == "turn_duration"_L1) {
-        text = QStringLiteral("Turn took %1 s").arg(double(intField(object, "durationMs"_L1)) / 1000.0, 0, 'f', 1);
-    } else if (subtype == "init"_L1) {
-        text = QStringLiteral("Session started: model %1, %2 tools, in %3")
-                   .arg(object.value("model"_L1).toString())
-                   .arg(object.value("tools"_L1).toArray().size())
-                   .arg(object.value("cwd"_L1).toString());
-    }
-    if (text.isEmpty())
-        text = compactJson(object.value("error"_L1));
-    return subtype.isEmpty() ? text : QStringLiteral("[%1] %2").arg(subtype, text);
-}
-
 /// Places the records' steps into threads: assistant lines with the same message id join one turn,
 /// consecutive tool results share a turn, and usage counts once per message id + request id. It copies
 /// what it remembers of a record, so a record's scratch texts may go once it is placed.
@@ -295,22 +173,6 @@ std::vector<int> parentOrder(const std::vector<Record> &records)
     return order;
 }
 
-/// As QByteArray::trimmed().isEmpty(), without the copy.
-bool isBlank(std::string_view line)
-{
-    return std::all_of(line.cbegin(), line.cend(), [](char c) { return c == ' ' || (c >= '\t' && c <= '\r'); });
-}
-
-struct FileResult
-{
-    /// Takes each record as it is read; false stops the reading, with `stopped` set.
-    std::function<bool(Record &)> take;
-    qint64 bytesRead = 0; ///< of the file, up to the record being taken
-    QString title;
-    int titleRank = 0;
-    bool stopped = false;
-};
-
 /// Whether records taken one by one come in parent order, so that placing each as it is read gives what
 /// parentOrder() would: true while no record's uuid has been named as a parent by an earlier record (that
 /// parent then comes later, or is written twice and the later one counts). Works on hashes; a collision
@@ -330,131 +192,6 @@ public:
 private:
     HashSet m_parents;
 };
-
-/// Reads one Claude Code JSONL file into records (or stream-json when @p streamJson), their texts and
-/// steps into @p store.
-bool readRecords(const QString &path, const QString &skipPrefix, bool streamJson, Progress *progress, Trace *trace,
-                 RecordStore *store, FileResult *out, QString *error)
-{
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        *error = QStringLiteral("%1: %2").arg(path, file.errorString());
-        return false;
-    }
-    LineReader reader(&file);
-    ClaudeLineReader fast;
-    std::string_view view;
-    qint64 lineNumber = 0;
-    const bool isMainFile = skipPrefix.isEmpty();
-    auto skip = [&](const QString &reason) {
-        trace->skip(lineNumber, isMainFile ? reason : skipPrefix + u": "_s + reason);
-    };
-    for (;;) {
-        const auto status = reader.nextView(&view, &lineNumber);
-        if (status == LineReader::Status::End)
-            break;
-        if (progress && !progress->update(reader.position()))
-            return false;
-        if (status == LineReader::Status::TooLong) {
-            skip(QStringLiteral("line longer than %1 MiB").arg(LineReader::MaxLineBytes >> 20));
-            continue;
-        }
-        if (isBlank(view))
-            continue;
-        Record record;
-        record.line = lineNumber;
-        record.firstStep = int(store->steps.size());
-        const auto outcome = fast.read(view, streamJson, isMainFile, store, &record);
-        out->bytesRead = reader.position();
-        if (outcome == ClaudeLineReader::Outcome::Record && !out->take(record)) {
-            out->stopped = true;
-            return true;
-        }
-        if (outcome != ClaudeLineReader::Outcome::Slow)
-            continue;
-        const QByteArray bytes(view.data(), qsizetype(view.size()));
-        QJsonParseError parseError{};
-        const QJsonDocument doc = QJsonDocument::fromJson(bytes, &parseError);
-        if (parseError.error != QJsonParseError::NoError || !doc.isObject()) {
-            skip(parseError.error != QJsonParseError::NoError ? QStringLiteral("not valid JSON (%1 at byte %2)")
-                                                                    .arg(parseError.errorString())
-                                                                    .arg(parseError.offset + 1)
-                                                              : QStringLiteral("not a JSON object"));
-            continue;
-        }
-        const QJsonObject object = doc.object();
-        const QString type = object.value("type"_L1).toString();
-        if (type.isEmpty()) {
-            skip(QStringLiteral("record without a \"type\""));
-            continue;
-        }
-        auto setTitle = [out](const QString &title, int rank) {
-            if (!title.isEmpty() && rank >= out->titleRank) {
-                out->title = title;
-                out->titleRank = rank;
-            }
-        };
-        if (type == "summary"_L1) {
-            setTitle(object.value("summary"_L1).toString(), 1);
-            continue;
-        }
-        if (type == "ai-title"_L1) {
-            setTitle(object.value("aiTitle"_L1).toString(), 2);
-            continue;
-        }
-        if (type == "custom-title"_L1) {
-            setTitle(object.value("customTitle"_L1).toString(object.value("title"_L1).toString()), 3);
-            continue;
-        }
-        TraceTextStore &scratch = store->scratch;
-        record.uuid = scratch.add(object.value("uuid"_L1).toString());
-        QString parent = object.value("parentUuid"_L1).toString();
-        if (parent.isEmpty())
-            parent = object.value("logicalParentUuid"_L1).toString();
-        record.parentUuid = scratch.add(parent);
-        record.timestamp = scratch.add(object.value("timestamp"_L1).toString());
-        record.requestId = scratch.add(object.value("requestId"_L1).toString());
-        record.skill = object.value("attributionSkill"_L1).toString();
-        if (streamJson)
-            record.threadKey = scratch.add(object.value("parent_tool_use_id"_L1).toString());
-        else if (isMainFile && object.value("isSidechain"_L1).toBool())
-            record.threadKey = scratch.add("sidechain");
-        if (type == "user"_L1 || type == "assistant"_L1) {
-            record.role = type == "user"_L1 ? RecordRole::User : RecordRole::Assistant;
-            if (!convertMessage(object, store, &record)) {
-                skip(QStringLiteral("%1 record without a \"message\"").arg(type));
-                continue;
-            }
-        } else if (type == "system"_L1) {
-            record.role = RecordRole::System;
-            bool isError = false;
-            const QString text = systemText(object, &isError);
-            store->addStep(&record, {StepKind::System, isError, store->texts->add(text), {}, {}, {}});
-            if (streamJson)
-                record.model = object.value("model"_L1).toString();
-        } else if (type == "result"_L1 && streamJson) {
-            record.role = RecordRole::System;
-            const QJsonValue cost = object.value("total_cost_usd"_L1);
-            if (cost.isDouble())
-                trace->reportedCostUsd = cost.toDouble();
-            const bool isError = object.value("is_error"_L1).toBool();
-            QString text = QStringLiteral("[result %1] %2 turns in %3 s")
-                               .arg(object.value("subtype"_L1).toString())
-                               .arg(intField(object, "num_turns"_L1))
-                               .arg(double(intField(object, "duration_ms"_L1)) / 1000.0, 0, 'f', 1);
-            if (cost.isDouble())
-                text += QStringLiteral(", cost $%1").arg(cost.toDouble(), 0, 'f', 4);
-            store->addStep(&record, {StepKind::System, isError, store->texts->add(text), {}, {}, {}});
-        } else {
-            continue; // bookkeeping records (queue-operation, file-history-*, progress, ...) and unknown types
-        }
-        if (!out->take(record)) {
-            out->stopped = true;
-            return true;
-        }
-    }
-    return true;
-}
 
 QString subagentTitle(const QString &jsonlPath, const TraceThread &thread)
 {
@@ -509,7 +246,7 @@ bool readAndPlaceInParentOrder(const QString &path, const QString &skipPrefix, P
         records.push_back(std::move(record));
         return true;
     };
-    if (!readRecords(path, skipPrefix, false, progress, trace, store, file, error))
+    if (!readRecords(path, {}, skipPrefix, false, progress, trace, store, file, error))
         return false;
     for (int index : parentOrder(records)) {
         const Record &record = records[size_t(index)];
@@ -533,7 +270,7 @@ public:
     /// The main session file. Claude Code writes each record after its parent, so records are placed as
     /// they are read and only the placed trace is held. A file that breaks that order (FileOrderCheck) is
     /// read again, whole, and ordered first.
-    bool readMainFile(const QString &path, Progress &progress, QString *error)
+    bool readMainFile(const QString &path, qint64 twoThreadsFromBytes, Progress &progress, QString *error)
     {
         FileResult file;
         FileOrderCheck order;
@@ -549,7 +286,7 @@ public:
             m_store->scratch.clear();
             return true;
         };
-        if (!readRecords(path, QString(), false, &progress, m_trace, m_store.get(), &file, error))
+        if (!readRecordsInTwoParts(path, twoThreadsFromBytes, false, progress, m_trace, m_store.get(), &file, error))
             return false;
         if (file.stopped) {
             Trace fresh;
@@ -620,10 +357,10 @@ private:
 
 } // namespace
 
-bool importClaudeCode(const QString &path, Progress &progress, Trace *trace, QString *error)
+bool importClaudeCode(const QString &path, qint64 twoThreadsFromBytes, Progress &progress, Trace *trace, QString *error)
 {
     ClaudeImport import(trace, path);
-    if (!import.readMainFile(path, progress, error))
+    if (!import.readMainFile(path, twoThreadsFromBytes, progress, error))
         return false;
 
     // Subagents live next to the session: <sessionId>/subagents/agent-<id>.jsonl.
@@ -647,7 +384,8 @@ bool importClaudeCode(const QString &path, Progress &progress, Trace *trace, QSt
     return true;
 }
 
-bool importClaudeStreamJson(const QString &path, Progress &progress, Trace *trace, QString *error)
+bool importClaudeStreamJson(const QString &path, qint64 twoThreadsFromBytes, Progress &progress, Trace *trace,
+                            QString *error)
 {
     // stream-json is in the order it happened: each record is placed as it is read.
     RecordStore store(trace->texts.get());
@@ -660,7 +398,7 @@ bool importClaudeStreamJson(const QString &path, Progress &progress, Trace *trac
         store.scratch.clear();
         return true;
     };
-    if (!readRecords(path, QString(), true, &progress, trace, &store, &result, error))
+    if (!readRecordsInTwoParts(path, twoThreadsFromBytes, true, progress, trace, &store, &result, error))
         return false;
     finishTrace(trace);
     // A subagent's records name the Task call that spawned it (parent_tool_use_id).
@@ -695,7 +433,7 @@ bool importClaudeCodeLoglines(const QString &path, Progress &progress, Trace *tr
         lines.write(QJsonDocument(record.toObject()).toJson(QJsonDocument::Compact) + '\n');
     lines.flush();
     data.clear();
-    if (!importClaudeCode(lines.fileName(), progress, trace, error))
+    if (!importClaudeCode(lines.fileName(), TraceImportOptions().twoThreadsFromBytes, progress, trace, error))
         return false;
     trace->path = path;
     if (!trace->threads.empty() && trace->threads[0].id == QFileInfo(lines.fileName()).completeBaseName())

@@ -61,13 +61,23 @@ TraceTextStore::Chunk TraceTextStore::allocateChunk(qsizetype bytes)
         // Large chunks are mapped on their own, so that closing a large trace gives its memory back to the
         // system at once (from malloc's heap it would stay with the process). Asked for as huge pages: where
         // the kernel grants them on request, a session's text costs one page fault per 2 MiB, not per 4 KiB.
-        void *memory = mmap(nullptr, size_t(bytes), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        // The mapping starts on a huge page's boundary (more is mapped, and the ends cut off), so that every
+        // whole 2 MiB of the chunk can be one huge page: the kernel only gives aligned ones.
+        const size_t mapped = size_t(bytes) + HugePage;
+        void *memory = mmap(nullptr, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
         if (memory == MAP_FAILED)
             throw std::bad_alloc();
+        char *const start = static_cast<char *>(memory);
+        char *const aligned =
+            reinterpret_cast<char *>((reinterpret_cast<uintptr_t>(start) + HugePage - 1) & ~uintptr_t(HugePage - 1));
+        if (aligned > start)
+            munmap(start, size_t(aligned - start));
+        if (const size_t tail = size_t(start + mapped - (aligned + bytes)); tail > 0)
+            munmap(aligned + bytes, tail);
 #if defined(MADV_HUGEPAGE)
-        madvise(memory, size_t(bytes), MADV_HUGEPAGE);
+        madvise(aligned, size_t(bytes), MADV_HUGEPAGE);
 #endif
-        return Chunk(static_cast<char *>(memory), FreeChunk{size_t(bytes)});
+        return Chunk(aligned, FreeChunk{size_t(bytes)});
     }
     void *memory = std::malloc(size_t(bytes));
     if (!memory)

@@ -313,9 +313,9 @@ Result<Trace> importTrace(const QString &path, const TraceImportOptions &options
     QString error;
     bool ok = false;
     if (format == "claude-code"_L1) {
-        ok = importClaudeCode(path, progress, &trace, &error);
+        ok = importClaudeCode(path, options.twoThreadsFromBytes, progress, &trace, &error);
     } else if (format == "claude-stream-json"_L1) {
-        ok = importClaudeStreamJson(path, progress, &trace, &error);
+        ok = importClaudeStreamJson(path, options.twoThreadsFromBytes, progress, &trace, &error);
     } else if (format == "codex"_L1) {
         ok = importCodex(path, progress, &trace, &error);
     } else if (format == "inspect-eval"_L1) {

@@ -14,6 +14,10 @@ struct TraceImportOptions
 {
     QString format;
     std::function<bool(qint64 bytesDone, qint64 bytesTotal)> progress;
+    /// A Claude Code session (or stream-json) file at least this large is parsed on two threads where the
+    /// machine has two cores; 0: always, negative: never. The result is the same either way; small files are
+    /// not worth a thread.
+    qint64 twoThreadsFromBytes = 16 * 1024 * 1024;
 };
 
 /// The format names importTrace() accepts, in the order detection tries them.

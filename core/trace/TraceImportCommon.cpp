@@ -5,7 +5,8 @@
 #include <QJsonDocument>
 #include <cstring>
 
-Q_LOGGING_CATEGORY(lcTrace, "skillforge.trace")
+// Warnings by default; the details with QT_LOGGING_RULES="skillforge.trace.debug=true".
+Q_LOGGING_CATEGORY(lcTrace, "skillforge.trace", QtWarningMsg)
 
 namespace sf::trace_import {
 
@@ -32,8 +33,11 @@ bool LineReader::fill()
         m_buffer = std::move(grown);
         m_capacity = capacity;
     }
-    const qint64 got = m_file->read(m_buffer.get() + m_size, ChunkBytes);
+    const qint64 want = m_unread < 0 ? ChunkBytes : std::min(ChunkBytes, m_unread);
+    const qint64 got = want > 0 ? m_file->read(m_buffer.get() + m_size, want) : 0;
     m_size += std::max<qint64>(got, 0);
+    if (m_unread > 0 && got > 0)
+        m_unread -= got;
     std::memset(m_buffer.get() + m_size, 0, Padding);
     if (got <= 0)
         m_eof = true;

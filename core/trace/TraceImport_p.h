@@ -64,8 +64,10 @@ public:
     /// Readable bytes that follow every line view: simdjson parses a line in place when they are there.
     static constexpr qsizetype Padding = 64;
 
-    explicit LineReader(QFile *file)
+    /// Reads @p file from where it stands: to its end, or at most @p limit bytes when limit >= 0.
+    explicit LineReader(QFile *file, qint64 limit = -1)
         : m_file(file)
+        , m_unread(limit)
     {
     }
     /// The next line without its end-of-line, copied; *lineNumber is 1-based.
@@ -85,6 +87,7 @@ private:
     qsizetype m_start = 0;    ///< where the next line starts
     qint64 m_consumed = 0;
     qint64 m_line = 0;
+    qint64 m_unread = -1; ///< bytes left to read, or -1: up to the file's end
     bool m_eof = false;
 };
 
@@ -136,8 +139,11 @@ bool parseJsonDocument(const QByteArray &data, const QString &path, QJsonValue *
 bool readWholeFile(const QString &path, QByteArray *data, QString *error);
 
 // Formats (each in its own file). They fill @p trace, return false with *error on a fatal problem.
-bool importClaudeCode(const QString &path, Progress &progress, Trace *trace, QString *error);
-bool importClaudeStreamJson(const QString &path, Progress &progress, Trace *trace, QString *error);
+/// The Claude Code readers parse files of at least @p twoThreadsFromBytes on two threads (TraceImportOptions).
+bool importClaudeCode(const QString &path, qint64 twoThreadsFromBytes, Progress &progress, Trace *trace,
+                      QString *error);
+bool importClaudeStreamJson(const QString &path, qint64 twoThreadsFromBytes, Progress &progress, Trace *trace,
+                            QString *error);
 /// claude-code-transcripts' {"loglines": [records]}: read as the session file they came from.
 bool importClaudeCodeLoglines(const QString &path, Progress &progress, Trace *trace, QString *error);
 bool importCodex(const QString &path, Progress &progress, Trace *trace, QString *error);

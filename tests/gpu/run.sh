@@ -40,9 +40,10 @@ if [ -z "$runner" ]; then
       cmake --build "$out/runner" -j >>"$out/runner-build.log" 2>&1 || { cat "$out/runner-build.log"; exit 1; }
     runner="$out/runner/skillforge-kernel-runner"
   else
+    # Full RELRO and libseccomp (libseccomp-dev) for the process guard, as the CMake build links it.
     "$nvcc" -O2 -std=c++17 -cudart shared -arch=compute_75 -I"$root/core/kernels" \
-      "$root/core/kernels/runner/kernel_runner.cu" "$root"/core/kernels/harness/*.cpp -ldl \
-      -o "$out/skillforge-kernel-runner" || exit 1
+      "$root/core/kernels/runner/kernel_runner.cu" "$root"/core/kernels/harness/*.cpp -ldl -lseccomp \
+      -Xlinker -z,relro,-z,now -o "$out/skillforge-kernel-runner" || exit 1
     runner="$out/skillforge-kernel-runner"
   fi
 fi
@@ -146,6 +147,9 @@ run_case replay-across-phases rmsnorm bf16 "$out/so/replay_across_phases.so" fai
 run_case skip-timed-calls rmsnorm bf16 "$out/so/skip_timed_calls.so" fail "timed call" 300
 run_case l2-persistence rmsnorm bf16 "$out/so/l2_persist.so" fail "persisting-L2" 300
 run_case replay-by-pointer rmsnorm bf16 "$out/so/replay_by_pointer.so" fail "timed call" 300
+run_case ptrace-runner rmsnorm bf16 "$out/so/ptrace_runner.so" fail "process tampering.*ptrace" 300
+run_case proc-self-mem rmsnorm bf16 "$out/so/proc_self_mem.so" fail "process tampering" 300
+run_case got-patch rmsnorm bf16 "$out/so/got_patch.so" fail "process tampering" 300
 
 # ---- timing stability: the same candidate measured 5 times; spread of the medians per shape
 bench=()

@@ -17,6 +17,7 @@
 #include "harness/BufferRotation.h"
 #include "harness/Comparison.h"
 #include "harness/KernelOps.h"
+#include "harness/ProcessGuard.h"
 #include "harness/SeedSchedule.h"
 #include "harness/Statistics.h"
 #include "harness/TaskSpec.h"
@@ -34,6 +35,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -98,12 +100,14 @@ struct Verdict
     std::string reason;
     std::vector<std::string> correctness, timing, flags, notes;
     std::string streamCheck = "null", revalidation = "null", determinism = "null";
+    std::string processGuard = "null"; ///< ProcessGuardStatus::json(): which parts of the guard were in force
     bool timed = false;
 };
 
 Verdict g_verdict;
 std::string g_key, g_nonce;
 int g_fd = -1;
+const ImageSnapshot *g_image = nullptr; ///< the runner's GOT and code before any candidate code was loaded
 
 void fail(const std::string &reason)
 {
@@ -129,7 +133,7 @@ void fail(const std::string &reason)
                              + ",\"stream_check\":" + v.streamCheck + ",\"timed\":" + (v.timed ? "true" : "false")
                              + ",\"timing\":" + jlist(v.timing, false) + ",\"revalidation\":" + v.revalidation
                              + ",\"determinism\":" + v.determinism + ",\"flags\":" + jlist(v.flags, true)
-                             + ",\"notes\":" + jlist(v.notes, true) + "}";
+                             + ",\"process_guard\":" + v.processGuard + ",\"notes\":" + jlist(v.notes, true) + "}";
     const std::string frame = encodeVerdictFrame(body, g_key, g_nonce);
     size_t written = 0;
     while (written < frame.size()) {
@@ -308,10 +312,32 @@ void release(Case &c)
     c.pointers.clear();
 }
 
+/// Fails the verdict when loaded code tried a system call the process guard refuses, or changed the runner's GOT (a
+/// route the guard missed). Cheap (a counter and a few KiB compared), so it runs after every call.
+void checkProcessGuard()
+{
+    if (const std::string tried = ProcessGuard::attempts(); !tried.empty())
+        fatal("process tampering: the candidate tried system calls the process guard refuses: " + tried);
+    if (g_image) {
+        if (const std::string changed = g_image->relocationsChanged(); !changed.empty())
+            fatal("process tampering: the runner's own " + changed + " changed during a call (its timing was patched)");
+    }
+}
+
+void checkRunnerCode()
+{
+    if (g_image) {
+        if (const std::string changed = g_image->codeChanged(); !changed.empty())
+            fatal("process tampering: the runner's own " + changed + " changed (its timing was patched)");
+    }
+}
+
 int call(const Context &ctx, void *fn, Case &c, const std::vector<int64_t> &dims)
 {
     std::vector<float> scalars(ctx.task.scalars.begin(), ctx.task.scalars.end());
-    return ctx.caller(fn, c.pointers.data(), dims.data(), scalars.data(), ctx.stream);
+    const int rc = ctx.caller(fn, c.pointers.data(), dims.data(), scalars.data(), ctx.stream);
+    checkProcessGuard();
+    return rc;
 }
 
 std::string dimsText(const std::vector<int64_t> &dims)
@@ -476,6 +502,15 @@ void checkStreamDiscipline(const Context &ctx, const TaskShape &shape)
 }
 
 // ---------------------------------------------------------------- timing
+/// The host clock of the timing cross-check, read through the runner's own import table (read-only under full
+/// RELRO) straight into the C library, rather than through another library's (possibly writable) one.
+double monotonicMicroseconds()
+{
+    timespec t{};
+    ::clock_gettime(CLOCK_MONOTONIC, &t);
+    return double(t.tv_sec) * 1e6 + double(t.tv_nsec) * 1e-3;
+}
+
 /// One timed call. Its outputs are filled with NaN first, so a call that skips its work leaves NaN for a check to
 /// find; persisting-L2 lines are let go and the L2 flushed, all before the events start.
 TimingSample timeOnce(const Context &ctx, void *fn, Case &c, const std::vector<int64_t> &dims, DeviceBuffer &flush,
@@ -489,17 +524,17 @@ TimingSample timeOnce(const Context &ctx, void *fn, Case &c, const std::vector<i
         cudaGetLastError();
     checkCuda(cudaMemsetAsync(flush.data, salt & 0xff, flush.bytes, ctx.stream), "L2 flush");
     checkCuda(cudaStreamSynchronize(ctx.stream), "L2 flush");
-    const auto t0 = std::chrono::steady_clock::now();
+    const double t0 = monotonicMicroseconds();
     checkCuda(cudaEventRecord(start, ctx.stream), "event");
     const int rc = call(ctx, fn, c, dims);
     checkCuda(cudaEventRecord(stop, ctx.stream), "event");
     synchronizeOrDie("while timing");
-    const auto t1 = std::chrono::steady_clock::now();
+    const double t1 = monotonicMicroseconds();
     if (rc != 0)
         fatal("the entry point returned " + std::to_string(rc) + " while timing");
     float ms = 0;
     checkCuda(cudaEventElapsedTime(&ms, start, stop), "event time");
-    return {double(ms) * 1000.0, std::chrono::duration<double, std::micro>(t1 - t0).count()};
+    return {double(ms) * 1000.0, t1 - t0};
 }
 
 std::string summaryJson(const SampleSummary &s)
@@ -1003,6 +1038,18 @@ int runCommand(int argc, char **argv)
     ctx.caller = entryCaller(buffers, int(ctx.task.op->dims.size()), int(ctx.task.op->scalars.size()));
     if (!ctx.caller)
         fatal("the runner cannot call an entry point of this shape");
+    // The process guard, after CUDA is initialised and before any loaded code runs (docs/kernel-runner.md): seccomp is
+    // required; Landlock and mseal are used where the kernel has them, and the verdict says which were in force.
+    static const ImageSnapshot image;
+    g_image = &image;
+    const ProcessGuardStatus guard = ProcessGuard::install();
+    g_verdict.processGuard = guard.json();
+    if (!guard.seccomp) {
+        g_verdict.notRun = true;
+        fatal("not run: the process guard could not be installed: " + guard.problems);
+    }
+    if (!guard.problems.empty())
+        g_verdict.notes.push_back("process guard incomplete: " + guard.problems);
     const std::string entry = ctx.task.entry + "_" + g_verdict.dtype;
     for (const auto &[path, slot, who] : {std::tuple{option(argc, argv, "--baseline"), &ctx.baseline, "baseline"},
                                           std::tuple{option(argc, argv, "--candidate"), &ctx.candidate, "candidate"}}) {
@@ -1041,10 +1088,13 @@ int runCommand(int argc, char **argv)
         deliver();
     if (!flag(argc, argv, "--no-timing")) {
         DeviceBuffer flush = allocate(std::max<size_t>(2 * ctx.l2Bytes, 8u << 20));
-        for (size_t s = 0; s < ctx.task.shapes.size(); ++s)
+        for (size_t s = 0; s < ctx.task.shapes.size(); ++s) {
             timeShape(ctx, s, ctx.task.shapes[s], flush);
+            checkRunnerCode();
+        }
         g_verdict.timed = true;
     }
+    checkRunnerCode();
     deliver();
 }
 
