@@ -44,7 +44,7 @@ void JobKernelCheck::runOn(const std::shared_ptr<JobRunner> &runner, const Kerne
 {
     m_runner = runner;
     followSlurmJobs(m_job, runner);
-    Q_EMIT stageChanged(tr("Building and running on the cluster (%1)…").arg(runner->name()));
+    Q_EMIT stageChanged(tr("Building and running as a Slurm job…"));
     const ClusterJob job = kernelCheckJob(request.taskId, request.dtype, request.source, request.candidateName,
                                           request.projectKernelsFolder, request.arch, request.timing);
     runOffThread(

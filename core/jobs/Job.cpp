@@ -104,7 +104,7 @@ QString Job::schedulerSummary() const
         }
     }
     if (!m_schedulerRefusal.isEmpty())
-        parts << tr("%1 refused a submission: %2").arg(m_scheduler, m_schedulerRefusal);
+        parts << m_schedulerRefusal; // the runner's words already name the scheduler and what to change
     return parts.join(QStringLiteral("; "));
 }
 

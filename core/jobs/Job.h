@@ -51,7 +51,7 @@ public:
     QList<SchedulerJob> schedulerJobs() const { return m_schedulerJobs; }
     QString schedulerRefusal() const { return m_schedulerRefusal; }
     /// One line for the panel: "Slurm 41: 2 running, 1 done" (arrays counted by state, a single job by name),
-    /// then the refusal; "" for work done here.
+    /// then the refusal as the runner worded it; "" for work done here.
     QString schedulerSummary() const;
 
     void setCancellable(bool cancellable);

@@ -70,7 +70,7 @@ QString JobListModel::toolTip(const Job &job)
 {
     QString text = job.detail().isEmpty() ? job.title() : job.title() + u'\n' + job.detail();
     if (!job.schedulerRefusal().isEmpty())
-        text += u'\n' + tr("%1 refused a submission: %2").arg(job.scheduler(), job.schedulerRefusal());
+        text += u'\n' + job.schedulerRefusal();
     // Every job id with its state, up to a screenful; the row itself shows the counts.
     constexpr int MaxListed = 30;
     const QList<SchedulerJob> jobs = job.schedulerJobs();

@@ -65,8 +65,21 @@ public:
             detailColour = Theme::failure();
         painter->setPen(detailColour);
         const QString detail = index.data(JobListModel::DetailRole).toString();
-        painter->drawText(detailRect, Qt::AlignLeft | Qt::AlignVCenter,
-                          opt.fontMetrics.elidedText(detail, Qt::ElideMiddle, detailRect.width()));
+        // Work sent to a cluster names its scheduler's jobs under the bar: "Slurm 41: 2 running, 1 done".
+        const QString scheduler = index.data(JobListModel::SchedulerRole).toString();
+        QRect ownDetailRect = detailRect;
+        if (!scheduler.isEmpty())
+            ownDetailRect.setRight(barRect.left() - 8);
+        painter->drawText(ownDetailRect, Qt::AlignLeft | Qt::AlignVCenter,
+                          opt.fontMetrics.elidedText(detail, Qt::ElideMiddle, ownDetailRect.width()));
+        if (!scheduler.isEmpty()) {
+            const QRect schedulerRect(barRect.left(), row.center().y(), row.right() - CancelWidth - barRect.left(),
+                                      row.height() / 2);
+            painter->setPen(index.data(JobListModel::SchedulerRefusedRole).toBool() ? Theme::failure()
+                                                                                     : opt.palette.color(QPalette::Text));
+            painter->drawText(schedulerRect, Qt::AlignLeft | Qt::AlignVCenter,
+                              opt.fontMetrics.elidedText(scheduler, Qt::ElideRight, schedulerRect.width()));
+        }
 
         QStyleOptionProgressBar bar;
         bar.rect = barRect;

@@ -1,5 +1,6 @@
 #include "kernels/KernelsView.h"
 
+#include "common/ExecutorChoiceBox.h"
 #include "common/Plural.h"
 #include "jobs/Job.h"
 #include "jobs/JobListModel.h"
@@ -44,6 +45,7 @@ KernelsView::KernelsView(QWidget *parent)
     , m_dtype(new QComboBox(this))
     , m_open(new QPushButton(tr("Open Candidate…"), this))
     , m_run(new QPushButton(tr("Check"), this))
+    , m_executor(new ExecutorChoiceBox(this))
     , m_stage(new QLabel(this))
     , m_verdictView(new KernelVerdictView(this))
 {
@@ -62,8 +64,14 @@ KernelsView::KernelsView(QWidget *parent)
     m_run->setToolTip(tr("Build the candidate with nvcc and run it against the task's reference on the GPU"));
 
     auto *machine = new QGroupBox(tr("This machine"), this);
-    auto *machineLayout = new QVBoxLayout(machine);
-    machineLayout->addWidget(m_toolchainLabel);
+    auto *machineLayout = new QHBoxLayout(machine);
+    machineLayout->addWidget(m_toolchainLabel, 1);
+    // Beside what this machine can do, where Check runs: here or on the cluster. (Beside the Check button it crowded
+    // the row, which then moved with each task's dtypes; a row of its own made the view taller than a small window.)
+    auto *executorRow = new QHBoxLayout;
+    executorRow->addWidget(new QLabel(tr("Run heavy work on:"), this));
+    executorRow->addWidget(m_executor);
+    machineLayout->addLayout(executorRow);
 
     auto *tasksBox = new QWidget(this);
     auto *tasksLayout = new QVBoxLayout(tasksBox);
@@ -127,16 +135,21 @@ KernelsView::KernelsView(QWidget *parent)
             m_job->setDetail(stage);
         }
     });
-    connect(&m_check, &KernelCheck::finished, this, [this](const KernelVerdict &verdict) {
+    connect(&m_check, &KernelCheck::finished, this, &KernelsView::showCheckOutcome);
+    connect(&m_jobCheck, &JobKernelCheck::stageChanged, m_stage, &QLabel::setText);
+    connect(&m_jobCheck, &JobKernelCheck::stageChanged, this, [this](const QString &stage) {
+        if (m_job)
+            m_job->setDetail(stage);
+    });
+    connect(&m_jobCheck, &JobKernelCheck::finished, this, &KernelsView::showCheckOutcome);
+    // No verdict at all (Slurm refused the job, its node failed it, or it was cancelled): said in the panel and here.
+    connect(&m_jobCheck, &JobKernelCheck::failed, this, [this](const QString &reason, bool cancelled) {
         if (m_job) {
-            const bool cancelled = verdict.reason == tr("cancelled");
-            cancelled ? m_job->markCancelled() : m_job->finish(verdict.statusText());
+            cancelled ? m_job->markCancelled() : m_job->fail(reason);
             m_job = nullptr;
         }
-        m_stage->clear();
-        m_verdictView->setVerdict(verdict);
+        m_stage->setText(cancelled ? tr("Cancelled") : tr("The check did not run: %1").arg(reason));
         updateButtons();
-        Q_EMIT checkFinished(verdict);
     });
     connect(&m_nullWatcher, &QFutureWatcher<QStringList>::finished, this, [this] {
         const QStringList problems = m_nullWatcher.result();
@@ -254,7 +267,7 @@ bool KernelsView::loadCandidate(const QString &path)
 void KernelsView::checkCandidate()
 {
     const int row = m_tasks->currentRow();
-    if (row < 0 || m_candidateSource.isEmpty() || m_check.isRunning())
+    if (row < 0 || m_candidateSource.isEmpty() || isChecking())
         return;
     KernelCheckRequest request;
     request.taskId = m_taskData[row].id;
@@ -262,13 +275,33 @@ void KernelsView::checkCandidate()
     request.source = m_candidateSource;
     request.candidateName = QFileInfo(m_candidatePath).fileName();
     request.projectKernelsFolder = m_projectKernels;
+    const ExecutorChoice executor = m_executor->choice();
     if (m_jobs) {
-        m_job = m_jobs->add(
-            new Job(tr("Check %1 against %2 (%3)").arg(request.candidateName, request.taskId, request.dtype)));
-        connect(m_job, &Job::cancelRequested, &m_check, &KernelCheck::cancel);
+        const QString title = tr("Check %1 against %2 (%3)").arg(request.candidateName, request.taskId, request.dtype);
+        m_job = m_jobs->add(new Job(executor.isSlurm() ? tr("%1 on Slurm").arg(title) : title));
+        if (executor.isSlurm())
+            connect(m_job, &Job::cancelRequested, &m_jobCheck, &JobKernelCheck::cancel);
+        else
+            connect(m_job, &Job::cancelRequested, &m_check, &KernelCheck::cancel);
     }
-    m_check.start(request);
+    if (executor.isSlurm())
+        m_jobCheck.start(request, executor, m_job, m_slurmTuning);
+    else
+        m_check.start(request);
     updateButtons();
+}
+
+void KernelsView::showCheckOutcome(const KernelVerdict &verdict)
+{
+    if (m_job) {
+        const bool cancelled = verdict.reason == tr("cancelled");
+        cancelled ? m_job->markCancelled() : m_job->finish(verdict.statusText());
+        m_job = nullptr;
+    }
+    m_stage->clear();
+    m_verdictView->setVerdict(verdict);
+    updateButtons();
+    Q_EMIT checkFinished(verdict);
 }
 
 void KernelsView::showVerdict(const KernelVerdict &verdict)
@@ -279,8 +312,9 @@ void KernelsView::showVerdict(const KernelVerdict &verdict)
 
 void KernelsView::updateButtons()
 {
-    m_run->setEnabled(!m_check.isRunning() && !m_candidateSource.isEmpty() && m_tasks->currentRow() >= 0);
-    m_open->setEnabled(!m_check.isRunning());
+    m_run->setEnabled(!isChecking() && !m_candidateSource.isEmpty() && m_tasks->currentRow() >= 0);
+    m_open->setEnabled(!isChecking());
+    m_executor->setEnabled(!isChecking());
 }
 
 void KernelsView::showToolchain(const CudaToolchainInfo &info)

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "cluster/JobKernelCheck.h"
 #include "common/ViewPage.h"
 #include "kernels/CudaToolchain.h"
 #include "kernels/KernelCheck.h"
@@ -16,6 +17,7 @@ class QTableWidget;
 
 namespace sf {
 
+class ExecutorChoiceBox;
 class Job;
 class JobListModel;
 class KernelVerdictView;
@@ -30,7 +32,8 @@ public:
     explicit KernelsView(QWidget *parent = nullptr);
     void setProject(const Project *project) override;
     void openPath(const QString &path) override;
-    bool isBusy() const override { return m_toolchain.isDetecting() || m_check.isRunning(); }
+    bool isBusy() const override { return m_toolchain.isDetecting() || isChecking(); }
+    bool isChecking() const { return m_check.isRunning() || m_jobCheck.isRunning(); }
     /// Checks are then listed in the Jobs panel, where they can be cancelled.
     void setJobs(JobListModel *jobs) { m_jobs = jobs; }
 
@@ -49,6 +52,10 @@ public:
     QTableWidget *shapeTable() const { return m_shapes; }
     QLabel *nullCheckLabel() const { return m_nullCheck; }
     KernelVerdictView *verdictView() const { return m_verdictView; }
+    /// "Run heavy work on": this machine, or a kernel_check job on the Slurm profile.
+    ExecutorChoiceBox *executorBox() const { return m_executor; }
+    /// Where the Slurm job's check runs the skillforge from (default: this program); tests point it elsewhere.
+    void setSlurmTuning(const SlurmTuning &tuning) { m_slurmTuning = tuning; }
 
 Q_SIGNALS:
     void toolchainDetected();
@@ -58,9 +65,12 @@ private:
     void showToolchain(const CudaToolchainInfo &info);
     void showTask(int row);
     void updateButtons();
+    void showCheckOutcome(const KernelVerdict &verdict);
 
     CudaToolchain m_toolchain;
     KernelCheck m_check;
+    JobKernelCheck m_jobCheck; ///< the same check as a Slurm job
+    SlurmTuning m_slurmTuning;
     JobListModel *m_jobs = nullptr;
     QPointer<Job> m_job;
     bool m_detected = false;
@@ -78,6 +88,7 @@ private:
     QComboBox *m_dtype;
     QPushButton *m_open;
     QPushButton *m_run;
+    ExecutorChoiceBox *m_executor;
     QLabel *m_stage;
     KernelVerdictView *m_verdictView;
 };

@@ -1,5 +1,6 @@
 #include "runs/EvalLaunchDialog.h"
 
+#include "common/ExecutorChoiceBox.h"
 #include "common/ModelDefaults.h"
 #include "common/TokenEstimate.h"
 #include "eval/EffectiveConcurrency.h"
@@ -40,6 +41,7 @@ EvalLaunchDialog::EvalLaunchDialog(const Project &project, const ChatClient *cha
     , m_concurrency(new QSpinBox(this))
     , m_tools(new QCheckBox(tr("Offer the student file and shell tools (sandboxed)"), this))
     , m_judge(new QLineEdit(this))
+    , m_executor(new ExecutorChoiceBox(this))
     , m_summary(new QLabel(this))
 {
     setWindowTitle(tr("New Evaluation"));
@@ -92,6 +94,7 @@ EvalLaunchDialog::EvalLaunchDialog(const Project &project, const ChatClient *cha
     form->addRow(tr("Concurrency:"), m_concurrency);
     form->addRow(QString(), m_tools);
     form->addRow(tr("Judge model:"), m_judge);
+    form->addRow(tr("Run heavy work on:"), m_executor);
     m_summary->setObjectName(QStringLiteral("planSummary"));
     m_summary->setWordWrap(true);
     m_summary->setTextFormat(Qt::PlainText);
@@ -107,6 +110,7 @@ EvalLaunchDialog::EvalLaunchDialog(const Project &project, const ChatClient *cha
     connect(m_repeats, &QSpinBox::valueChanged, this, &EvalLaunchDialog::updateSummary);
     connect(m_repeatsForEveryCase, &QCheckBox::toggled, this, &EvalLaunchDialog::updateSummary);
     connect(m_concurrency, &QSpinBox::valueChanged, this, &EvalLaunchDialog::updateSummary);
+    connect(m_executor, &ExecutorChoiceBox::changed, this, &EvalLaunchDialog::updateSummary);
     connect(m_skill, &QComboBox::currentIndexChanged, this, [this] { listSuites(m_suite->currentData().toString()); });
     updateSummary();
 }
@@ -192,6 +196,10 @@ void EvalLaunchDialog::updateSummary()
             else if (estimate.casesOwnRepeats > 0)
                 line += tr(" (Repeats for every case, the suite's own repeats set aside)");
             lines << line + tr("; %1 on this machine.").arg(roughDuration(estimate.seconds));
+            if (executor().isSlurm())
+                lines << tr("Command and cuda_kernel verifiers run as Slurm jobs (%1); model calls stay here. "
+                            "Slurm is asked first whether it takes them.")
+                             .arg(executor().slurmOptionsText());
             if (const QString note = missingJudgeNote(std::get<TestSuite>(*m_suiteRead), p.config.judgeModel,
                                                       tr("Choose one in Judge model below."));
                 !note.isEmpty())
@@ -223,6 +231,11 @@ void EvalLaunchDialog::accept()
 {
     rememberStudentModels(plan().config.models);
     QDialog::accept();
+}
+
+ExecutorChoice EvalLaunchDialog::executor() const
+{
+    return m_executor->choice();
 }
 
 EvalPlan EvalLaunchDialog::plan() const

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "cluster/ExecutorChoice.h"
 #include "eval/EvalSession.h"
 #include "eval/TestSuite.h"
 
@@ -17,6 +18,7 @@ class QSpinBox;
 namespace sf {
 
 class ChatClient;
+class ExecutorChoiceBox;
 class Project;
 
 /// Asks what to evaluate: a skill of the project, a suite (one of tests/*.json, or the skill's own tests
@@ -32,6 +34,9 @@ public:
 
     /// The plan the fields describe (runs go to the project's runs/ folder).
     EvalPlan plan() const;
+    /// Where the heavy work (command and cuda_kernel verifiers) is to run: this machine or the Slurm profile.
+    ExecutorChoice executor() const;
+    ExecutorChoiceBox *executorBox() const { return m_executor; }
     /// What the dialog says of the plan: items, time, models that cannot be reached.
     QString summaryText() const;
     /// Run: the student models are remembered for the next dialog.
@@ -54,6 +59,7 @@ private:
     QSpinBox *m_concurrency;
     QCheckBox *m_tools;
     QLineEdit *m_judge;
+    ExecutorChoiceBox *m_executor;
     QLabel *m_summary;
     QString m_readFor; // the skill and suite m_suiteRead and m_skillTokens were read from
     std::optional<std::variant<TestSuite, LoadError>> m_suiteRead;

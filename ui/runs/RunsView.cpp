@@ -1,5 +1,6 @@
 #include "runs/RunsView.h"
 
+#include "cluster/EvalLaunch.h"
 #include "common/EmptyState.h"
 #include "common/RunList.h"
 #include "common/Plural.h"
@@ -144,7 +145,7 @@ RunsView::RunsView(QWidget *parent)
             return;
         EvalLaunchDialog dialog(*m_project, m_chat, this);
         if (dialog.exec() == QDialog::Accepted)
-            startEvaluation(dialog.plan());
+            startEvaluation(dialog.plan(), dialog.executor());
     });
     connect(m_resumeButton, &QPushButton::clicked, this, [this] {
         EvalPlan plan;
@@ -193,7 +194,7 @@ void RunsView::openPath(const QString &path)
 
 bool RunsView::isBusy() const
 {
-    return m_session && m_session->runner().isRunning();
+    return m_launching || (m_session && m_session->runner().isRunning());
 }
 
 int RunsView::runCount() const
@@ -370,27 +371,89 @@ QString RunsView::summaryText() const
     return m_status->text() + u'\n' + m_summary->plainText();
 }
 
-bool RunsView::startEvaluation(const EvalPlan &plan)
+namespace {
+
+QString skillNameOf(const EvalPlan &plan)
+{
+    if (!plan.skillDir.isEmpty())
+        return QFileInfo(plan.skillDir).fileName();
+    const auto run = RunStore::open(plan.resumeDir, RunStore::Access::ReadOnly);
+    const RunStore *store = std::get_if<RunStore>(&run);
+    return store ? store->manifest().skillName : QFileInfo(plan.resumeDir).fileName();
+}
+
+} // namespace
+
+bool RunsView::startEvaluation(const EvalPlan &plan, const std::optional<ExecutorChoice> &executor)
 {
     if (!m_chat || !m_jobs || isBusy())
         return false;
-    auto prepared = EvalSession::prepare(*m_chat, plan, sandboxCommandRunner());
-    if (const QString *error = std::get_if<QString>(&prepared)) {
-        if (!plan.resumeDir.isEmpty() && RunLock::holder(plan.resumeDir)) {
-            // Someone else is writing it: say so, and watch it instead.
-            QMessageBox::information(this, tr("The run is being written"),
-                                     tr("%1\n\nThe Runs view shows it as it grows.").arg(*error));
-            showRun(plan.resumeDir);
-            updateButtons();
-            return false;
-        }
-        QMessageBox::warning(this, tr("Cannot start the evaluation"), *error);
-        return false;
+    const ExecutorChoice chosen = executor                  ? *executor
+                                  : plan.resumeDir.isEmpty() ? ExecutorChoice::local()
+                                                             : recordedExecutor(plan.resumeDir);
+    Job *job = nullptr;
+    if (chosen.isSlurm()) {
+        // Slurm may take seconds to answer: the panel says what is going on, and is where a refusal lands.
+        job = m_jobs->add(new Job(tr("Evaluate %1 on Slurm").arg(skillNameOf(plan))));
+        job->setDetail(tr("Asking Slurm whether it takes the jobs (sbatch --test-only)…"));
+        m_launching = job;
+        // Until the session runs, Cancel just drops the launch; afterwards the session's own cancel takes over.
+        connect(job, &Job::cancelRequested, this, [this, job] {
+            if (m_job != job)
+                job->markCancelled();
+        });
     }
-    m_session = std::move(std::get<std::unique_ptr<EvalSession>>(prepared));
+    // Work done here is prepared before launchEvaluation() returns; Slurm's answer comes later.
+    auto started = std::make_shared<bool>(false);
+    launchEvaluation(
+        *m_chat, plan, chosen, sandboxCommandRunner(), this,
+        [this, plan, job = QPointer<Job>(job), started, slurm = chosen.isSlurm()](
+            std::variant<LaunchedEvaluation, QString> launched) {
+            m_launching.clear();
+            if (slurm && (!job || !job->isActive())) { // cancelled while Slurm was asked
+                updateButtons();
+                return;
+            }
+            if (const QString *error = std::get_if<QString>(&launched)) {
+                refuseLaunch(plan, *error, job);
+                return;
+            }
+            run(std::move(std::get<LaunchedEvaluation>(launched)), job);
+            *started = true;
+        },
+        job);
+    updateButtons();
+    return chosen.isSlurm() || *started;
+}
+
+void RunsView::refuseLaunch(const EvalPlan &plan, const QString &error, Job *job)
+{
+    if (job) {
+        job->fail(error);
+        updateButtons();
+        return;
+    }
+    if (!plan.resumeDir.isEmpty() && RunLock::holder(plan.resumeDir)) {
+        // Someone else is writing it: say so, and watch it instead.
+        QMessageBox::information(this, tr("The run is being written"),
+                                 tr("%1\n\nThe Runs view shows it as it grows.").arg(error));
+        showRun(plan.resumeDir);
+        updateButtons();
+        return;
+    }
+    QMessageBox::warning(this, tr("Cannot start the evaluation"), error);
+}
+
+void RunsView::run(LaunchedEvaluation launched, Job *job)
+{
+    m_session = std::move(launched.session);
     EvalRunner &runner = m_session->runner();
-    m_job = m_jobs->add(new Job(tr("Evaluate %1").arg(m_session->store().manifest().skillName)));
-    connect(m_job, &Job::cancelRequested, this, &RunsView::cancelEvaluation);
+    m_job = job ? job : m_jobs->add(new Job(tr("Evaluate %1").arg(m_session->store().manifest().skillName)));
+    m_job->setDetail(tr("%1 of %2 items").arg(runner.done()).arg(runner.total()));
+    connect(m_job, &Job::cancelRequested, this, [this] {
+        if (isBusy())
+            m_session->cancel();
+    });
     connect(&runner, &EvalRunner::itemStarted, this, [this](const ItemKey &key) { m_grid->setRunning(key); });
     connect(&runner, &EvalRunner::itemFinished, this, [this](const ItemResult &result) {
         if (QDir(m_session->store().dir()) == QDir(m_shownRun))
@@ -417,12 +480,16 @@ bool RunsView::startEvaluation(const EvalPlan &plan)
     openPath(dir);
     showRun(dir);
     updateButtons();
-    return true;
 }
 
 void RunsView::cancelEvaluation()
 {
-    if (isBusy())
+    // Through the job, as its Cancel in the Jobs panel: Slurm's jobs are scancelled first, then the session stops.
+    if (m_launching)
+        m_launching->requestCancel();
+    else if (m_job)
+        m_job->requestCancel();
+    else if (isBusy())
         m_session->cancel();
 }
 

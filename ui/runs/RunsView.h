@@ -1,8 +1,11 @@
 #pragma once
 
+#include "cluster/ExecutorChoice.h"
 #include "common/ViewPage.h"
 
+#include <QPointer>
 #include <memory>
+#include <optional>
 
 class QLabel;
 class QPlainTextEdit;
@@ -42,8 +45,11 @@ public:
 
     /// Enables launching evaluations (the buttons stay hidden without it).
     void setEvalServices(ChatClient *chat, JobListModel *jobs);
-    /// Starts an evaluation of @p plan (resumeDir set: resumes that run); false with a message box on bad input.
-    bool startEvaluation(const struct EvalPlan &plan);
+    /// Starts an evaluation of @p plan (resumeDir set: resumes that run) with its heavy work on @p executor (none:
+    /// what a resumed run's run.json records, else this machine). Work done here starts at once, or false with a
+    /// message box on bad input. On Slurm, a row in the Jobs panel first says that Slurm is being asked, then
+    /// follows the Slurm jobs, or ends with Slurm's refusal; true while that is under way.
+    bool startEvaluation(const struct EvalPlan &plan, const std::optional<ExecutorChoice> &executor = {});
     void cancelEvaluation();
 
     RunGridModel *gridModel() const { return m_grid; }
@@ -63,12 +69,17 @@ private:
     void updateLiveStatistics();
     void updateButtons();
     QString selectedRun() const;
+    /// The launched evaluation's session runs; @p job is its Slurm row, made before the check, or null.
+    void run(struct LaunchedEvaluation launched, Job *job);
+    /// Bad input or a refusal: in a message box for work done here, in the job's row for a Slurm launch.
+    void refuseLaunch(const struct EvalPlan &plan, const QString &error, Job *job);
 
     const Project *m_project = nullptr;
     ChatClient *m_chat = nullptr;
     JobListModel *m_jobs = nullptr;
     std::unique_ptr<EvalSession> m_session;
     Job *m_job = nullptr;
+    QPointer<Job> m_launching; ///< the Slurm row while Slurm is asked whether it takes the jobs
     QString m_shownRun;
 
     QStackedWidget *m_stack;

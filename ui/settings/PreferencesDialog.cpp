@@ -2,13 +2,16 @@
 
 #include "common/Theme.h"
 #include "project/AppSettings.h"
+#include "settings/SlurmPage.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QLabel>
+#include <QMessageBox>
 #include <QSpinBox>
+#include <QTabWidget>
 #include <QThread>
 #include <QVBoxLayout>
 
@@ -20,6 +23,8 @@ PreferencesDialog::PreferencesDialog(AppSettings &settings, QWidget *parent)
     , m_theme(new QComboBox(this))
     , m_contextSize(new QSpinBox(this))
     , m_threads(new QSpinBox(this))
+    , m_tabs(new QTabWidget(this))
+    , m_slurm(new SlurmPage(settings, this))
 {
     setWindowTitle(tr("Preferences"));
 
@@ -54,14 +59,33 @@ PreferencesDialog::PreferencesDialog(AppSettings &settings, QWidget *parent)
     connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
 
+    auto *general = new QWidget(this);
+    auto *generalLayout = new QVBoxLayout(general);
+    generalLayout->addWidget(appearance);
+    generalLayout->addWidget(local);
+    generalLayout->addStretch(1);
+    m_tabs->addTab(general, tr("General"));
+    m_tabs->addTab(m_slurm, tr("Slurm"));
+
     auto *layout = new QVBoxLayout(this);
-    layout->addWidget(appearance);
-    layout->addWidget(local);
+    layout->addWidget(m_tabs);
     layout->addWidget(buttons);
+    // Room for a slurm.conf path and Slurm's refusal without eliding them.
+    setMinimumWidth(560);
+}
+
+void PreferencesDialog::showSlurmPage()
+{
+    m_tabs->setCurrentWidget(m_slurm);
 }
 
 void PreferencesDialog::accept()
 {
+    if (const QString problem = m_slurm->save(); !problem.isEmpty()) {
+        showSlurmPage();
+        QMessageBox::warning(this, tr("Slurm profile"), problem);
+        return;
+    }
     const QString theme = m_theme->currentData().toString();
     if (theme != m_settings.theme()) {
         m_settings.setTheme(theme);

@@ -109,10 +109,10 @@ private Q_SLOTS:
                               {{QStringLiteral("7"), QStringLiteral("failed")},
                                {QStringLiteral("8_0"), QStringLiteral("cancelled")},
                                {QStringLiteral("9_0"), QStringLiteral("done")}},
-                              QStringLiteral("no such partition on this cluster"));
+                              QStringLiteral("Slurm refused the job: no such partition on this cluster"));
         QCOMPARE(model.index(0).data(JobListModel::SchedulerRole).toString(),
-                 QStringLiteral("Slurm 7–9 (3 job arrays): 1 done, 1 failed, 1 cancelled; Slurm refused a "
-                                "submission: no such partition on this cluster"));
+                 QStringLiteral("Slurm 7–9 (3 job arrays): 1 done, 1 failed, 1 cancelled; Slurm refused the job: no "
+                                "such partition on this cluster"));
         QVERIFY(model.index(0).data(JobListModel::SchedulerRefusedRole).toBool());
     }
 

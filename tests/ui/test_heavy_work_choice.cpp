@@ -1,0 +1,222 @@
+#include "FakeSlurmTools.h"
+#include "common/ExecutorChoiceBox.h"
+#include "eval/EvalSession.h"
+#include "jobs/JobListModel.h"
+#include "kernels/KernelsView.h"
+#include "llm/ChatClient.h"
+#include "llm/HttpEngine.h"
+#include "llm/ProviderRegistry.h"
+#include "project/AppSettings.h"
+#include "project/Project.h"
+#include "runs/EvalLaunchDialog.h"
+#include "runs/RunsView.h"
+
+#include <QApplication>
+#include <QComboBox>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QLabel>
+#include <QStandardItemModel>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace sf;
+using namespace sf::test;
+
+namespace {
+
+void write(const QString &path, const QByteArray &content)
+{
+    QDir().mkpath(QFileInfo(path).absolutePath());
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(content);
+}
+
+bool slurmEntryEnabled(const ExecutorChoiceBox &box)
+{
+    const auto *model = qobject_cast<QStandardItemModel *>(box.comboBox()->model());
+    return model->item(1)->isEnabled();
+}
+
+QString slurmEntryTip(const ExecutorChoiceBox &box)
+{
+    return box.comboBox()->itemData(1, Qt::ToolTipRole).toString();
+}
+
+void screenshot(QWidget &widget, const QString &name)
+{
+    if (const QByteArray dir = qgetenv("SKILLFORGE_SCREENSHOT_DIR"); !dir.isEmpty())
+        widget.grab().save(QString::fromUtf8(dir) + u'/' + name);
+}
+
+} // namespace
+
+/// "Run heavy work on: This machine / Slurm cluster" in the evaluation launch dialog, the Kernels view and the Runs
+/// view that starts what the dialog describes: Slurm only where sbatch is found, and Slurm's refusal as a message in
+/// the Jobs panel. Slurm's tools are scripts here (FakeSlurmTools); tests/cluster runs the real ones.
+class TestHeavyWorkChoice final : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+    std::optional<Project> m_project;
+    std::unique_ptr<HttpEngine> m_engine;
+    std::unique_ptr<ProviderRegistry> m_providers;
+    std::unique_ptr<ChatClient> m_chat;
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        auto created = Project::create(m_dir.filePath(QStringLiteral("project")), QStringLiteral("Slurm test"));
+        QVERIFY(std::holds_alternative<Project>(created));
+        m_project.emplace(std::get<Project>(created));
+        write(m_project->skillsPath() + QStringLiteral("/rmsnorm/SKILL.md"),
+              "---\nname: rmsnorm\ndescription: RMSNorm.\n---\nAnswer with MAGIC-EPS.\n");
+        write(m_project->testsPath() + QStringLiteral("/basic.json"),
+              R"([{"id": "a", "input": "first", "verifiers": [{"type": "command", "command": "true"}]}])");
+        m_engine = std::make_unique<HttpEngine>();
+        m_providers = std::make_unique<ProviderRegistry>();
+        m_chat = std::make_unique<ChatClient>(*m_engine, *m_providers, nullptr);
+    }
+
+    void init()
+    {
+        SlurmProfile profile;
+        profile.partition = QStringLiteral("debug");
+        profile.sharedDir = m_dir.filePath(QStringLiteral("shared"));
+        AppSettings().setSlurmProfile(profile);
+    }
+
+    void cleanupTestCase()
+    {
+        AppSettings().setSlurmProfile({});
+        m_chat.reset();
+        m_providers.reset();
+        m_engine.reset();
+    }
+
+    void launchDialog_withoutSbatch_slurmIsDisabled_andSaysWhy()
+    {
+        QTemporaryDir empty;
+        ScopedPath path(empty.path());
+        EvalLaunchDialog dialog(*m_project);
+        ExecutorChoiceBox *box = dialog.executorBox();
+        QVERIFY(!slurmEntryEnabled(*box));
+        QVERIFY2(slurmEntryTip(*box).contains(QStringLiteral("sbatch is not on PATH")), qPrintable(slurmEntryTip(*box)));
+        box->select(ExecutorChoice::Kind::Slurm);
+        QVERIFY(!dialog.executor().isSlurm());
+    }
+
+    void launchDialog_withSbatch_slurmWithTheProfile_isWhatRunsGetsAsked()
+    {
+        FakeSlurmTools slurm;
+        ScopedPath path(slurm.path());
+        EvalLaunchDialog dialog(*m_project);
+        ExecutorChoiceBox *box = dialog.executorBox();
+        QVERIFY(slurmEntryEnabled(*box));
+        QCOMPARE(box->comboBox()->itemText(1), QStringLiteral("Slurm cluster (partition debug)"));
+        QVERIFY(!dialog.executor().isSlurm()); // this machine until the user chooses otherwise
+        box->comboBox()->setCurrentIndex(1);
+        QVERIFY(dialog.executor().isSlurm());
+        QCOMPARE(dialog.executor().slurm.partition, QStringLiteral("debug"));
+        QVERIFY2(dialog.summaryText().contains(QStringLiteral("run as Slurm jobs (partition debug)")),
+                 qPrintable(dialog.summaryText()));
+        dialog.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+        screenshot(dialog, QStringLiteral("eval-launch-slurm.png"));
+    }
+
+    void runsView_slurmRefuses_theJobsPanelSaysWhy_andNoRunIsMade()
+    {
+        FakeSlurmTools slurm;
+        ScopedPath path(slurm.path());
+        slurm.refuse("sbatch: error: Batch job submission failed: Invalid partition name specified\n");
+        JobListModel jobs;
+        RunsView view;
+        view.setProject(&*m_project);
+        view.setEvalServices(m_chat.get(), &jobs);
+        EvalPlan plan;
+        plan.skillDir = m_project->skillsPath() + QStringLiteral("/rmsnorm");
+        plan.suitePath = m_project->testsPath() + QStringLiteral("/basic.json");
+        plan.runsDir = m_project->runsPath();
+        plan.config.models = {QStringLiteral("generic:s")};
+        SlurmProfile profile = AppSettings().slurmProfile();
+        profile.partition = QStringLiteral("nosuch");
+        QVERIFY(view.startEvaluation(plan, ExecutorChoice::onSlurm(profile)));
+        QCOMPARE(jobs.rowCount(), 1);
+        Job *job = jobs.jobAt(0);
+        QCOMPARE(job->title(), QStringLiteral("Evaluate rmsnorm on Slurm"));
+        QVERIFY(job->detail().contains(QStringLiteral("sbatch --test-only")));
+        QVERIFY(view.isBusy()); // asking Slurm: New Evaluation waits
+        QTRY_COMPARE_WITH_TIMEOUT(job->state(), Job::State::Failed, 10000);
+        QVERIFY2(job->detail().contains(QStringLiteral("no such partition")), qPrintable(job->detail()));
+        QVERIFY(!view.isBusy());
+        QVERIFY(QDir(m_project->runsPath()).entryList(QDir::Dirs | QDir::NoDotAndDotDot).isEmpty());
+        QVERIFY(slurm.calls().contains(QStringLiteral("--partition=nosuch")));
+    }
+
+    void kernelsView_withoutSbatch_slurmIsDisabled()
+    {
+        QTemporaryDir empty;
+        ScopedPath path(empty.path());
+        KernelsView view;
+        QVERIFY(!slurmEntryEnabled(*view.executorBox()));
+        QVERIFY(slurmEntryTip(*view.executorBox()).contains(QStringLiteral("sbatch is not on PATH")));
+        QVERIFY(!view.executorBox()->choice().isSlurm());
+    }
+
+    void kernelsView_checkOnSlurm_followsTheJob_andCancelScancels()
+    {
+        FakeSlurmTools slurm;
+        ScopedPath path(slurm.path());
+        slurm.setQueue("4242_0|PENDING|Resources\n");
+        JobListModel jobs;
+        KernelsView view;
+        view.setJobs(&jobs);
+        view.setSlurmTuning({QCoreApplication::applicationFilePath(), 250});
+        view.selectTask(QStringLiteral("rmsnorm"));
+        QVERIFY(view.loadCandidate(QStringLiteral(SKILLFORGE_SOURCE_DIR "/resources/kernels/rmsnorm/baseline.cu")));
+        view.executorBox()->comboBox()->setCurrentIndex(1);
+        view.checkCandidate();
+        QCOMPARE(jobs.rowCount(), 1);
+        Job *job = jobs.jobAt(0);
+        QVERIFY(job->title().endsWith(QStringLiteral("on Slurm")));
+        QTRY_COMPARE_WITH_TIMEOUT(job->schedulerSummary(), QStringLiteral("Slurm 4242_0 pending"), 10000);
+        // A kernel_check job with the GPU gres of the profile (none here) went through sbatch; the check waits on it.
+        QVERIFY(view.isChecking());
+        QVERIFY(slurm.calls().contains(QStringLiteral("--array=0-0")));
+        view.resize(1100, 700);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        screenshot(view, QStringLiteral("kernels-slurm-pending.png"));
+        job->requestCancel();
+        QTRY_COMPARE_WITH_TIMEOUT(job->state(), Job::State::Cancelled, 10000);
+        QVERIFY2(slurm.calls().contains(QStringLiteral("scancel 4242")), qPrintable(slurm.calls()));
+        QVERIFY(!view.isChecking());
+    }
+
+    void kernelsView_slurmRefuses_theCheckFailsWithTheReason()
+    {
+        FakeSlurmTools slurm;
+        ScopedPath path(slurm.path());
+        slurm.refuse("sbatch: error: Batch job submission failed: Requested node configuration is not available\n");
+        JobListModel jobs;
+        KernelsView view;
+        view.setJobs(&jobs);
+        view.selectTask(QStringLiteral("rmsnorm"));
+        QVERIFY(view.loadCandidate(QStringLiteral(SKILLFORGE_SOURCE_DIR "/resources/kernels/rmsnorm/baseline.cu")));
+        view.executorBox()->comboBox()->setCurrentIndex(1);
+        view.checkCandidate();
+        Job *job = jobs.jobAt(0);
+        QTRY_COMPARE_WITH_TIMEOUT(job->state(), Job::State::Failed, 10000);
+        QVERIFY2(job->detail().startsWith(QStringLiteral("Slurm refused the job")), qPrintable(job->detail()));
+        QVERIFY(!view.isChecking());
+    }
+};
+
+QTEST_MAIN(TestHeavyWorkChoice)
+#include "test_heavy_work_choice.moc"

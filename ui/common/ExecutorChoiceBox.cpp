@@ -1,0 +1,76 @@
+#include "common/ExecutorChoiceBox.h"
+
+#include "project/AppSettings.h"
+#include "settings/PreferencesDialog.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QPushButton>
+#include <QStandardItemModel>
+
+namespace sf {
+
+namespace {
+constexpr int LocalRow = 0;
+constexpr int SlurmRow = 1;
+} // namespace
+
+ExecutorChoiceBox::ExecutorChoiceBox(QWidget *parent)
+    : QWidget(parent)
+    , m_combo(new QComboBox(this))
+    , m_profile(new QPushButton(tr("Slurm Profile…"), this))
+{
+    m_combo->setObjectName(QStringLiteral("executorChoice"));
+    m_combo->setAccessibleName(tr("Run heavy work on"));
+    m_combo->addItem(tr("This machine"), QStringLiteral("local"));
+    m_combo->addItem(QString(), QStringLiteral("slurm"));
+    m_profile->setObjectName(QStringLiteral("editSlurmProfile"));
+    m_profile->setToolTip(tr("Partition, GPU gres, account, time limit, sbatch options and the shared folder "
+                             "(Preferences → Slurm)"));
+    auto *layout = new QHBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_combo, 1);
+    layout->addWidget(m_profile);
+    connect(m_combo, &QComboBox::currentIndexChanged, this, &ExecutorChoiceBox::changed);
+    connect(m_profile, &QPushButton::clicked, this, &ExecutorChoiceBox::editProfile);
+    refresh();
+}
+
+void ExecutorChoiceBox::refresh()
+{
+    m_slurm = AppSettings().slurmProfile();
+    m_whyNotSlurm = whySlurmUnavailable();
+    m_combo->setItemText(SlurmRow, tr("Slurm cluster (%1)").arg(ExecutorChoice::onSlurm(m_slurm).slurmOptionsText()));
+    auto *model = qobject_cast<QStandardItemModel *>(m_combo->model());
+    QStandardItem *slurm = model->item(SlurmRow);
+    slurm->setEnabled(slurmAvailable());
+    const QString tip = slurmAvailable()
+                            ? tr("Command and cuda_kernel verifiers (and kernel checks) run as Slurm jobs with the "
+                                 "settings' Slurm profile; model calls stay on this machine.")
+                            : tr("Slurm cannot be used: %1.").arg(m_whyNotSlurm);
+    slurm->setToolTip(tip);
+    if (!slurmAvailable() && m_combo->currentIndex() == SlurmRow)
+        m_combo->setCurrentIndex(LocalRow);
+    m_combo->setToolTip(slurmAvailable() ? tr("Where the heavy work runs: here, or as Slurm jobs") : tip);
+}
+
+ExecutorChoice ExecutorChoiceBox::choice() const
+{
+    return m_combo->currentIndex() == SlurmRow ? ExecutorChoice::onSlurm(m_slurm) : ExecutorChoice::local();
+}
+
+void ExecutorChoiceBox::select(ExecutorChoice::Kind kind)
+{
+    m_combo->setCurrentIndex(kind == ExecutorChoice::Kind::Slurm && slurmAvailable() ? SlurmRow : LocalRow);
+}
+
+void ExecutorChoiceBox::editProfile()
+{
+    AppSettings settings;
+    PreferencesDialog dialog(settings, this);
+    dialog.showSlurmPage();
+    if (dialog.exec() == QDialog::Accepted)
+        refresh();
+}
+
+} // namespace sf

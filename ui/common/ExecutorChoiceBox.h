@@ -1,0 +1,45 @@
+#pragma once
+
+#include "cluster/ExecutorChoice.h"
+
+#include <QWidget>
+
+class QComboBox;
+class QPushButton;
+
+namespace sf {
+
+/**
+ * "Run heavy work on: This machine / Slurm cluster (profile)": where an evaluation's command and cuda_kernel
+ * verifiers, or a kernel check, run. The Slurm entry uses the Slurm profile of the settings (Preferences → Slurm,
+ * opened by the button beside it) and can be chosen only where sbatch is on PATH; otherwise it is disabled and its
+ * tooltip says why.
+ */
+class ExecutorChoiceBox final : public QWidget
+{
+    Q_OBJECT
+
+public:
+    explicit ExecutorChoiceBox(QWidget *parent = nullptr);
+
+    ExecutorChoice choice() const;
+    /// Selects the executor @p choice names (Slurm only where it can be chosen); its Slurm options are the profile's.
+    void select(ExecutorChoice::Kind kind);
+    /// Reads the Slurm profile and looks for sbatch again.
+    void refresh();
+    bool slurmAvailable() const { return m_whyNotSlurm.isEmpty(); }
+    QComboBox *comboBox() const { return m_combo; }
+
+Q_SIGNALS:
+    void changed();
+
+private:
+    void editProfile();
+
+    QComboBox *m_combo;
+    QPushButton *m_profile;
+    SlurmProfile m_slurm;
+    QString m_whyNotSlurm;
+};
+
+} // namespace sf
