@@ -1,7 +1,7 @@
 #include "TestSuite.h"
 
-#include "JsonLocator_p.h"
 #include "common/AtomicFile.h"
+#include "common/JsonLocator.h"
 
 #include <QCryptographicHash>
 #include <QDir>

@@ -1,7 +1,7 @@
 #include "TriggerQuerySet.h"
 
 #include "common/AtomicFile.h"
-#include "eval/JsonLocator_p.h"
+#include "common/JsonLocator.h"
 
 #include <QFile>
 #include <QJsonArray>

@@ -1,4 +1,5 @@
-#include "JsonLocator_p.h"
+#include "common/JsonLocator.h"
+
 #include "common/LoadError.h"
 
 namespace sf {
