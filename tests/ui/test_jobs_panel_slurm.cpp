@@ -69,6 +69,14 @@ private Q_SLOTS:
                                                         {QStringLiteral("17_1"), QStringLiteral("timeout")}});
         QCOMPARE(schedulerText(model), QStringLiteral("Slurm 17: 1 done, 1 timeout"));
         QVERIFY(model.index(0).data(Qt::ToolTipRole).toString().contains(QStringLiteral("Slurm 17_1: timeout")));
+        Job *array = model.add(new Job(QStringLiteral("Evaluate diffusers-cuda on Slurm")));
+        array->setProgress(0.25);
+        array->setDetail(QStringLiteral("6 of 24 items"));
+        array->setSchedulerJobs(QStringLiteral("Slurm"), {{QStringLiteral("18_0"), QStringLiteral("running")},
+                                                          {QStringLiteral("18_1"), QStringLiteral("running")},
+                                                          {QStringLiteral("18_2"), QStringLiteral("pending")}});
+        QCOMPARE(model.index(0).data(JobListModel::SchedulerRole).toString(),
+                 QStringLiteral("Slurm 18: 1 pending, 2 running"));
         if (const QByteArray dir = qgetenv("SKILLFORGE_SCREENSHOT_DIR"); !dir.isEmpty())
             panel.grab().save(QString::fromUtf8(dir) + QStringLiteral("/jobs-panel-slurm.png"));
     }
