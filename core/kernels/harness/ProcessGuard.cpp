@@ -1,10 +1,18 @@
 #include "ProcessGuard.h"
 
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <dirent.h>
 #include <fcntl.h>
 #include <link.h>
 #include <linux/landlock.h>
 #include <linux/magic.h>
+#include <new>
 #include <seccomp.h>
 #include <signal.h>
 #include <sys/mman.h>
@@ -13,15 +21,6 @@
 #include <sys/syscall.h>
 #include <ucontext.h>
 #include <unistd.h>
-
-#include <algorithm>
-#include <atomic>
-#include <cerrno>
-#include <chrono>
-#include <cstdio>
-#include <cstdlib>
-#include <cstring>
-#include <new>
 
 namespace sf::kernels {
 
@@ -49,8 +48,14 @@ struct MainImage
     bool bindNow = false;
 };
 
-uintptr_t pageDown(uintptr_t a) { return a & ~uintptr_t(sysconf(_SC_PAGESIZE) - 1); }
-uintptr_t pageUp(uintptr_t a) { return pageDown(a + uintptr_t(sysconf(_SC_PAGESIZE)) - 1); }
+uintptr_t pageDown(uintptr_t a)
+{
+    return a & ~uintptr_t(sysconf(_SC_PAGESIZE) - 1);
+}
+uintptr_t pageUp(uintptr_t a)
+{
+    return pageDown(a + uintptr_t(sysconf(_SC_PAGESIZE)) - 1);
+}
 
 int collectMainImage(dl_phdr_info *info, size_t, void *data)
 {
@@ -70,8 +75,8 @@ int collectMainImage(dl_phdr_info *info, size_t, void *data)
             image->relro = {start, start + ph.p_memsz};
         } else if (ph.p_type == PT_DYNAMIC) {
             for (const auto *d = reinterpret_cast<const ElfW(Dyn) *>(start); d->d_tag != DT_NULL; ++d) {
-                if ((d->d_tag == DT_FLAGS && (d->d_un.d_val & DF_BIND_NOW))
-                    || (d->d_tag == DT_FLAGS_1 && (d->d_un.d_val & DF_1_NOW)))
+                if ((d->d_tag == DT_FLAGS && (d->d_un.d_val & DF_BIND_NOW)) ||
+                    (d->d_tag == DT_FLAGS_1 && (d->d_un.d_val & DF_1_NOW)))
                     image->bindNow = true;
             }
         }
@@ -118,7 +123,9 @@ std::string installSeccomp(const MainImage &image)
     g_attempts = static_cast<std::atomic<uint32_t> *>(counters);
     for (int i = 0; i < MaxSyscall; ++i)
         new (&g_attempts[i]) std::atomic<uint32_t>(0);
-    struct sigaction action{};
+    struct sigaction action
+    {
+    };
     action.sa_sigaction = onRefusedSyscall;
     action.sa_flags = SA_SIGINFO;
     sigemptyset(&action.sa_mask);
@@ -182,14 +189,17 @@ std::string installLandlock(int *abi)
             const int fd = openat(dirfd(root), entry->d_name, O_PATH | O_CLOEXEC);
             if (fd < 0)
                 continue;
-            struct statfs fs{};
+            struct statfs fs
+            {
+            };
             if (fstatfs(fd, &fs) == 0 && fs.f_type != PROC_SUPER_MAGIC) {
                 landlock_path_beneath_attr beneath{};
                 beneath.allowed_access = LANDLOCK_ACCESS_FS_WRITE_FILE;
                 beneath.parent_fd = fd;
-                if (syscall(__NR_landlock_add_rule, ruleset, LANDLOCK_RULE_PATH_BENEATH, &beneath, 0) != 0
-                    && problem.empty())
-                    problem = std::string("landlock: a rule for /") + entry->d_name + " failed (" + std::strerror(errno) + ")";
+                if (syscall(__NR_landlock_add_rule, ruleset, LANDLOCK_RULE_PATH_BENEATH, &beneath, 0) != 0 &&
+                    problem.empty())
+                    problem = std::string("landlock: a rule for /") + entry->d_name + " failed (" +
+                              std::strerror(errno) + ")";
             }
             close(fd);
         }
@@ -214,7 +224,8 @@ std::string sealImage(const MainImage &image)
         ranges.push_back(relroPages);
     for (const Range &r : ranges) {
         if (syscall(MsealSyscall, r.start, r.end - r.start, 0) != 0)
-            return std::string("mseal: ") + std::strerror(errno) + (errno == ENOSYS ? " (Linux 6.10 or newer has it)" : "");
+            return std::string("mseal: ") + std::strerror(errno) +
+                   (errno == ENOSYS ? " (Linux 6.10 or newer has it)" : "");
     }
     return {};
 }
@@ -243,10 +254,10 @@ std::string ProcessGuardStatus::json() const
 {
     char us[32];
     std::snprintf(us, sizeof us, "%.0f", installMicroseconds);
-    return std::string("{\"seccomp\":") + (seccomp ? "true" : "false") + ",\"landlock_abi\":"
-           + std::to_string(landlockAbi) + ",\"sealed\":" + (sealed ? "true" : "false") + ",\"full_relro\":"
-           + (fullRelro ? "true" : "false") + ",\"install_us\":" + us + ",\"problems\":\"" + jsonEscaped(problems)
-           + "\"}";
+    return std::string("{\"seccomp\":") + (seccomp ? "true" : "false") +
+           ",\"landlock_abi\":" + std::to_string(landlockAbi) + ",\"sealed\":" + (sealed ? "true" : "false") +
+           ",\"full_relro\":" + (fullRelro ? "true" : "false") + ",\"install_us\":" + us + ",\"problems\":\"" +
+           jsonEscaped(problems) + "\"}";
 }
 
 ProcessGuardStatus ProcessGuard::install()
@@ -260,7 +271,8 @@ ProcessGuardStatus ProcessGuard::install()
     const MainImage image = mainImage();
     status.fullRelro = image.bindNow && image.relro.end > image.relro.start;
     if (!status.fullRelro)
-        addProblem(&status.problems, "the runner was not linked with full RELRO (-z relro -z now): its GOT stays writable");
+        addProblem(&status.problems,
+                   "the runner was not linked with full RELRO (-z relro -z now): its GOT stays writable");
     // Landlock and seccomp both need no_new_privs (bubblewrap sets it already).
     prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
     addProblem(&status.problems, installLandlock(&status.landlockAbi));
@@ -271,7 +283,8 @@ ProcessGuardStatus ProcessGuard::install()
     const std::string filter = installSeccomp(image);
     status.seccomp = filter.empty();
     addProblem(&status.problems, filter);
-    status.installMicroseconds = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
+    status.installMicroseconds =
+        std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
     return status;
 }
 
@@ -283,7 +296,8 @@ std::string ProcessGuard::attempts()
         if (n == 0)
             continue;
         char *name = seccomp_syscall_resolve_num_arch(SCMP_ARCH_NATIVE, nr);
-        out += (out.empty() ? "" : ", ") + std::string(name ? name : std::to_string(nr).c_str()) + " (" + std::to_string(n) + ")";
+        out += (out.empty() ? "" : ", ") + std::string(name ? name : std::to_string(nr).c_str()) + " (" +
+               std::to_string(n) + ")";
         std::free(name);
     }
     return out;

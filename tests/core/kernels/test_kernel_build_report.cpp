@@ -89,6 +89,25 @@ private Q_SLOTS:
         QVERIFY(rejected[3].reason.contains(u"limits"_s));
     }
 
+    // The build refuses what the runner's process guard refuses too (issue 17): two layers, the second for
+    // libraries built some other way.
+    void symbolScan_rejectsProcessTampering()
+    {
+        const QString nm = u"                 U ptrace@GLIBC_2.2.5\n"
+                           "                 U process_vm_writev@GLIBC_2.15\n"
+                           "                 U mprotect@GLIBC_2.2.5\n"
+                           "                 U pkey_mprotect@GLIBC_2.27\n"
+                           "                 U mremap@GLIBC_2.2.5\n"
+                           "                 U open64@GLIBC_2.2.5\n"
+                           "                 U pwrite64@GLIBC_2.2.5\n"
+                           "                 U __cudaLaunchKernel@libcudart.so.13\n"_s;
+        QStringList symbols;
+        for (const SymbolRejection &r : kernelbuild::scanImportedSymbols(nm))
+            symbols << r.symbol;
+        QCOMPARE(symbols, (QStringList{u"ptrace"_s, u"process_vm_writev"_s, u"mprotect"_s, u"pkey_mprotect"_s,
+                                       u"mremap"_s, u"open64"_s, u"pwrite64"_s}));
+    }
+
     void symbolScan_acceptsWhatTheBaselinesImport()
     {
         const QString nm = u"                 U __cudaLaunchKernel@libcudart.so.13\n"

@@ -5,24 +5,22 @@
 #include "harness/ProcessGuard.h"
 
 #include <QTest>
-
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <link.h>
 #include <pthread.h>
 #include <signal.h>
+#include <string>
 #include <sys/mman.h>
 #include <sys/ptrace.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstdio>
-#include <cstdlib>
-#include <cstring>
-#include <string>
 #include <thread>
+#include <unistd.h>
 #include <vector>
 
 using namespace sf::kernels;
@@ -32,8 +30,7 @@ namespace {
 constexpr int LandlockMissing = 77;
 
 /// Runs @p body in a forked child; its return value is the child's exit status (0: every check held).
-template<class Body>
-int inChild(Body body)
+template <class Body> int inChild(Body body)
 {
     std::fflush(nullptr);
     const pid_t pid = fork();
@@ -44,13 +41,13 @@ int inChild(Body body)
     return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
-#define CHILD_CHECK(condition)                                                                                        \
-    do {                                                                                                              \
-        if (!(condition)) {                                                                                           \
-            std::fprintf(stderr, "child check failed at line %d: %s (errno %d %s)\n", __LINE__, #condition, errno,   \
-                         std::strerror(errno));                                                                       \
-            return __LINE__ % 64 + 1;                                                                                 \
-        }                                                                                                             \
+#define CHILD_CHECK(condition)                                                                                         \
+    do {                                                                                                               \
+        if (!(condition)) {                                                                                            \
+            std::fprintf(stderr, "child check failed at line %d: %s (errno %d %s)\n", __LINE__, #condition, errno,     \
+                         std::strerror(errno));                                                                        \
+            return __LINE__ % 64 + 1;                                                                                  \
+        }                                                                                                              \
     } while (0)
 
 struct Relro
@@ -79,10 +76,16 @@ Relro mainRelro()
     return r;
 }
 
-uintptr_t page() { return uintptr_t(sysconf(_SC_PAGESIZE)); }
+uintptr_t page()
+{
+    return uintptr_t(sysconf(_SC_PAGESIZE));
+}
 
 /// The first page that lies wholly inside the RELRO region (the GOT lives there).
-uintptr_t relroPage(const Relro &r) { return (r.end - 1) & ~(page() - 1); }
+uintptr_t relroPage(const Relro &r)
+{
+    return (r.end - 1) & ~(page() - 1);
+}
 
 } // namespace
 
@@ -93,8 +96,12 @@ class TestProcessGuard final : public QObject
 private Q_SLOTS:
     void alignedBlocks_coverTheRangeExactly()
     {
-        for (const auto &[begin, end] : std::vector<std::pair<uint64_t, uint64_t>>{
-                 {0x555555554000ull, 0x5555555a1000ull}, {0x1000, 0x2000}, {0, 0x3000}, {0x7000, 0x7000}, {0x3000, 0x10000}}) {
+        for (const auto &[begin, end] :
+             std::vector<std::pair<uint64_t, uint64_t>>{{0x555555554000ull, 0x5555555a1000ull},
+                                                        {0x1000, 0x2000},
+                                                        {0, 0x3000},
+                                                        {0x7000, 0x7000},
+                                                        {0x3000, 0x10000}}) {
             const std::vector<AddressBlock> blocks = alignedBlocks(begin, end);
             QVERIFY(blocks.size() <= 2 * 64);
             const auto covered = [&](uint64_t a) {
@@ -158,7 +165,7 @@ private Q_SLOTS:
                 std::fprintf(stderr, "%s\n", status.problems.c_str());
                 return LandlockMissing;
             }
-                        errno = 0;
+            errno = 0;
             CHILD_CHECK(open("/proc/self/mem", O_RDWR | O_CLOEXEC) == -1 && errno == EACCES);
             CHILD_CHECK(open("/proc/self/mem", O_WRONLY | O_CLOEXEC) == -1 && errno == EACCES);
             const std::string byPid = "/proc/" + std::to_string(getpid()) + "/mem";
@@ -189,15 +196,16 @@ private Q_SLOTS:
             CHILD_CHECK(mprotect(got, page(), PROT_READ | PROT_WRITE) == -1 && errno == EPERM);
             CHILD_CHECK(ProcessGuard::attempts().find("mprotect (1)") != std::string::npos);
             CHILD_CHECK(munmap(got, page()) == -1);
-            CHILD_CHECK(mmap(got, page(), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0)
-                        == MAP_FAILED);
+            CHILD_CHECK(mmap(got, page(), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) ==
+                        MAP_FAILED);
             CHILD_CHECK(ProcessGuard::attempts().find("munmap (1)") != std::string::npos);
             CHILD_CHECK(ProcessGuard::attempts().find("mmap (1)") != std::string::npos);
             if (status.sealed) {
                 // A range that starts below the image, outside the filter's view, reaching into it: mseal refuses.
                 void *below = reinterpret_cast<void *>(relro.imageStart - page());
                 if (mmap(below, page(), PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0) == below) {
-                    CHILD_CHECK(mprotect(below, 2 * page(), PROT_READ | PROT_WRITE | PROT_EXEC) == -1 && errno == EPERM);
+                    CHILD_CHECK(mprotect(below, 2 * page(), PROT_READ | PROT_WRITE | PROT_EXEC) == -1 &&
+                                errno == EPERM);
                     CHILD_CHECK(munmap(below, 2 * page()) == -1 && errno == EPERM);
                     std::fprintf(stderr, "mseal refused a range from below the image into it\n");
                 }
@@ -225,7 +233,8 @@ private Q_SLOTS:
             const Relro relro = mainRelro();
             const ImageSnapshot snapshot;
             CHILD_CHECK(snapshot.relocationsChanged().empty());
-            CHILD_CHECK(mprotect(reinterpret_cast<void *>(relroPage(relro)), page(), PROT_READ | PROT_WRITE) == 0); // no guard here
+            CHILD_CHECK(mprotect(reinterpret_cast<void *>(relroPage(relro)), page(), PROT_READ | PROT_WRITE) ==
+                        0);                                           // no guard here
             reinterpret_cast<unsigned char *>(relro.end)[-8] ^= 0x5a; // the region's last entry
             const std::string change = snapshot.relocationsChanged();
             std::fprintf(stderr, "found: %s\n", change.c_str());
@@ -269,7 +278,8 @@ private Q_SLOTS:
             pthread_attr_init(&attr);
             pthread_attr_setstacksize(&attr, 1 << 20);
             pthread_t raw;
-            CHILD_CHECK(pthread_create(&raw, &attr, [](void *) -> void * { return std::malloc(100); }, nullptr) == 0);
+            CHILD_CHECK(pthread_create(
+                            &raw, &attr, [](void *) -> void * { return std::malloc(100); }, nullptr) == 0);
             void *result = nullptr;
             pthread_join(raw, &result);
             CHILD_CHECK(result != nullptr);
