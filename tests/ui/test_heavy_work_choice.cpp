@@ -1,4 +1,6 @@
+#include "ChatReplies.h"
 #include "FakeSlurmTools.h"
+#include "ScriptedHttpServer.h"
 #include "common/ExecutorChoiceBox.h"
 #include "eval/EvalSession.h"
 #include "jobs/JobListModel.h"
@@ -21,6 +23,7 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QThreadPool>
 
 using namespace sf;
 using namespace sf::test;
@@ -63,6 +66,7 @@ class TestHeavyWorkChoice final : public QObject
 
     QTemporaryDir m_dir;
     std::optional<Project> m_project;
+    ScriptedHttpServer m_server;
     std::unique_ptr<HttpEngine> m_engine;
     std::unique_ptr<ProviderRegistry> m_providers;
     std::unique_ptr<ChatClient> m_chat;
@@ -78,6 +82,11 @@ private Q_SLOTS:
               "---\nname: rmsnorm\ndescription: RMSNorm.\n---\nAnswer with MAGIC-EPS.\n");
         write(m_project->testsPath() + QStringLiteral("/basic.json"),
               R"([{"id": "a", "input": "first", "verifiers": [{"type": "command", "command": "true"}]}])");
+        QVERIFY(m_server.listen());
+        m_server.routeHandler("POST", "/v1/chat/completions", [](const RecordedRequest &) {
+            return scriptedReply(QStringLiteral("MAGIC-EPS"), {10, 2, QStringLiteral("student"), 0});
+        });
+        qputenv("GENERIC_BASE_URL", m_server.baseUrl().toEncoded() + "/v1");
         m_engine = std::make_unique<HttpEngine>();
         m_providers = std::make_unique<ProviderRegistry>();
         m_chat = std::make_unique<ChatClient>(*m_engine, *m_providers, nullptr);
@@ -157,6 +166,32 @@ private Q_SLOTS:
         QVERIFY(!view.isBusy());
         QVERIFY(QDir(m_project->runsPath()).entryList(QDir::Dirs | QDir::NoDotAndDotDot).isEmpty());
         QVERIFY(slurm.calls().contains(QStringLiteral("--partition=nosuch")));
+    }
+
+    void runsView_closedWhileItsJobsWait_scancelsThem_andLeavesNoThreadWaiting()
+    {
+        FakeSlurmTools slurm;
+        ScopedPath path(slurm.path());
+        slurm.setQueue("4242_0|PENDING|Priority\n4242_1|PENDING|Priority\n");
+        JobListModel jobs;
+        auto view = std::make_unique<RunsView>();
+        view->setProject(&*m_project);
+        view->setEvalServices(m_chat.get(), &jobs);
+        EvalPlan plan;
+        plan.skillDir = m_project->skillsPath() + QStringLiteral("/rmsnorm");
+        plan.suitePath = m_project->testsPath() + QStringLiteral("/basic.json");
+        plan.runsDir = m_project->runsPath();
+        plan.config.models = {QStringLiteral("generic:s")};
+        plan.config.runs = 1;
+        plan.config.studentTools = false;
+        QVERIFY(view->startEvaluation(plan, ExecutorChoice::onSlurm(AppSettings().slurmProfile())));
+        Job *job = jobs.jobAt(0);
+        // Both arms answered; their command verifiers wait on Slurm jobs that stay pending.
+        QTRY_VERIFY_WITH_TIMEOUT(job->schedulerSummary().contains(QStringLiteral("pending")), 15000);
+        QVERIFY(view->isBusy());
+        view.reset();
+        QVERIFY2(slurm.calls().contains(QStringLiteral("scancel 4242")), qPrintable(slurm.calls()));
+        QVERIFY(QThreadPool::globalInstance()->waitForDone(10000));
     }
 
     void kernelsView_withoutSbatch_slurmIsDisabled()

@@ -166,6 +166,8 @@ RunsView::RunsView(QWidget *parent)
 
 RunsView::~RunsView()
 {
+    if (m_jobRunner)
+        m_jobRunner->cancelAll(); // scancel: nothing of this window's keeps running on the cluster
     if (m_session)
         m_session->cancel();
 }
@@ -447,6 +449,7 @@ void RunsView::refuseLaunch(const EvalPlan &plan, const QString &error, Job *job
 void RunsView::run(LaunchedEvaluation launched, Job *job)
 {
     m_session = std::move(launched.session);
+    m_jobRunner = std::move(launched.jobs);
     EvalRunner &runner = m_session->runner();
     m_job = job ? job : m_jobs->add(new Job(tr("Evaluate %1").arg(m_session->store().manifest().skillName)));
     m_job->setDetail(tr("%1 of %2 items").arg(runner.done()).arg(runner.total()));
@@ -469,6 +472,7 @@ void RunsView::run(LaunchedEvaluation launched, Job *job)
         else
             m_job->finish(plural(m_session->runner().total(), tr("1 item"), tr("%n items")));
         m_job = nullptr;
+        m_jobRunner.reset();
         updateLiveStatistics();
         // The session is done; its results stay on disk and the grid keeps showing them.
         m_session.release()->deleteLater();

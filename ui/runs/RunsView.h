@@ -22,6 +22,7 @@ class EmptyState;
 class EvalSession;
 class Job;
 class JobListModel;
+class JobRunner;
 class RunGridModel;
 class RunSummaryTable;
 struct ItemResult;
@@ -80,6 +81,9 @@ private:
     std::unique_ptr<EvalSession> m_session;
     Job *m_job = nullptr;
     QPointer<Job> m_launching; ///< the Slurm row while Slurm is asked whether it takes the jobs
+    /// Where the running evaluation's heavy work goes (null: here). Its verifiers wait on it from pool threads, so
+    /// it is cancelled explicitly when the view goes: they would otherwise keep it, and the pool, alive.
+    std::shared_ptr<JobRunner> m_jobRunner;
     QString m_shownRun;
 
     QStackedWidget *m_stack;
