@@ -32,7 +32,8 @@ void followSlurmJobs(Job *job, const std::shared_ptr<JobRunner> &runner)
             jobs.append({id, state});
         std::sort(jobs.begin(), jobs.end(), submittedBefore);
         QMetaObject::invokeMethod(
-            job, [job, jobs, refusal = activity.refusal] { job->setSchedulerJobs(QStringLiteral("Slurm"), jobs, refusal); },
+            job,
+            [job, jobs, refusal = activity.refusal] { job->setSchedulerJobs(QStringLiteral("Slurm"), jobs, refusal); },
             Qt::QueuedConnection);
     });
     const std::weak_ptr<SlurmJobRunner> weak = slurm;

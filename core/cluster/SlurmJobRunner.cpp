@@ -111,8 +111,8 @@ void SlurmJobRunner::cancelAll()
             // The tasks it ended show as cancelled at once; the next poll (if any) says what Slurm made of them.
             std::lock_guard lock(m_mutex);
             for (auto &[id, state] : m_states) {
-                if (ids.contains(id.section(u'_', 0, 0)) && (state == QLatin1String("pending") ||
-                                                              state == QLatin1String("running")))
+                if (ids.contains(id.section(u'_', 0, 0)) &&
+                    (state == QLatin1String("pending") || state == QLatin1String("running")))
                     state = QStringLiteral("cancelled");
             }
         }
@@ -317,8 +317,8 @@ void SlurmJobRunner::submit(std::vector<std::shared_ptr<Waiter>> batch)
     reportActivity();
 }
 
-void SlurmJobRunner::submitted(const std::vector<std::shared_ptr<Waiter>> &batch, const QString &id,
-                               const QString &dir, int tasks)
+void SlurmJobRunner::submitted(const std::vector<std::shared_ptr<Waiter>> &batch, const QString &id, const QString &dir,
+                               int tasks)
 {
     std::lock_guard lock(m_mutex);
     ++m_submissions;

@@ -99,8 +99,9 @@ QString Job::schedulerSummary() const
     } else {
         for (const QString &array : std::as_const(arrays)) {
             const QList<SchedulerJob> &jobs = byArray[array];
-            parts << (jobs.size() == 1 ? QStringLiteral("%1 %2 %3").arg(m_scheduler, jobs.first().id, jobs.first().state)
-                                       : QStringLiteral("%1 %2: %3").arg(m_scheduler, array, countsByState(jobs)));
+            parts << (jobs.size() == 1
+                          ? QStringLiteral("%1 %2 %3").arg(m_scheduler, jobs.first().id, jobs.first().state)
+                          : QStringLiteral("%1 %2: %3").arg(m_scheduler, array, countsByState(jobs)));
         }
     }
     if (!m_schedulerRefusal.isEmpty())

@@ -4,7 +4,6 @@
 #include <QList>
 #include <QObject>
 #include <QString>
-
 #include <optional>
 
 namespace sf {
@@ -29,7 +28,13 @@ class Job final : public QObject
     Q_OBJECT
 
 public:
-    enum class State { Running, Finished, Failed, Cancelled };
+    enum class State
+    {
+        Running,
+        Finished,
+        Failed,
+        Cancelled
+    };
     Q_ENUM(State)
 
     explicit Job(const QString &title, QObject *parent = nullptr);

@@ -52,17 +52,28 @@ QVariant JobListModel::data(const QModelIndex &index, int role) const
         return {};
     const Job *job = m_jobs.at(index.row());
     switch (role) {
-    case Qt::DisplayRole: return job->title();
-    case Qt::ToolTipRole: return toolTip(*job);
-    case JobRole: return QVariant::fromValue(const_cast<Job *>(job));
-    case StateRole: return int(job->state());
-    case ProgressRole: return job->progress() ? QVariant(*job->progress()) : QVariant();
-    case DetailRole: return job->detail();
-    case EtaMsRole: return job->etaMs() ? QVariant(*job->etaMs()) : QVariant();
-    case ElapsedMsRole: return job->elapsedMs();
-    case SchedulerRole: return job->schedulerSummary();
-    case SchedulerRefusedRole: return !job->schedulerRefusal().isEmpty();
-    default: return {};
+    case Qt::DisplayRole:
+        return job->title();
+    case Qt::ToolTipRole:
+        return toolTip(*job);
+    case JobRole:
+        return QVariant::fromValue(const_cast<Job *>(job));
+    case StateRole:
+        return int(job->state());
+    case ProgressRole:
+        return job->progress() ? QVariant(*job->progress()) : QVariant();
+    case DetailRole:
+        return job->detail();
+    case EtaMsRole:
+        return job->etaMs() ? QVariant(*job->etaMs()) : QVariant();
+    case ElapsedMsRole:
+        return job->elapsedMs();
+    case SchedulerRole:
+        return job->schedulerSummary();
+    case SchedulerRefusedRole:
+        return !job->schedulerRefusal().isEmpty();
+    default:
+        return {};
     }
 }
 

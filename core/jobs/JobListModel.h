@@ -17,7 +17,8 @@ class JobListModel final : public QAbstractListModel
     Q_OBJECT
 
 public:
-    enum Roles {
+    enum Roles
+    {
         JobRole = Qt::UserRole + 1, ///< Job* (QObject*)
         StateRole,                  ///< Job::State as int
         ProgressRole,               ///< double 0..1, or invalid while indeterminate

@@ -40,7 +40,8 @@ private Q_SLOTS:
         QCOMPARE(json.value(QStringLiteral("shared_dir")).toString(), QStringLiteral("/shared/sf"));
         QCOMPARE(json.value(QStringLiteral("sbatch_options")).toArray().size(), 2);
         QCOMPARE(ExecutorChoice::fromJson(json), choice);
-        QCOMPARE(choice.describe(), QStringLiteral("Slurm (partition gpu, gres gpu:1, account lab, time 30, --qos=short --mem=4G)"));
+        QCOMPARE(choice.describe(),
+                 QStringLiteral("Slurm (partition gpu, gres gpu:1, account lab, time 30, --qos=short --mem=4G)"));
     }
 
     void emptyOrUnknown_isLocal()
@@ -131,7 +132,8 @@ private Q_SLOTS:
         p.slurmConf = QStringLiteral("/no/such/slurm.conf");
         const auto made = makeJobRunner(ExecutorChoice::onSlurm(p), false);
         QVERIFY(std::holds_alternative<QString>(made));
-        QVERIFY2(std::get<QString>(made).contains(QStringLiteral("/no/such/slurm.conf")), qPrintable(std::get<QString>(made)));
+        QVERIFY2(std::get<QString>(made).contains(QStringLiteral("/no/such/slurm.conf")),
+                 qPrintable(std::get<QString>(made)));
         QVERIFY(!std::get<std::shared_ptr<JobRunner>>(makeJobRunner(ExecutorChoice::local(), true)));
     }
 };

@@ -161,7 +161,8 @@ private Q_SLOTS:
         QCOMPARE(local.size(), 8);
         QCOMPARE(slurm.keys(), local.keys());
         for (const QString &key : local.keys())
-            QVERIFY2(slurm[key] == local[key], qPrintable(key + u'\n' + QString::fromUtf8(QJsonDocument(slurm[key]).toJson())));
+            QVERIFY2(slurm[key] == local[key],
+                     qPrintable(key + u'\n' + QString::fromUtf8(QJsonDocument(slurm[key]).toJson())));
         QVERIFY(QJsonDocument(slurm.first()).toJson().contains("checked-a") ||
                 QJsonDocument(slurm.last()).toJson().contains("failing-b"));
 

@@ -115,7 +115,8 @@ private Q_SLOTS:
         EvalLaunchDialog dialog(*m_project);
         ExecutorChoiceBox *box = dialog.executorBox();
         QVERIFY(!slurmEntryEnabled(*box));
-        QVERIFY2(slurmEntryTip(*box).contains(QStringLiteral("sbatch is not on PATH")), qPrintable(slurmEntryTip(*box)));
+        QVERIFY2(slurmEntryTip(*box).contains(QStringLiteral("sbatch is not on PATH")),
+                 qPrintable(slurmEntryTip(*box)));
         box->select(ExecutorChoice::Kind::Slurm);
         QVERIFY(!dialog.executor().isSlurm());
     }

@@ -59,7 +59,7 @@ private Q_SLOTS:
         QVERIFY(QTest::qWaitForWindowExposed(&panel));
         Job *job = model.add(new Job(QStringLiteral("Evaluate rmsnorm on Slurm")));
         const QStringList states{QStringLiteral("pending"), QStringLiteral("running"), QStringLiteral("done"),
-                                 QStringLiteral("failed"), QStringLiteral("timeout"), QStringLiteral("cancelled")};
+                                 QStringLiteral("failed"),  QStringLiteral("timeout"), QStringLiteral("cancelled")};
         for (const QString &state : states) {
             job->setSchedulerJobs(QStringLiteral("Slurm"), {{QStringLiteral("17_0"), state}});
             QCOMPARE(schedulerText(model), QStringLiteral("Slurm 17_0 ") + state);
@@ -95,7 +95,8 @@ private Q_SLOTS:
         const auto jobs = runner();
         followSlurmJobs(job, jobs);
         connect(job, &Job::cancelRequested, job, &Job::markCancelled);
-        std::future<ClusterJobResult> result = std::async(std::launch::async, [jobs] { return jobs->run(commandJob()); });
+        std::future<ClusterJobResult> result =
+            std::async(std::launch::async, [jobs] { return jobs->run(commandJob()); });
 
         QTRY_COMPARE_WITH_TIMEOUT(schedulerText(model), QStringLiteral("Slurm 4242_0 pending"), 10000);
         slurm.setQueue("4242_0|RUNNING|None\n");
@@ -122,7 +123,8 @@ private Q_SLOTS:
         Job *job = model.add(new Job(QStringLiteral("Evaluate rmsnorm on Slurm")));
         const auto jobs = runner();
         followSlurmJobs(job, jobs);
-        std::future<ClusterJobResult> result = std::async(std::launch::async, [jobs] { return jobs->run(commandJob()); });
+        std::future<ClusterJobResult> result =
+            std::async(std::launch::async, [jobs] { return jobs->run(commandJob()); });
         QCOMPARE(result.wait_for(std::chrono::seconds(10)), std::future_status::ready);
         QVERIFY(result.get().error.contains(QStringLiteral("no such partition")));
         QTRY_VERIFY_WITH_TIMEOUT(model.index(0).data(JobListModel::SchedulerRefusedRole).toBool(), 5000);
@@ -139,7 +141,8 @@ private Q_SLOTS:
         auto *job = new Job(QStringLiteral("short-lived"));
         const auto jobs = runner();
         followSlurmJobs(job, jobs);
-        std::future<ClusterJobResult> result = std::async(std::launch::async, [jobs] { return jobs->run(commandJob()); });
+        std::future<ClusterJobResult> result =
+            std::async(std::launch::async, [jobs] { return jobs->run(commandJob()); });
         QTRY_COMPARE_WITH_TIMEOUT(job->schedulerJobs().size(), 1, 10000);
         delete job;
         slurm.setQueue("4242_0|RUNNING|None\n");

@@ -33,7 +33,10 @@ public:
         return {option.rect.width(), RowHeight};
     }
 
-    static QRect cancelRect(const QRect &row) { return {row.right() - CancelWidth, row.top() + 8, CancelWidth - 6, 22}; }
+    static QRect cancelRect(const QRect &row)
+    {
+        return {row.right() - CancelWidth, row.top() + 8, CancelWidth - 6, 22};
+    }
 
     void paint(QPainter *painter, const QStyleOptionViewItem &option, const QModelIndex &index) const override
     {
@@ -75,8 +78,9 @@ public:
         if (!scheduler.isEmpty()) {
             const QRect schedulerRect(barRect.left(), row.center().y(), row.right() - CancelWidth - barRect.left(),
                                       row.height() / 2);
-            painter->setPen(index.data(JobListModel::SchedulerRefusedRole).toBool() ? Theme::failure()
-                                                                                     : opt.palette.color(QPalette::Text));
+            painter->setPen(index.data(JobListModel::SchedulerRefusedRole).toBool()
+                                ? Theme::failure()
+                                : opt.palette.color(QPalette::Text));
             painter->drawText(schedulerRect, Qt::AlignLeft | Qt::AlignVCenter,
                               opt.fontMetrics.elidedText(scheduler, Qt::ElideRight, schedulerRect.width()));
         }
@@ -104,10 +108,15 @@ public:
             break;
         }
         case Job::State::Finished:
-            time = QObject::tr("done in %1").arg(JobListModel::formatDuration(index.data(JobListModel::ElapsedMsRole).toLongLong()));
+            time = QObject::tr("done in %1")
+                       .arg(JobListModel::formatDuration(index.data(JobListModel::ElapsedMsRole).toLongLong()));
             break;
-        case Job::State::Failed: time = QObject::tr("failed"); break;
-        case Job::State::Cancelled: time = QObject::tr("cancelled"); break;
+        case Job::State::Failed:
+            time = QObject::tr("failed");
+            break;
+        case Job::State::Cancelled:
+            time = QObject::tr("cancelled");
+            break;
         }
         painter->setPen(opt.palette.color(QPalette::Text));
         painter->drawText(timeRect, Qt::AlignLeft | Qt::AlignVCenter, time);

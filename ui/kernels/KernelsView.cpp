@@ -187,8 +187,9 @@ void KernelsView::setProject(const Project *project)
     for (const LoadError &e : errors)
         problems << e.toString();
     m_tasksLabel->setText(problems.isEmpty()
-                              ? plural(m_taskData.size(), tr("1 kernel task: bundled ones and those in this project's kernels/ folder."),
-                                     tr("%n kernel tasks: bundled ones and those in this project's kernels/ folder."))
+                              ? plural(m_taskData.size(),
+                                       tr("1 kernel task: bundled ones and those in this project's kernels/ folder."),
+                                       tr("%n kernel tasks: bundled ones and those in this project's kernels/ folder."))
                               : tr("Some kernel tasks do not load:\n%1").arg(problems.join(u'\n')));
     if (!m_taskData.isEmpty())
         m_tasks->setCurrentRow(0);

@@ -184,9 +184,8 @@ void EvalLaunchDialog::updateSummary()
             };
             // Cases with repeats of their own make Repeats a choice: say which wins, and let the user pick.
             m_repeatsForEveryCase->setVisible(estimate.casesOwnRepeats > 0);
-            m_repeatsForEveryCase->setText(
-                count(estimate.casesOwnRepeats, tr("also for the 1 case that sets its own"),
-                      tr("also for the %1 cases that set their own")));
+            m_repeatsForEveryCase->setText(count(estimate.casesOwnRepeats, tr("also for the 1 case that sets its own"),
+                                                 tr("also for the %1 cases that set their own")));
             QString line = tr("%1: %2 × 2 arms × each case's repeats")
                                .arg(count(estimate.items, tr("1 item"), tr("%1 items")),
                                     count(p.config.models.size(), tr("1 model"), tr("%1 models")));

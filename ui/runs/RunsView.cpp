@@ -2,8 +2,8 @@
 
 #include "cluster/EvalLaunch.h"
 #include "common/EmptyState.h"
-#include "common/RunList.h"
 #include "common/Plural.h"
+#include "common/RunList.h"
 #include "eval/EvalSession.h"
 #include "eval/RunLock.h"
 #include "eval/RunSummary.h"
@@ -390,7 +390,7 @@ bool RunsView::startEvaluation(const EvalPlan &plan, const std::optional<Executo
 {
     if (!m_chat || !m_jobs || isBusy())
         return false;
-    const ExecutorChoice chosen = executor                  ? *executor
+    const ExecutorChoice chosen = executor                   ? *executor
                                   : plan.resumeDir.isEmpty() ? ExecutorChoice::local()
                                                              : recordedExecutor(plan.resumeDir);
     Job *job = nullptr;
@@ -409,8 +409,8 @@ bool RunsView::startEvaluation(const EvalPlan &plan, const std::optional<Executo
     auto started = std::make_shared<bool>(false);
     launchEvaluation(
         *m_chat, plan, chosen, sandboxCommandRunner(), this,
-        [this, plan, job = QPointer<Job>(job), started, slurm = chosen.isSlurm()](
-            std::variant<LaunchedEvaluation, QString> launched) {
+        [this, plan, job = QPointer<Job>(job), started,
+         slurm = chosen.isSlurm()](std::variant<LaunchedEvaluation, QString> launched) {
             m_launching.clear();
             if (slurm && (!job || !job->isActive())) { // cancelled while Slurm was asked
                 updateButtons();

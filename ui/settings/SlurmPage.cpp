@@ -50,8 +50,8 @@ SlurmPage::SlurmPage(AppSettings &settings, QWidget *parent)
     , m_settings(settings)
     , m_slurmConf(field(this, QStringLiteral("slurmConf"), tr("from the environment (SLURM_CONF) or Slurm's default"),
                         tr("The slurm.conf the client tools (sbatch, squeue, scancel) read")))
-    , m_partition(field(this, QStringLiteral("partition"), tr("the cluster's default partition"),
-                        tr("sbatch --partition")))
+    , m_partition(
+          field(this, QStringLiteral("partition"), tr("the cluster's default partition"), tr("sbatch --partition")))
     , m_gres(field(this, QStringLiteral("gres"), tr("none, e.g. gpu:1"),
                    tr("sbatch --gres, asked only for jobs that need a GPU (cuda_kernel verifiers, kernel checks)")))
     , m_account(field(this, QStringLiteral("account"), tr("your default account"), tr("sbatch --account")))
@@ -97,12 +97,11 @@ SlurmPage::SlurmPage(AppSettings &settings, QWidget *parent)
     m_availability->setObjectName(QStringLiteral("slurmAvailability"));
     m_availability->setWordWrap(true);
     const QString why = whySlurmUnavailable();
-    m_availability->setText(why.isEmpty()
-                                ? tr("Evaluations and kernel checks can send their heavy work (command and cuda_kernel "
-                                     "verifiers, kernel builds and runs) to Slurm. Model calls always stay on this "
-                                     "machine: no provider key goes to the cluster.")
-                                : tr("Slurm cannot be used from this machine: %1. The profile can still be edited.")
-                                      .arg(why));
+    m_availability->setText(
+        why.isEmpty() ? tr("Evaluations and kernel checks can send their heavy work (command and cuda_kernel "
+                           "verifiers, kernel builds and runs) to Slurm. Model calls always stay on this "
+                           "machine: no provider key goes to the cluster.")
+                      : tr("Slurm cannot be used from this machine: %1. The profile can still be edited.").arg(why));
     if (!why.isEmpty())
         m_availability->setStyleSheet(QStringLiteral("color: %1").arg(Theme::failure().name()));
     m_test->setObjectName(QStringLiteral("testSlurm"));
@@ -177,10 +176,11 @@ void SlurmPage::test()
             m_testing = false;
             m_test->setEnabled(true);
             if (refusal.isEmpty())
-                setStatus(tried.gres.isEmpty()
-                              ? tr("Slurm would take jobs with these options.")
-                              : tr("Slurm would take jobs with these options, GPU jobs with --gres=%1.").arg(tried.gres),
-                          false);
+                setStatus(
+                    tried.gres.isEmpty()
+                        ? tr("Slurm would take jobs with these options.")
+                        : tr("Slurm would take jobs with these options, GPU jobs with --gres=%1.").arg(tried.gres),
+                    false);
             else
                 setStatus(refusal, true); // the check words it: "Slurm refused the job: …", "sbatch is not on PATH…"
             Q_EMIT tested(refusal.isEmpty(), statusText());
