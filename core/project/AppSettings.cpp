@@ -32,6 +32,7 @@ const QString SlurmAccountKey = QStringLiteral("slurm/account");
 const QString SlurmTimeKey = QStringLiteral("slurm/time");
 const QString SlurmSbatchArgsKey = QStringLiteral("slurm/sbatchOptions");
 const QString SlurmSharedDirKey = QStringLiteral("slurm/sharedDir");
+const QString LastExecutorKey = QStringLiteral("slurm/lastExecutor");
 
 bool unchangedInThisProcess = false;
 } // namespace
@@ -176,5 +177,15 @@ void AppSettings::setLastStudentModels(const QStringList &models) { write(LastSt
 
 QString AppSettings::lastTeacherModel() const { return m_settings.value(LastTeacherKey).toString(); }
 void AppSettings::setLastTeacherModel(const QString &model) { write(LastTeacherKey, model); }
+
+QString AppSettings::lastExecutor() const
+{
+    return m_settings.value(LastExecutorKey, QStringLiteral("local")).toString();
+}
+
+void AppSettings::setLastExecutor(const QString &name)
+{
+    write(LastExecutorKey, name);
+}
 
 } // namespace sf

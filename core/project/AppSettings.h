@@ -73,6 +73,9 @@ public:
     /// The Slurm profile `--executor slurm` falls back on: SLURM_CONF, partition, GPU gres, time limit, sbatch options.
     SlurmProfile slurmProfile() const;
     void setSlurmProfile(const SlurmProfile &profile);
+    /// "local" or "slurm": where the user last chose to run heavy work (the launch dialog, the Kernels view).
+    QString lastExecutor() const;
+    void setLastExecutor(const QString &name);
 
 private:
     void write(const QString &key, const QVariant &value);

@@ -98,11 +98,13 @@ private Q_SLOTS:
         profile.partition = QStringLiteral("debug");
         profile.sharedDir = m_dir.filePath(QStringLiteral("shared"));
         AppSettings().setSlurmProfile(profile);
+        AppSettings().setLastExecutor(QStringLiteral("local")); // a check or a Run below remembers its choice
     }
 
     void cleanupTestCase()
     {
         AppSettings().setSlurmProfile({});
+        AppSettings().setLastExecutor(QStringLiteral("local"));
         m_chat.reset();
         m_providers.reset();
         m_engine.reset();
@@ -138,6 +140,23 @@ private Q_SLOTS:
         dialog.show();
         QVERIFY(QTest::qWaitForWindowExposed(&dialog));
         screenshot(dialog, QStringLiteral("eval-launch-slurm.png"));
+    }
+
+    void launchDialog_run_remembersSlurm_forTheNextDialog_butOnlyWhereSbatchIs()
+    {
+        {
+            FakeSlurmTools slurm;
+            ScopedPath path(slurm.path());
+            EvalLaunchDialog first(*m_project);
+            first.executorBox()->comboBox()->setCurrentIndex(1);
+            first.accept();
+            EvalLaunchDialog next(*m_project);
+            QVERIFY(next.executor().isSlurm());
+        }
+        QTemporaryDir empty;
+        ScopedPath path(empty.path());
+        EvalLaunchDialog elsewhere(*m_project);
+        QVERIFY(!elsewhere.executor().isSlurm());
     }
 
     void runsView_slurmRefuses_theJobsPanelSaysWhy_andNoRunIsMade()

@@ -34,6 +34,13 @@ ExecutorChoiceBox::ExecutorChoiceBox(QWidget *parent)
     connect(m_combo, &QComboBox::currentIndexChanged, this, &ExecutorChoiceBox::changed);
     connect(m_profile, &QPushButton::clicked, this, &ExecutorChoiceBox::editProfile);
     refresh();
+    if (AppSettings().lastExecutor() == QLatin1String("slurm"))
+        select(ExecutorChoice::Kind::Slurm);
+}
+
+void ExecutorChoiceBox::remember() const
+{
+    AppSettings().setLastExecutor(choice().name());
 }
 
 void ExecutorChoiceBox::refresh()

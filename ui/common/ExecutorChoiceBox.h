@@ -13,7 +13,7 @@ namespace sf {
  * "Run heavy work on: This machine / Slurm cluster (profile)": where an evaluation's command and cuda_kernel
  * verifiers, or a kernel check, run. The Slurm entry uses the Slurm profile of the settings (Preferences → Slurm,
  * opened by the button beside it) and can be chosen only where sbatch is on PATH; otherwise it is disabled and its
- * tooltip says why.
+ * tooltip says why. It starts on the choice last remembered.
  */
 class ExecutorChoiceBox final : public QWidget
 {
@@ -27,6 +27,8 @@ public:
     void select(ExecutorChoice::Kind kind);
     /// Reads the Slurm profile and looks for sbatch again.
     void refresh();
+    /// Keeps the choice for the next dialog or check (it starts on the one last kept).
+    void remember() const;
     bool slurmAvailable() const { return m_whyNotSlurm.isEmpty(); }
     QComboBox *comboBox() const { return m_combo; }
 

@@ -277,6 +277,7 @@ void KernelsView::checkCandidate()
     request.candidateName = QFileInfo(m_candidatePath).fileName();
     request.projectKernelsFolder = m_projectKernels;
     const ExecutorChoice executor = m_executor->choice();
+    m_executor->remember();
     if (m_jobs) {
         const QString title = tr("Check %1 against %2 (%3)").arg(request.candidateName, request.taskId, request.dtype);
         m_job = m_jobs->add(new Job(executor.isSlurm() ? tr("%1 on Slurm").arg(title) : title));

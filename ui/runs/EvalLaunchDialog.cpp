@@ -229,6 +229,7 @@ QString EvalLaunchDialog::summaryText() const
 void EvalLaunchDialog::accept()
 {
     rememberStudentModels(plan().config.models);
+    m_executor->remember();
     QDialog::accept();
 }
 

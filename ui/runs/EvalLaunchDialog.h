@@ -39,7 +39,7 @@ public:
     ExecutorChoiceBox *executorBox() const { return m_executor; }
     /// What the dialog says of the plan: items, time, models that cannot be reached.
     QString summaryText() const;
-    /// Run: the student models are remembered for the next dialog.
+    /// Run: the student models and where heavy work runs are remembered for the next dialog.
     void accept() override;
 
 private:

@@ -97,6 +97,14 @@ private Q_SLOTS:
         QCOMPARE(AppSettings().slurmProfile(), SlurmProfile());
     }
 
+    void lastExecutor_localByDefault_andRoundTrips()
+    {
+        QCOMPARE(AppSettings().lastExecutor(), QStringLiteral("local"));
+        AppSettings().setLastExecutor(QStringLiteral("slurm"));
+        QCOMPARE(AppSettings().lastExecutor(), QStringLiteral("slurm"));
+        AppSettings().setLastExecutor(QStringLiteral("local"));
+    }
+
     void filePath_isTheConfFileInTheApplicationsConfigFolder()
     {
         const QString folder = QStandardPaths::writableLocation(QStandardPaths::AppConfigLocation);
