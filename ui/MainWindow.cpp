@@ -1,5 +1,6 @@
 #include "MainWindow.h"
 
+#include "common/ExecutorChoiceBox.h"
 #include "common/JobsPanel.h"
 #include "common/ProjectSidebar.h"
 #include "common/StatusMessages.h"
@@ -155,7 +156,11 @@ void MainWindow::createActions()
     edit->addSeparator();
     QAction *preferences = edit->addAction(tr("&Preferences…"), this, [this] {
         PreferencesDialog dialog(m_settings, this);
-        dialog.exec();
+        if (dialog.exec() == QDialog::Accepted) {
+            // The Kernels view's "Run heavy work on" names the Slurm profile's options: show the new ones.
+            for (ExecutorChoiceBox *box : findChildren<ExecutorChoiceBox *>())
+                box->refresh();
+        }
     });
     preferences->setShortcut(QKeySequence::Preferences);
     preferences->setMenuRole(QAction::PreferencesRole);

@@ -135,7 +135,15 @@ private Q_SLOTS:
         box->comboBox()->setCurrentIndex(1);
         QVERIFY(dialog.executor().isSlurm());
         QCOMPARE(dialog.executor().slurm.partition, QStringLiteral("debug"));
-        QVERIFY2(dialog.summaryText().contains(QStringLiteral("run as Slurm jobs (partition debug)")),
+        // Preferences changed the profile meanwhile: the run gets the new one, and the entry names it once told.
+        SlurmProfile changed = AppSettings().slurmProfile();
+        changed.partition = QStringLiteral("gpu");
+        AppSettings().setSlurmProfile(changed);
+        QCOMPARE(dialog.executor().slurm.partition, QStringLiteral("gpu"));
+        box->refresh();
+        QCOMPARE(box->comboBox()->itemText(1), QStringLiteral("Slurm cluster (partition gpu)"));
+        QVERIFY(dialog.executor().isSlurm()); // refreshing keeps the choice
+        QVERIFY2(dialog.summaryText().contains(QStringLiteral("run as Slurm jobs (partition ")),
                  qPrintable(dialog.summaryText()));
         dialog.show();
         QVERIFY(QTest::qWaitForWindowExposed(&dialog));

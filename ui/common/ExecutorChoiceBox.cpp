@@ -45,9 +45,10 @@ void ExecutorChoiceBox::remember() const
 
 void ExecutorChoiceBox::refresh()
 {
-    m_slurm = AppSettings().slurmProfile();
     m_whyNotSlurm = whySlurmUnavailable();
-    m_combo->setItemText(SlurmRow, tr("Slurm cluster (%1)").arg(ExecutorChoice::onSlurm(m_slurm).slurmOptionsText()));
+    m_combo->setItemText(
+        SlurmRow,
+        tr("Slurm cluster (%1)").arg(ExecutorChoice::onSlurm(AppSettings().slurmProfile()).slurmOptionsText()));
     auto *model = qobject_cast<QStandardItemModel *>(m_combo->model());
     QStandardItem *slurm = model->item(SlurmRow);
     slurm->setEnabled(slurmAvailable());
@@ -63,7 +64,9 @@ void ExecutorChoiceBox::refresh()
 
 ExecutorChoice ExecutorChoiceBox::choice() const
 {
-    return m_combo->currentIndex() == SlurmRow ? ExecutorChoice::onSlurm(m_slurm) : ExecutorChoice::local();
+    // The profile as the settings hold it now: Preferences may have changed it since this box was filled.
+    return m_combo->currentIndex() == SlurmRow ? ExecutorChoice::onSlurm(AppSettings().slurmProfile())
+                                               : ExecutorChoice::local();
 }
 
 void ExecutorChoiceBox::select(ExecutorChoice::Kind kind)

@@ -40,7 +40,6 @@ private:
 
     QComboBox *m_combo;
     QPushButton *m_profile;
-    SlurmProfile m_slurm;
     QString m_whyNotSlurm;
 };
 
