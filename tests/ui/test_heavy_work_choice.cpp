@@ -143,7 +143,7 @@ private Q_SLOTS:
         box->refresh();
         QCOMPARE(box->comboBox()->itemText(1), QStringLiteral("Slurm cluster (partition gpu)"));
         QVERIFY(dialog.executor().isSlurm()); // refreshing keeps the choice
-        QVERIFY2(dialog.summaryText().contains(QStringLiteral("run as Slurm jobs (partition ")),
+        QVERIFY2(dialog.summaryText().contains(QStringLiteral("run as Slurm jobs (partition gpu)")),
                  qPrintable(dialog.summaryText()));
         dialog.show();
         QVERIFY(QTest::qWaitForWindowExposed(&dialog));

@@ -60,6 +60,7 @@ void ExecutorChoiceBox::refresh()
     if (!slurmAvailable() && m_combo->currentIndex() == SlurmRow)
         m_combo->setCurrentIndex(LocalRow);
     m_combo->setToolTip(slurmAvailable() ? tr("Where the heavy work runs: here, or as Slurm jobs") : tip);
+    Q_EMIT changed(); // the profile may name another partition now: what the dialog says of the run follows it
 }
 
 ExecutorChoice ExecutorChoiceBox::choice() const

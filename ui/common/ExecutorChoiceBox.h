@@ -25,7 +25,7 @@ public:
     ExecutorChoice choice() const;
     /// Selects the executor @p choice names (Slurm only where it can be chosen); its Slurm options are the profile's.
     void select(ExecutorChoice::Kind kind);
-    /// Reads the Slurm profile and looks for sbatch again.
+    /// Reads the Slurm profile and looks for sbatch again; emits changed().
     void refresh();
     /// Keeps the choice for the next dialog or check (it starts on the one last kept).
     void remember() const;
