@@ -1,4 +1,5 @@
 #include "ChatReplies.h"
+#include "RunOutcomes.h"
 #include "ScriptedHttpServer.h"
 
 #include <QDir>
@@ -38,31 +39,6 @@ QString tool(const QString &program, const QStringList &arguments)
     process.start(program, arguments);
     process.waitForFinished(30000);
     return QString::fromUtf8(process.readAllStandardOutput());
-}
-
-/// Each item's outcome as results.jsonl records it, by "model/arm/case/repeat": what must not depend on where the
-/// verifiers ran (timings and answers' usage do).
-QMap<QString, QJsonObject> outcomes(const QString &runDir)
-{
-    QFile file(QDir(runDir).filePath(QStringLiteral("results.jsonl")));
-    QMap<QString, QJsonObject> items;
-    if (!file.open(QIODevice::ReadOnly))
-        return items;
-    for (const QByteArray &line : file.readAll().split('\n')) {
-        const QJsonObject o = QJsonDocument::fromJson(line).object();
-        if (o.isEmpty())
-            continue;
-        const QJsonArray verifiers = o.value(QStringLiteral("verifiers")).toArray();
-        const QString key =
-            QStringLiteral("%1/%2/%3/%4")
-                .arg(o.value(QStringLiteral("model")).toString(), o.value(QStringLiteral("arm")).toString(),
-                     o.value(QStringLiteral("case")).toString())
-                .arg(o.value(QStringLiteral("repeat")).toInt());
-        items.insert(key, QJsonObject{{QStringLiteral("passed"), o.value(QStringLiteral("passed"))},
-                                      {QStringLiteral("error"), o.value(QStringLiteral("error"))},
-                                      {QStringLiteral("verifiers"), verifiers}});
-    }
-    return items;
 }
 
 } // namespace
@@ -180,8 +156,8 @@ private Q_SLOTS:
         const Result slurm = run(evalArguments(suite, slurmRuns, QStringLiteral("slurm")));
         QVERIFY2(slurm.exitCode == 0, qPrintable(slurm.err));
 
-        const auto here = outcomes(runDirIn(localRuns));
-        const auto there = outcomes(runDirIn(slurmRuns));
+        const auto here = runOutcomes(runDirIn(localRuns));
+        const auto there = runOutcomes(runDirIn(slurmRuns));
         QCOMPARE(here.size(), 12);
         QCOMPARE(there.keys(), here.keys());
         for (const QString &key : here.keys())
@@ -237,7 +213,7 @@ private Q_SLOTS:
              {QStringLiteral("update"), QStringLiteral("nodename=localhost"), QStringLiteral("state=idle")});
         QVERIFY(ended);
         const QString runDir = runDirIn(runs);
-        auto items = outcomes(runDir);
+        auto items = runOutcomes(runDir);
         QCOMPARE(items.size(), 4);
         for (const QJsonObject &o : items) {
             QVERIFY2(o.value(QStringLiteral("error")).toString().contains(QStringLiteral("NODE_FAIL")),
@@ -259,7 +235,7 @@ private Q_SLOTS:
                  qPrintable(resumed.err + QStringLiteral("\nsqueue:\n") +
                             tool(QStringLiteral("squeue"), {QStringLiteral("-t"), QStringLiteral("all")}) +
                             tool(QStringLiteral("sinfo"), {})));
-        items = outcomes(runDir);
+        items = runOutcomes(runDir);
         QCOMPARE(items.size(), 4);
         for (const QJsonObject &o : items) {
             QVERIFY2(o.value(QStringLiteral("error")).toString().isEmpty(),

@@ -1,5 +1,6 @@
 #include "ChatReplies.h"
 #include "ScriptedHttpServer.h"
+#include "RunOutcomes.h"
 #include "SlurmTestCluster.h"
 #include "cluster/EvalLaunch.h"
 #include "eval/SandboxCommand.h"
@@ -19,33 +20,6 @@
 
 using namespace sf;
 using namespace sf::test;
-
-namespace {
-
-/// Each item's outcome by "model/arm/case/repeat": what must not depend on where the verifiers ran.
-QMap<QString, QJsonObject> outcomes(const QString &runDir)
-{
-    QFile file(QDir(runDir).filePath(QStringLiteral("results.jsonl")));
-    QMap<QString, QJsonObject> items;
-    if (!file.open(QIODevice::ReadOnly))
-        return items;
-    for (const QByteArray &line : file.readAll().split('\n')) {
-        const QJsonObject o = QJsonDocument::fromJson(line).object();
-        if (o.isEmpty())
-            continue;
-        const QString key =
-            QStringLiteral("%1/%2/%3/%4")
-                .arg(o.value(QStringLiteral("model")).toString(), o.value(QStringLiteral("arm")).toString(),
-                     o.value(QStringLiteral("case")).toString())
-                .arg(o.value(QStringLiteral("repeat")).toInt());
-        items.insert(key, QJsonObject{{QStringLiteral("passed"), o.value(QStringLiteral("passed"))},
-                                      {QStringLiteral("error"), o.value(QStringLiteral("error"))},
-                                      {QStringLiteral("verifiers"), o.value(QStringLiteral("verifiers"))}});
-    }
-    return items;
-}
-
-} // namespace
 
 /// The GUI's way to an evaluation on Slurm, end to end on the real single-node cluster: launchEvaluation() (what
 /// the Runs view calls with the launch dialog's choice) with a Jobs panel row, against a scripted provider. The row
@@ -156,8 +130,8 @@ private Q_SLOTS:
             QVERIFY2(slurmTaskId.match(j.id).hasMatch(), qPrintable(j.id));
         QVERIFY(jobs.index(0).data(JobListModel::SchedulerRole).toString().startsWith(QStringLiteral("Slurm ")));
 
-        const auto local = outcomes(here);
-        const auto slurm = outcomes(there);
+        const auto local = runOutcomes(here);
+        const auto slurm = runOutcomes(there);
         QCOMPARE(local.size(), 8);
         QCOMPARE(slurm.keys(), local.keys());
         for (const QString &key : local.keys())
