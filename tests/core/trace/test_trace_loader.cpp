@@ -1,14 +1,18 @@
 #include "jobs/Job.h"
 #include "jobs/JobListModel.h"
 #include "trace/AgentSessions.h"
+#include "trace/TraceImport.h"
 #include "trace/TraceLoader.h"
 
 #include <QDir>
 #include <QFile>
+#include <QLoggingCategory>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QThread>
 
 using namespace sf;
 using namespace Qt::StringLiterals;
@@ -53,6 +57,49 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, 10000);
         QCOMPARE(job->state(), Job::State::Failed);
         QVERIFY(job->detail().contains(u"tried:"_s));
+    }
+
+    void load_largeSession_readOnTwoThreads_sameTraceAsOneThread()
+    {
+        // 20 MB: over the 16 MB from which the loader's import parses on two threads (on two cores or more).
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u"large.jsonl"_s);
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        int lines = 0;
+        while (file.size() < 20 * 1024 * 1024) {
+            file.write(QStringLiteral("{\"type\":\"user\",\"uuid\":\"u%1\",\"parentUuid\":%2,\"message\":{\"role\":"
+                                      "\"user\",\"content\":\"prompt %1 %3\"}}\n")
+                           .arg(lines)
+                           .arg(lines == 0 ? u"null"_s : QStringLiteral("\"u%1\"").arg(lines - 1))
+                           .arg(QString(lines % 300, u'x'))
+                           .toUtf8());
+            ++lines;
+        }
+        file.close();
+        const bool twoCores = QThread::idealThreadCount() >= 2;
+        QLoggingCategory::setFilterRules(u"skillforge.trace.debug=true"_s);
+        if (twoCores)
+            QTest::ignoreMessage(QtDebugMsg, QRegularExpression(u"read on two threads"_s));
+        TraceLoader loader;
+        QSignalSpy loaded(&loader, &TraceLoader::loaded);
+        loader.load(path);
+        QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, 30000);
+        QLoggingCategory::setFilterRules(QString());
+        const auto trace = loaded.at(0).at(1).value<std::shared_ptr<const Trace>>();
+
+        TraceImportOptions oneThread;
+        oneThread.twoThreadsFromBytes = -1;
+        const Result<Trace> expected = importTrace(path, oneThread);
+        QVERIFY2(expected, qPrintable(expected.error));
+        const TraceThread &main = trace->threads[0];
+        QCOMPARE(main.steps.size(), size_t(lines));
+        QCOMPARE(main.steps.size(), expected.value->threads[0].steps.size());
+        for (int i : {0, lines / 3, lines / 2, lines - 1}) {
+            QCOMPARE(main.steps[size_t(i)].line, qint64(i + 1));
+            QCOMPARE(main.steps[size_t(i)].text.toString(),
+                     expected.value->threads[0].steps[size_t(i)].text.toString());
+        }
     }
 
     void cancel_fromTheJob_endsCancelled()
