@@ -31,10 +31,25 @@ mkdir -p "$out/so" "$out/verdicts"
 started=$(date +%s)
 echo "GPU: $gpu, $arch; nvcc $("$nvcc" --version | sed -n 's/.*release \([0-9.]*\).*/\1/p'); output in $out"
 
-# ---- the runner (no Qt): its own CMake project, or nvcc directly where there is no cmake
+# ---- the runner (no Qt): its own CMake project, or nvcc directly where there is no cmake. Its process guard needs
+# libseccomp: the machine's own (libseccomp-dev), else the copy tests/gpu/prepare-carry.sh made and the session
+# carried (build/gpu-carry), linked statically.
 runner="${RUNNER:-}"
+seccomp=(-lseccomp)
+system_seccomp=1
+if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists libseccomp; then
+  system_seccomp=0
+  carried="$root/build/gpu-carry/seccomp"
+  if [ -z "$runner" ] && [ ! -f "$carried/include/seccomp.h" ]; then
+    echo "FAIL: no libseccomp here (libseccomp-dev) and none carried: run tests/gpu/prepare-carry.sh on the" \
+      "build machine and carry build/gpu-carry"
+    exit 1
+  fi
+  seccomp=(-I"$carried/include" "$carried/lib/libseccomp.a")
+  echo "libseccomp: the carried copy (build/gpu-carry), linked statically"
+fi
 if [ -z "$runner" ]; then
-  if command -v cmake >/dev/null 2>&1; then
+  if [ "$system_seccomp" = 1 ] && command -v cmake >/dev/null 2>&1; then
     cmake -S "$root/core/kernels/runner" -B "$out/runner" -DCMAKE_BUILD_TYPE=Release \
       -DCMAKE_CUDA_COMPILER="$nvcc" >"$out/runner-build.log" 2>&1 &&
       cmake --build "$out/runner" -j >>"$out/runner-build.log" 2>&1 || { cat "$out/runner-build.log"; exit 1; }
@@ -42,7 +57,7 @@ if [ -z "$runner" ]; then
   else
     # Full RELRO and libseccomp (libseccomp-dev) for the process guard, as the CMake build links it.
     "$nvcc" -O2 -std=c++17 -cudart shared -arch=compute_75 -I"$root/core/kernels" \
-      "$root/core/kernels/runner/kernel_runner.cu" "$root"/core/kernels/harness/*.cpp -ldl -lseccomp \
+      "$root/core/kernels/runner/kernel_runner.cu" "$root"/core/kernels/harness/*.cpp "${seccomp[@]}" -ldl \
       -Xlinker -z,relro,-z,now -o "$out/skillforge-kernel-runner" || exit 1
     runner="$out/skillforge-kernel-runner"
   fi
