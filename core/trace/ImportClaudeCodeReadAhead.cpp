@@ -56,7 +56,7 @@ class ReadAhead
 {
 public:
     ReadAhead(const QString &path, ByteRange range, bool streamJson)
-        : m_store(m_part.texts.get())
+        : m_store(part.texts.get())
     {
         m_thread = std::thread([this, path, range, streamJson] { read(path, range, streamJson); });
     }
@@ -92,8 +92,8 @@ public:
     }
 
     /// The texts of the records' steps, the lines skipped, stream-json's reported cost; read after finish().
-    Trace m_part;
-    FileResult m_file; ///< the part's title and line count, after finish()
+    Trace part;
+    FileResult file; ///< the part's title and line count, after finish()
 
 private:
     static constexpr size_t BatchRecords = 1024;
@@ -112,15 +112,15 @@ private:
             batch = Batch();
             m_changed.notify_one();
         };
-        m_file.take = [&](Record &record) {
+        file.take = [&](Record &record) {
             batch.records.push_back(std::move(record));
-            batch.positions.push_back(m_file.bytesRead);
+            batch.positions.push_back(file.bytesRead);
             if (batch.records.size() == BatchRecords)
                 handOver();
             return true;
         };
         try {
-            m_ok = readRecords(path, range, QString(), streamJson, &progress, &m_part, &m_store, &m_file, &m_error);
+            m_ok = readRecords(path, range, QString(), streamJson, &progress, &part, &m_store, &file, &m_error);
             if (m_ok && !batch.records.empty())
                 handOver();
         } catch (const std::bad_alloc &) {
@@ -149,7 +149,7 @@ private:
 bool takeReadAhead(ReadAhead &ahead, qint64 partBegin, qint64 firstLines, Progress &progress, Trace *trace,
                    RecordStore *store, FileResult *out, QString *error)
 {
-    trace->texts->keepAlive(ahead.m_part.texts);
+    trace->texts->keepAlive(ahead.part.texts);
     while (std::optional<Batch> batch = ahead.next()) {
         for (size_t i = 0; i < batch->records.size(); ++i) {
             Record &record = batch->records[i];
@@ -168,16 +168,16 @@ bool takeReadAhead(ReadAhead &ahead, qint64 partBegin, qint64 firstLines, Progre
     }
     if (!ahead.finish(error))
         return false;
-    if (ahead.m_part.reportedCostUsd)
-        trace->reportedCostUsd = ahead.m_part.reportedCostUsd;
-    for (const SkippedRecord &skipped : ahead.m_part.skipped)
+    if (ahead.part.reportedCostUsd)
+        trace->reportedCostUsd = ahead.part.reportedCostUsd;
+    for (const SkippedRecord &skipped : ahead.part.skipped)
         trace->skip(skipped.line + firstLines, skipped.reason);
-    trace->skippedCount += ahead.m_part.skippedCount - qint64(ahead.m_part.skipped.size());
-    if (!ahead.m_file.title.isEmpty() && ahead.m_file.titleRank >= out->titleRank) {
-        out->title = ahead.m_file.title;
-        out->titleRank = ahead.m_file.titleRank;
+    trace->skippedCount += ahead.part.skippedCount - qint64(ahead.part.skipped.size());
+    if (!ahead.file.title.isEmpty() && ahead.file.titleRank >= out->titleRank) {
+        out->title = ahead.file.title;
+        out->titleRank = ahead.file.titleRank;
     }
-    out->lines = firstLines + ahead.m_file.lines;
+    out->lines = firstLines + ahead.file.lines;
     return true;
 }
 
