@@ -99,7 +99,7 @@ bool readRecords(const QString &path, ByteRange range, const QString &skipPrefix
                  Trace *trace, RecordStore *store, FileResult *out, QString *error);
 
 /// Reads all of @p path's records into out->take, in file order, as readRecords() does. A file of at least
-/// @p twoThreadsFromBytes (never when it is negative) is read on two threads where there are two cores: its
+/// @p twoThreadsFromBytes is read on two threads where there are two cores (0: always, negative: never): its
 /// second part is parsed on another thread while this one reads and places the first. What the two
 /// readings give is the same.
 bool readRecordsInTwoParts(const QString &path, qint64 twoThreadsFromBytes, bool streamJson, Progress &progress,
