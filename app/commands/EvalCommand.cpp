@@ -322,6 +322,7 @@ int runEval(const QStringList &arguments)
     QObject::connect(&runner, &EvalRunner::finished, qApp, [] { QCoreApplication::quit(); });
     QMetaObject::invokeMethod(&session, &EvalSession::start, Qt::QueuedConnection);
     QCoreApplication::exec();
+    waitIfInterrupted();
     if (tty)
         err(QStringLiteral("\n"));
 

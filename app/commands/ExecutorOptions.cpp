@@ -4,6 +4,7 @@
 #include "project/AppSettings.h"
 
 #include <QCommandLineParser>
+#include <atomic>
 #include <csignal>
 #include <cstdlib>
 #include <thread>
@@ -14,6 +15,7 @@ namespace sf::cli {
 namespace {
 
 int interruptPipe[2] = {-1, -1};
+std::atomic<bool> interrupted = false;
 
 extern "C" void onInterrupt(int)
 {
@@ -31,6 +33,7 @@ void cancelJobsOnInterrupt(const std::shared_ptr<JobRunner> &runner)
         char byte = 0;
         if (::read(interruptPipe[0], &byte, 1) != 1)
             return;
+        interrupted = true;
         err(QStringLiteral("interrupted: cancelling the Slurm jobs (scancel)\n"));
         runner->cancelAll();
         std::_Exit(130);
@@ -106,6 +109,12 @@ std::variant<std::shared_ptr<JobRunner>, QString> jobRunnerFor(const QCommandLin
     if (const auto *made = std::get_if<std::shared_ptr<JobRunner>>(&runner); made && *made)
         cancelJobsOnInterrupt(*made);
     return runner;
+}
+
+void waitIfInterrupted()
+{
+    while (interrupted.load())
+        ::pause(); // until the interrupt's thread ends the process with 130
 }
 
 std::variant<std::shared_ptr<JobRunner>, QString> jobRunnerFromOptions(const QCommandLineParser &parser, bool gpu)

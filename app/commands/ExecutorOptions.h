@@ -29,6 +29,11 @@ std::variant<ExecutorChoice, QString> executorFromOptions(const QCommandLinePars
 std::variant<std::shared_ptr<JobRunner>, QString> jobRunnerFor(const QCommandLineParser &parser,
                                                                const ExecutorChoice &choice, bool gpu);
 
+/// After the work a Ctrl-C or SIGTERM cut short: waits there while the interrupt's thread cancels the Slurm jobs and
+/// ends the process with 130. Cancelling lets the waiting verifiers go before scancel has finished, so without this
+/// the command could end first, with its usual exit code, and take scancel with it (children end with Skillforge).
+void waitIfInterrupted();
+
 /// The two above for a command without a run to resume (kernel check).
 std::variant<std::shared_ptr<JobRunner>, QString> jobRunnerFromOptions(const QCommandLineParser &parser, bool gpu);
 

@@ -152,6 +152,7 @@ int runCheck(const QStringList &arguments)
         const ClusterJobResult r =
             jobs->run(kernelCheckJob(request.taskId, request.dtype, request.source, request.candidateName,
                                      request.projectKernelsFolder, request.arch, request.timing));
+        waitIfInterrupted();
         if (!r.ok()) {
             err(QStringLiteral("skillforge kernel check: the job failed: %1\n").arg(r.error));
             return CheckFailed;
