@@ -160,6 +160,7 @@ run_case exits rmsnorm bf16 "$out/so/exits.so" fail "" 300 --no-timing
 # 2026's reward hacks (issue 17): each is caught by the defence named in docs/kernel-runner.md
 run_case replay-across-phases rmsnorm bf16 "$out/so/replay_across_phases.so" fail "timed call" 300
 run_case skip-timed-calls rmsnorm bf16 "$out/so/skip_timed_calls.so" fail "timed call" 300
+run_case nan-wildcard rmsnorm bf16 "$out/so/nan_fill.so" fail "got -\?nan" 300 --no-timing
 run_case l2-persistence rmsnorm bf16 "$out/so/l2_persist.so" fail "persisting-L2" 300
 run_case replay-by-pointer rmsnorm bf16 "$out/so/replay_by_pointer.so" fail "timed call" 300
 run_case ptrace-runner rmsnorm bf16 "$out/so/ptrace_runner.so" fail "process tampering.*ptrace" 300
