@@ -2,9 +2,11 @@
 
 #include "kernels/CudaToolchain.h"
 #include "kernels/harness/VerdictProtocol.h"
+#include "sandbox/BubblewrapArguments.h"
 #include "sandbox/SandboxProcess.h"
 
 #include <QCoreApplication>
+#include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonDocument>
@@ -64,6 +66,20 @@ QStringList KernelRunner::cudaRuntimeFolders()
     return folders;
 }
 
+QStringList KernelRunner::cudaLibraryFolders(const QString &libraryPath)
+{
+    QStringList folders;
+    for (const QString &entry : libraryPath.split(u':', Qt::SkipEmptyParts)) {
+        const QDir folder(entry);
+        if (!folder.isAbsolute() || folders.contains(folder.absolutePath()))
+            continue; // a relative entry would name the sandbox's working folder, not the host's
+        if (!folder.entryList({QStringLiteral("libcuda.so*"), QStringLiteral("libcudart.so*")}, QDir::Files)
+                 .isEmpty())
+            folders << folder.absolutePath();
+    }
+    return folders;
+}
+
 SandboxSpec KernelRunner::sandboxSpec(const KernelRunRequest &request, const QString &runner, const QString &keyFile,
                                       const QByteArray &nonce)
 {
@@ -83,6 +99,15 @@ SandboxSpec KernelRunner::sandboxSpec(const KernelRunRequest &request, const QSt
     spec.workspace = request.workFolder;
     spec.readOnlyPaths << runner << QFileInfo(request.candidateLibrary).absolutePath()
                        << QFileInfo(request.baselineLibrary).absolutePath() << cudaRuntimeFolders();
+    const QStringList libraryFolders = cudaLibraryFolders(qEnvironmentVariable("LD_LIBRARY_PATH"));
+    if (!libraryFolders.isEmpty()) {
+        spec.environment = defaultSandboxEnvironment(request.workFolder);
+        spec.environment.insert(QStringLiteral("LD_LIBRARY_PATH"), libraryFolders.join(u':'));
+        for (const QString &folder : libraryFolders) {
+            if (!folder.startsWith(QStringLiteral("/usr/")))
+                spec.readOnlyPaths << folder; // /usr is shown whole already
+        }
+    }
     spec.readOnlyPaths.removeDuplicates();
     spec.allowGpu = true;
     spec.passPipeFd = true;

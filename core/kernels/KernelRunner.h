@@ -64,6 +64,10 @@ public:
                                    const QByteArray &nonce);
     /// Folders the CUDA runtime lives in (outside /usr, e.g. /usr/local/cuda-13.0): shown read-only.
     static QStringList cudaRuntimeFolders();
+    /// The folders of @p libraryPath (LD_LIBRARY_PATH's form) that hold the CUDA driver (libcuda.so*) or runtime
+    /// (libcudart.so*). Some GPU machines (Kubernetes nodes, which mount the driver at /usr/local/nvidia/lib64)
+    /// name them only in that variable, which the sandbox does not pass on; the runner gets them named again.
+    static QStringList cudaLibraryFolders(const QString &libraryPath);
 
     /// Judges what a finished runner left: the pipe's bytes must be one frame signed with @p key
     /// for @p nonce; otherwise the outcome says why (crash, timeout, no verdict, forged or damaged).

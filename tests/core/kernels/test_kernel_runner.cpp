@@ -9,6 +9,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QScopeGuard>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -49,6 +50,13 @@ class TestKernelRunner : public QObject
         file.close();
         file.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
         return path;
+    }
+
+    static void writeFile(const QString &path, const QByteArray &bytes)
+    {
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(bytes);
     }
 
     KernelRunOutcome runWith(const QString &runner, const QString &taskFile = QString(), int timeoutMs = 20000)
@@ -173,6 +181,34 @@ private Q_SLOTS:
         const KernelRunOutcome o = runWith(m_dir.filePath(u"does-not-exist"_s));
         QVERIFY(!o.authentic);
         QVERIFY2(o.problem.contains(u"could not be started"_s) || o.problem.contains(u"exit code"_s), qPrintable(o.problem));
+    }
+
+    void cudaLibraryFolders_areTheFoldersHoldingTheDriverOrRuntime()
+    {
+        QTemporaryDir driver, runtime, other;
+        writeFile(driver.filePath(u"libcuda.so.1"_s), "driver");
+        writeFile(runtime.filePath(u"libcudart.so.13"_s), "runtime");
+        writeFile(other.filePath(u"libnotcuda.so"_s), "other");
+        const QString path = driver.path() + u":relative/lib:"_s + other.path() + u"::"_s + runtime.path() + u':' +
+                             driver.path() + u":/does/not/exist"_s;
+        QCOMPARE(KernelRunner::cudaLibraryFolders(path), QStringList({driver.path(), runtime.path()}));
+        QVERIFY(KernelRunner::cudaLibraryFolders(QString()).isEmpty());
+    }
+
+    void runner_findsADriverNamedOnlyInLdLibraryPath()
+    {
+        SKIP_WITHOUT_SANDBOX();
+        // As on a Kubernetes GPU node: the driver's folder is outside the sandbox's view and named only in the
+        // variable, which the sandbox would otherwise clear.
+        QTemporaryDir driver;
+        writeFile(driver.filePath(u"libcuda.so.1"_s), "the-driver-library");
+        const QByteArray saved = qgetenv("LD_LIBRARY_PATH");
+        const auto restore = qScopeGuard([&] { qputenv("LD_LIBRARY_PATH", saved); });
+        qputenv("LD_LIBRARY_PATH", (driver.path() + u":/does/not/exist"_s).toLocal8Bit());
+        const KernelRunOutcome o = runWith(fakeRunner(
+            u"driver.sh"_s, "echo \"path=$LD_LIBRARY_PATH\" >&2; cat \"$LD_LIBRARY_PATH/libcuda.so.1\" >&2; exit 3\n"));
+        QVERIFY2(o.stdErrTail.contains(u"path="_s + driver.path() + u'\n'), qPrintable(o.stdErrTail));
+        QVERIFY2(o.stdErrTail.contains(u"the-driver-library"_s), qPrintable(o.stdErrTail));
     }
 
     void realRunner_signsItsVerdictForThisRun()
