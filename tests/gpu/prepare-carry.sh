@@ -10,7 +10,8 @@
 #   skillforge-cli.tar.xz   skillforge's command line and bubblewrap with every library they load, glibc's loader
 #                           included, so that they start on any x86-64 Linux: the product's own path (a kernel
 #                           check through the sandbox, a cached rebuild, runs rejudge) on the GPU
-#   flagship-runs/          the flagship run to judge there, made here by the embedded model (see run.sh)
+#   flagship-runs/          the flagship run(s) to judge there, made here by the embedded model into
+#                           build/flagship-runs (files over 1 MiB left behind)
 #
 # Environment: SKILLFORGE_BIN (default build/ci/bin/skillforge).
 set -euo pipefail
@@ -92,11 +93,21 @@ echo "prepare-carry: packing skillforge's command line (about a minute)"
 tar -c -C "$stage" skillforge-cli | xz -T0 -6 >"$carry/skillforge-cli.tar.xz.part"
 mv "$carry/skillforge-cli.tar.xz.part" "$carry/skillforge-cli.tar.xz"
 
-# ---- the flagship run
-if ls -d "$carry"/flagship-runs/*/run.json >/dev/null 2>&1; then
+# ---- the flagship run(s), made here: skillforge eval ... --out build/flagship-runs. A student's command may have
+# left big files in its workspace (up to the sandbox's 256 MiB per file); the kernels rejudge reads are small, so
+# files over 1 MiB stay behind, each named.
+rm -rf "$carry/flagship-runs"
+if ls -d "$root"/build/flagship-runs/*/run.json >/dev/null 2>&1; then
+  mkdir -p "$carry/flagship-runs"
+  for run in "$root"/build/flagship-runs/*/; do
+    id="$(basename "$run")"
+    mkdir -p "$carry/flagship-runs/$id"
+    (cd "$run" && find . -type f -size -1025k -exec cp --parents -p -t "$carry/flagship-runs/$id/" {} +)
+    (cd "$run" && find . -type f -size +1024k -printf "prepare-carry: left behind from $id: %p (%s bytes)\n")
+  done
   echo "prepare-carry: flagship run(s): $(ls "$carry/flagship-runs" | tr '\n' ' ')"
 else
-  echo "prepare-carry: no flagship run in build/gpu-carry/flagship-runs; run.sh will skip judging it (see run.sh)"
+  echo "prepare-carry: no flagship run in build/flagship-runs; run.sh will judge none (see docs/kernel-runner.md)"
 fi
 
 du -sh "$carry"/* | sed 's/^/prepare-carry: /'
