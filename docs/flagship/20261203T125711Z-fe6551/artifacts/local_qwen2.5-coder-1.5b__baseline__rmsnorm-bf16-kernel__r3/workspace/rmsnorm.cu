@@ -1,0 +1,1 @@
+wrote 28 bytes to rmsnorm.cu

@@ -1,0 +1,1 @@
+wrote 33 bytes to rmsnorm_bf16.cu
