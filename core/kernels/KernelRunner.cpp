@@ -73,8 +73,7 @@ QStringList KernelRunner::cudaLibraryFolders(const QString &libraryPath)
         const QDir folder(entry);
         if (!folder.isAbsolute() || folders.contains(folder.absolutePath()))
             continue; // a relative entry would name the sandbox's working folder, not the host's
-        if (!folder.entryList({QStringLiteral("libcuda.so*"), QStringLiteral("libcudart.so*")}, QDir::Files)
-                 .isEmpty())
+        if (!folder.entryList({QStringLiteral("libcuda.so*"), QStringLiteral("libcudart.so*")}, QDir::Files).isEmpty())
             folders << folder.absolutePath();
     }
     return folders;

@@ -225,8 +225,8 @@ private Q_SLOTS:
             20000);
 
         // No --executor: the run goes back to the cluster its run.json records, with the same shared folder.
-        const QStringList resume{QStringLiteral("eval"), QStringLiteral("--resume"), runDir, QStringLiteral("--poll-ms"),
-                                 QStringLiteral("250")};
+        const QStringList resume{QStringLiteral("eval"), QStringLiteral("--resume"), runDir,
+                                 QStringLiteral("--poll-ms"), QStringLiteral("250")};
         const Result resumed = run(resume);
         QVERIFY2(resumed.err.contains(QStringLiteral("heavy work on: Slurm")) &&
                      resumed.err.contains(QStringLiteral("as run.json records")),
