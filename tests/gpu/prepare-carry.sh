@@ -112,8 +112,10 @@ fi
 
 du -sh "$carry"/* | sed 's/^/prepare-carry: /'
 total_kib="$(du -sk "$carry" | cut -f1)"
-tree_kib="$(git -C "$root" ls-files -z --cached --others --exclude-standard | (cd "$root" && du -ck --files0-from=- 2>/dev/null) | tail -1 | cut -f1)"
-echo "prepare-carry: $((total_kib / 1024)) MiB to carry + $((tree_kib / 1024)) MiB of working tree (the device tool takes 64 MiB in all)"
+tree_kib="$(git -C "$root" ls-files -z --cached --others --exclude-standard |
+  (cd "$root" && du -ck --files0-from=- 2>/dev/null) | tail -1 | cut -f1)"
+echo "prepare-carry: $((total_kib / 1024)) MiB to carry + $((tree_kib / 1024)) MiB of working tree" \
+  "(the device tool takes 64 MiB in all)"
 if [ $((total_kib + tree_kib)) -gt $((62 * 1024)) ]; then
   echo "prepare-carry: too large to travel" >&2
   exit 1

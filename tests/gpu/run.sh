@@ -1,25 +1,29 @@
 #!/usr/bin/env bash
 # tests/gpu/run.sh — the GPU half of the kernel tests, for a machine with an NVIDIA GPU, CUDA and a C++
-# compiler (Qt is not needed). In one go:
+# compiler (Qt is not needed). In one go, in this order:
 #
 #   validation  builds skillforge-kernel-runner and every candidate with the flags Skillforge uses, runs every
 #               bundled task's baseline in every dtype (all must pass) and every adversarial candidate (each must
-#               be rejected for its own reason), checks each signed verdict, and measures timing stability
-#               (five checks of one kernel: the spread of their medians per shape)
-#   overhead    times a normal check with today's runner and with the runner before the 2026 defences
-#               (build/gpu-carry/runner-before, from tests/gpu/prepare-carry.sh): issue 17 allows 25%
+#               be rejected for its own reason), and checks each signed verdict
 #   product     Skillforge's own path: `skillforge kernel check` through the sandbox, twice (the second build must
 #               come from the cache), then `skillforge runs rejudge` on each run in build/gpu-carry/flagship-runs
+#   (stability) with validation: five checks of one kernel, the spread of their medians per shape
+#   overhead    times a normal check with today's runner and with the runner before the 2026 defences
+#               (build/gpu-carry/runner-before, from tests/gpu/prepare-carry.sh): issue 17 allows 25%
 #
 #   tests/gpu/run.sh [--quick] [PHASE...]   PHASE: validation, overhead, product (default: all three);
 #                                           --quick: no timing-stability runs and no overhead phase
 #
-# Environment: TIME_LIMIT_S (start no case after this many seconds: a device loan's call has a hard limit, and what
-# ran is worth more than a run killed before its table), OUT_DIR (work folder, default build/gpu), RESULTS_DIR (where gpu-validation.txt, verdicts.tar.gz and
-# the judged runs go; default OUT_DIR), RUNNER (a runner already built: skip building it), NVCC (default nvcc on
-# PATH or /usr/local/cuda/bin/nvcc), SKILLFORGE (a skillforge binary; default the carried
-# build/gpu-carry/skillforge-cli.tar.xz), FLAGSHIP_RUNS (the runs to rejudge; default build/gpu-carry/flagship-runs),
-# HANG_TIMEOUT_S (the hanging candidate's limit, 60).
+# Environment:
+#   TIME_LIMIT_S    start no case after this many seconds (the cases left are reported as not run): a GPU loan's
+#                   call has a hard limit, and what ran is worth more than a run killed before its table
+#   OUT_DIR         work folder (default build/gpu)
+#   RESULTS_DIR     where gpu-validation.txt, verdicts.tar.gz and the judged runs go (default OUT_DIR)
+#   RUNNER          a runner already built: skip building it
+#   NVCC            default nvcc on PATH, else /usr/local/cuda/bin/nvcc
+#   SKILLFORGE      a skillforge binary (default: the carried build/gpu-carry/skillforge-cli.tar.xz)
+#   FLAGSHIP_RUNS   the runs to rejudge (default build/gpu-carry/flagship-runs)
+#   HANG_TIMEOUT_S  the hanging candidate's limit (60)
 # Exit codes: 0 every case as expected, 1 some case not as expected, 77 no GPU here (skipped).
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -132,9 +136,10 @@ fi
 results=()
 failures=0
 not_run=0
+row() { printf '%-26s %-16s %-5s %-5s %-10s %7s  %s' "$@"; } # case task dtype want result time reason
 out_of_time() { # name: true (and the case is reported as not run) when TIME_LIMIT_S has passed
   [ "$(seconds_left)" -gt 0 ] && return 1
-  results+=("$(printf '%-26s %-16s %-5s %-5s %-10s %7s  %s' "$1" - - - "NOT RUN" - "TIME_LIMIT_S (${time_limit}s) reached")")
+  results+=("$(row "$1" - - - "NOT RUN" - "TIME_LIMIT_S (${time_limit}s) reached")")
   echo "${results[-1]}"
   printf '%s\n' "${results[-1]}" >"$out/verdicts/$1.line"
   not_run=$((not_run + 1))
@@ -170,7 +175,7 @@ run_case() { # name task dtype candidate.so expect(pass|fail) why-substring time
     failures=$((failures + 1))
   fi
   printf '%s\n' "$secs" >"$out/verdicts/$name.seconds"
-  results+=("$(printf '%-26s %-16s %-5s %-5s %-10s %6ss  %s' "$name" "$task" "$dtype" "$expect" "$ok" "$secs" "${reason:0:90}")")
+  results+=("$(row "$name" "$task" "$dtype" "$expect" "$ok" "${secs}s" "${reason:0:90}")")
   echo "${results[-1]}"
   printf '%s\n' "${results[-1]}" >"$out/verdicts/$name.line"
 }
@@ -197,7 +202,9 @@ collect_background() {
   background=()
 }
 bench=()
-median_of_files() { cat "$@" 2>/dev/null | sort -g | awk '{v[NR]=$1} END {if (NR) print (NR%2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
+median_of_files() {
+  cat "$@" 2>/dev/null | sort -g | awk '{v[NR]=$1} END {if (NR) print (NR%2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'
+}
 # A shape's candidate timing from a verdict: "median_us samples".
 shape_timing() { # verdict-file shape
   grep -o "\"shape\":\"$2\",\"dims\":\"[^\"]*\",\"candidate\":{[^}]*}" "$1" 2>/dev/null |
@@ -244,7 +251,6 @@ if want validation; then
   run_case ptrace-runner rmsnorm bf16 "$out/so/ptrace_runner.so" fail "process tampering.*ptrace" 300
   run_case proc-self-mem rmsnorm bf16 "$out/so/proc_self_mem.so" fail "process tampering" 300
   run_case got-patch rmsnorm bf16 "$out/so/got_patch.so" fail "process tampering" 300
-
 fi
 
 # ==== product: skillforge's own kernel check and rejudge, through its sandbox
@@ -276,7 +282,8 @@ if want product; then
         >"$out/product-$attempt.json" 2>"$out/product-$attempt.stderr"
       rc=$?
       secs="$(seconds_since "$t0")"
-      facts="$(tr -d '\n ' <"$out/product-$attempt.json" | sed -n 's/.*"build_ms":\([0-9]*\).*"from_cache":\(true\|false\).*/build \1 ms, from cache: \2/p')"
+      facts="$(tr -d '\n ' <"$out/product-$attempt.json" |
+        sed -n 's/.*"build_ms":\([0-9]*\).*"from_cache":\(true\|false\).*/build \1 ms, from cache: \2/p')"
       reason="$(tr -d '\n' <"$out/product-$attempt.json" | sed -n 's/.*"reason": *"\([^"]*\)".*/\1/p' | tail -1)"
       ok=OK
       want_cache=false
@@ -286,8 +293,7 @@ if want product; then
         failures=$((failures + 1))
         cat "$out/product-$attempt.stderr"
       fi
-      results+=("$(printf '%-26s %-16s %-5s %-5s %-10s %6ss  %s' "kernel-check-$attempt" rmsnorm bf16 pass "$ok" "$secs" \
-        "exit $rc; $facts; ${reason:0:60}")")
+      results+=("$(row "kernel-check-$attempt" rmsnorm bf16 pass "$ok" "${secs}s" "exit $rc; $facts; ${reason:0:60}")")
       echo "${results[-1]}"
     done
 
@@ -309,14 +315,13 @@ if want product; then
         ok=UNEXPECTED
         failures=$((failures + 1))
       fi
-      results+=("$(printf '%-26s %-16s %-5s %-5s %-10s %6ss  %s' "rejudge-flagship" rmsnorm bf16 "done" "$ok" "$secs" \
-        "exit $rc; $(($(wc -l <"$out/flagship/$id/results.jsonl") - lines_before)) verdicts appended")")
+      appended=$(($(wc -l <"$out/flagship/$id/results.jsonl") - lines_before))
+      results+=("$(row "rejudge-flagship" rmsnorm bf16 "done" "$ok" "${secs}s" "exit $rc; $appended verdicts appended")")
       echo "${results[-1]}"
       tar -czf "$results_dir/flagship-judged-$id.tar.gz" -C "$out/flagship" "$id"
     done
   fi
 fi
-
 
 # ==== timing stability (after the product phase: the cases above matter more when time runs short)
 if want validation && [ $quick -eq 0 ]; then
@@ -389,7 +394,8 @@ elapsed=$(( $(date +%s) - started ))
   echo "GPU kernel validation — $gpu ($arch), CUDA driver API $cuda_driver, nvcc $nvcc_version,"
   echo "$(uname -r), $(date -u '+%Y-%m-%d %H:%M UTC'), ${elapsed}s"
   echo
-  printf '%-26s %-16s %-5s %-5s %-10s %7s  %s\n' case task dtype want result time "verdict reason"
+  row case task dtype want result time "verdict reason"
+  echo
   for r in "${results[@]}"; do echo "$r"; done
   if [ ${#bench[@]} -gt 0 ]; then
     echo
