@@ -172,6 +172,8 @@ void KernelRunner::onSandboxFinished(const SandboxResult &result)
             outcome.problem += tr(" (it ran out of memory)");
         if (!outcome.authentic && result.tooManyProcesses)
             outcome.problem = tr("the candidate started too many processes or threads; the sandbox stopped it");
+        if (!outcome.authentic && result.workspaceFull)
+            outcome.problem = tr("the candidate wrote more to its work folder than the sandbox allows; it was stopped");
         if (!outcome.authentic && result.cancelled)
             outcome.problem = tr("cancelled");
     }

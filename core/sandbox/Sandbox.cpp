@@ -22,6 +22,8 @@ QString SandboxResult::summary() const
         how = QStringLiteral("timed out");
     } else if (tooManyProcesses) {
         how = QStringLiteral("killed: too many processes");
+    } else if (workspaceFull) {
+        how = QStringLiteral("killed: it wrote more to its workspace than the limit allows");
     } else if (cancelled) {
         how = QStringLiteral("cancelled");
     } else if (outOfMemory) {

@@ -16,6 +16,10 @@ struct SandboxLimits
     int maxProcesses = 64;             ///< a program that reaches this many processes at once is stopped
     qint64 maxOutputBytes = 1LL << 20; ///< kept per stream (stdout, stderr, pipe); the rest is dropped
     qint64 maxFileBytes = 256LL << 20; ///< largest file the program may write (RLIMIT_FSIZE)
+    /// How much disk the workspace may grow by, files of every size together (RLIMIT_FSIZE bounds only each
+    /// one), counted from SandboxSpec::workspaceBytesBefore: a program past it is stopped. Looked at twice a
+    /// second, so it can overshoot by what it writes in that time.
+    qint64 maxWorkspaceGrowthBytes = 2LL << 30;
 };
 
 /**
@@ -28,7 +32,11 @@ struct SandboxSpec
 {
     QString program; ///< absolute, or a name looked up on the sandbox's PATH
     QStringList arguments;
-    QString workspace;               ///< must exist; empty means no writable directory except /tmp
+    QString workspace; ///< must exist; empty means no writable directory except /tmp
+    /// The workspace's size that its growth limit counts from; -1: its size when the program starts. Several
+    /// programs in one workspace (a student's commands) pass its size before the first, so that together they
+    /// stay within one limit.
+    qint64 workspaceBytesBefore = -1;
     QStringList readOnlyPaths;       ///< host files or folders shown read-only at the same place
     bool allowGpu = false;           ///< bind /dev/nvidia* and /sys so CUDA programs can reach the GPU
     QProcessEnvironment environment; ///< empty: PATH, HOME (the workspace), LANG and TMPDIR only
@@ -46,6 +54,7 @@ struct SandboxResult
     bool crashed = false;          ///< ended by a signal it did not ask for (not our timeout kill)
     bool timedOut = false;         ///< killed at limits.timeoutMs
     bool tooManyProcesses = false; ///< killed for exceeding limits.maxProcesses
+    bool workspaceFull = false;    ///< killed for adding more than limits.maxWorkspaceGrowthBytes to the workspace
     bool outOfMemory = false;      ///< it ran out of its memory limit (best judged from how it died)
     bool cancelled = false;        ///< SandboxProcess::cancel()
     bool outputTruncated = false;  ///< some stream passed limits.maxOutputBytes

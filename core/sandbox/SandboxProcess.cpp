@@ -1,6 +1,7 @@
 #include "SandboxProcess.h"
 
 #include "BubblewrapArguments.h"
+#include "FolderUsage.h"
 #include "ProcessLimit.h"
 #include "ProcessTree.h"
 
@@ -20,6 +21,7 @@ namespace sf {
 namespace {
 
 constexpr int kProcessWatchMs = 50;
+constexpr int kWorkspaceWatchMs = 500;
 // Besides the program, bubblewrap keeps one process outside the sandbox and one inside (its init).
 constexpr int kBubblewrapOwnProcesses = 2;
 
@@ -42,6 +44,8 @@ SandboxProcess::SandboxProcess(QObject *parent)
     connect(&m_deadline, &QTimer::timeout, this, [this] { killFor(KillReason::Timeout); });
     m_processWatch.setInterval(kProcessWatchMs);
     connect(&m_processWatch, &QTimer::timeout, this, &SandboxProcess::checkProcessCount);
+    m_workspaceWatch.setInterval(kWorkspaceWatchMs);
+    connect(&m_workspaceWatch, &QTimer::timeout, this, &SandboxProcess::checkWorkspaceGrowth);
 }
 
 SandboxProcess::~SandboxProcess()
@@ -71,6 +75,9 @@ void SandboxProcess::start(const SandboxSpec &spec)
         failToStart(QStringLiteral("the workspace %1 is not a folder").arg(spec.workspace));
         return;
     }
+    m_workspaceBytesAtStart = spec.workspaceBytesBefore;
+    if (m_workspaceBytesAtStart < 0 && spec.limits.maxWorkspaceGrowthBytes > 0 && !spec.workspace.isEmpty())
+        m_workspaceBytesAtStart = folderDiskBytes(spec.workspace);
 
     int pipeWrite = -1;
     if (spec.passPipeFd) {
@@ -167,6 +174,9 @@ void SandboxProcess::start(const SandboxSpec &spec)
     if (limits.maxProcesses > 0) {
         m_processWatch.start();
     }
+    if (limits.maxWorkspaceGrowthBytes > 0 && !spec.workspace.isEmpty()) {
+        m_workspaceWatch.start();
+    }
 }
 
 void SandboxProcess::cancel()
@@ -214,6 +224,13 @@ void SandboxProcess::checkProcessCount()
     }
 }
 
+void SandboxProcess::checkWorkspaceGrowth()
+{
+    const qint64 added = folderDiskBytes(m_spec.workspace) - m_workspaceBytesAtStart;
+    if (m_process && added > m_spec.limits.maxWorkspaceGrowthBytes)
+        killFor(KillReason::Workspace);
+}
+
 void SandboxProcess::readPipe()
 {
     char buffer[16384];
@@ -257,6 +274,7 @@ void SandboxProcess::onProcessFinished(int exitCode)
 {
     m_deadline.stop();
     m_processWatch.stop();
+    m_workspaceWatch.stop();
     append(m_result.stdOut, m_process->readAllStandardOutput());
     append(m_result.stdErr, m_process->readAllStandardError());
     if (m_pipeRead >= 0) {
@@ -273,6 +291,7 @@ void SandboxProcess::onProcessFinished(int exitCode)
     m_result.exitCode = exitCode;
     m_result.timedOut = m_killReason == KillReason::Timeout;
     m_result.tooManyProcesses = m_killReason == KillReason::Processes || hitProcessCap;
+    m_result.workspaceFull = m_killReason == KillReason::Workspace;
     m_result.cancelled = m_killReason == KillReason::Cancel;
     // bwrap reports a program killed by signal N as exit status 128+N.
     const bool signalled = exitCode > 128 && exitCode <= 128 + 64;

@@ -41,12 +41,14 @@ private:
         None,
         Timeout,
         Processes,
+        Workspace,
         Cancel
     };
 
     void failToStart(const QString &why);
     void killFor(KillReason reason);
     void checkProcessCount();
+    void checkWorkspaceGrowth();
     void readPipe();
     void closePipe();
     void onProcessFinished(int exitCode);
@@ -57,6 +59,8 @@ private:
     QProcess *m_process = nullptr;
     QTimer m_deadline;
     QTimer m_processWatch;
+    QTimer m_workspaceWatch;
+    qint64 m_workspaceBytesAtStart = 0;
     QElapsedTimer m_clock;
     KillReason m_killReason = KillReason::None;
     int m_pipeRead = -1;

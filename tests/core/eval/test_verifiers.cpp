@@ -10,6 +10,7 @@
 #include <QTest>
 
 using namespace sf;
+using namespace Qt::StringLiterals;
 
 namespace {
 
@@ -178,6 +179,29 @@ private Q_SLOTS:
         o = runVerifier(s, c);
         QVERIFY(!o.passed);
         QVERIFY2(o.evidence.contains(QStringLiteral("timed out")), qPrintable(o.evidence));
+    }
+
+    void commandsInOneWorkspace_shareOneGrowthLimit()
+    {
+        QString why;
+        if (!sandboxAvailable(&why))
+            SF_SKIP(qPrintable(QStringLiteral("no sandbox here: ") + why));
+        // A student's commands in one item: each alone stays under the limit, together they pass it.
+        const CommandRunner run = sandboxCommandRunner(8LL << 20);
+        const QString writeFive = QStringLiteral("head -c 5242880 /dev/zero > part$N && sleep 2 && echo done");
+        CommandOutcome first = run(QString(writeFive).replace(u"$N"_s, u"1"_s), m_workspace.path(), 20'000);
+        QVERIFY2(first.exitCode == 0 && first.output.contains(u"done"_s), qPrintable(first.output));
+        CommandOutcome second = run(QString(writeFive).replace(u"$N"_s, u"2"_s), m_workspace.path(), 20'000);
+        QVERIFY2(second.output.contains(u"[stopped: the workspace grew by more than 8 MiB since the first command]"_s),
+                 qPrintable(second.output));
+        QVERIFY(!second.output.contains(u"done"_s));
+        QVERIFY(QFile::exists(m_workspace.filePath(QStringLiteral("part2")))); // stopped, nothing deleted
+        // Another workspace starts from its own size.
+        QTemporaryDir other;
+        CommandOutcome elsewhere = run(QString(writeFive).replace(u"$N"_s, u"3"_s), other.path(), 20'000);
+        QVERIFY2(elsewhere.exitCode == 0, qPrintable(elsewhere.output));
+        QFile::remove(m_workspace.filePath(QStringLiteral("part1")));
+        QFile::remove(m_workspace.filePath(QStringLiteral("part2")));
     }
 
     void cudaKernel_withoutChecker_isNotAvailable()

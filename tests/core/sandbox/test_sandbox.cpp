@@ -1,5 +1,6 @@
 // The sandbox that runs model-written code and test commands: it must contain what it runs.
 #include "sandbox/BubblewrapArguments.h"
+#include "sandbox/FolderUsage.h"
 #include "sandbox/Sandbox.h"
 #include "sandbox/SandboxProcess.h"
 
@@ -168,6 +169,57 @@ private Q_SLOTS:
         QVERIFY(result.outOfMemory);
         QVERIFY(!result.succeeded());
         QVERIFY(result.summary().startsWith(u"out of memory"));
+    }
+
+    void workspaceGrowingPastTheLimit_isStoppedAndKeepsWhatItWrote()
+    {
+        QTemporaryDir workspace;
+        // Every file under the per-file limit, their sum not.
+        SandboxSpec spec = shell(QStringLiteral("i=0; while :; do head -c 1048576 /dev/zero > f$i; i=$((i+1)); "
+                                                "sleep 0.02; done"),
+                                 workspace.path());
+        spec.limits.maxWorkspaceGrowthBytes = 8LL << 20;
+        const SandboxResult result = runSandboxed(spec);
+        QVERIFY2(result.workspaceFull, qPrintable(result.summary()));
+        QVERIFY(!result.timedOut);
+        QVERIFY(!result.succeeded());
+        QVERIFY(result.summary().contains(u"more to its workspace than the limit allows"));
+        QVERIFY(QFile::exists(workspace.filePath(u"f8"_s)));
+        QVERIFY(folderDiskBytes(workspace.path()) > 8LL << 20);
+    }
+
+    void workspaceGrowth_countsFromTheSizeGiven()
+    {
+        QTemporaryDir workspace;
+        QFile existing(workspace.filePath(u"data.bin"_s));
+        QVERIFY(existing.open(QIODevice::WriteOnly));
+        existing.write(QByteArray(6 << 20, 'x'));
+        existing.close();
+        SandboxSpec spec = shell(QStringLiteral("sleep 2"), workspace.path());
+        spec.limits.maxWorkspaceGrowthBytes = 4LL << 20;
+        // Counted from its size at the start, the 6 MiB already there are no growth.
+        QVERIFY2(runSandboxed(spec).succeeded(), "a workspace's own files count as growth");
+        // Counted from an empty workspace (an earlier command wrote them), they are past the limit.
+        spec.workspaceBytesBefore = 0;
+        const SandboxResult result = runSandboxed(spec);
+        QVERIFY2(result.workspaceFull, qPrintable(result.summary()));
+    }
+
+    void folderDiskBytes_countsBlocksNotLinksOrHoles()
+    {
+        QTemporaryDir folder;
+        QFile written(folder.filePath(u"written"_s));
+        QVERIFY(written.open(QIODevice::WriteOnly));
+        written.write(QByteArray(1 << 20, 'x'));
+        written.close();
+        QFile sparse(folder.filePath(u"sparse"_s));
+        QVERIFY(sparse.open(QIODevice::WriteOnly));
+        QVERIFY(sparse.resize(1LL << 30)); // a 1 GiB hole takes no disk
+        sparse.close();
+        QVERIFY(QFile::link(u"/usr"_s, folder.filePath(u"link"_s)));
+        const qint64 bytes = folderDiskBytes(folder.path());
+        QVERIFY2(bytes >= 1 << 20 && bytes < 2 << 20, qPrintable(QString::number(bytes)));
+        QCOMPARE(folderDiskBytes(folder.filePath(u"missing"_s)), 0);
     }
 
     void crash_isReportedWithItsSignal()
