@@ -43,6 +43,12 @@ int processesSleeping(const QString &seconds)
     return count;
 }
 
+bool writeFile(const QString &path, int bytes)
+{
+    QFile file(path);
+    return file.open(QIODevice::WriteOnly) && file.write(QByteArray(bytes, 'x')) == bytes;
+}
+
 } // namespace
 
 class TestSandbox final : public QObject
@@ -191,10 +197,7 @@ private Q_SLOTS:
     void workspaceGrowth_countsFromTheSizeGiven()
     {
         QTemporaryDir workspace;
-        QFile existing(workspace.filePath(u"data.bin"_s));
-        QVERIFY(existing.open(QIODevice::WriteOnly));
-        existing.write(QByteArray(6 << 20, 'x'));
-        existing.close();
+        QVERIFY(writeFile(workspace.filePath(u"data.bin"_s), 6 << 20));
         SandboxSpec spec = shell(QStringLiteral("sleep 2"), workspace.path());
         spec.limits.maxWorkspaceGrowthBytes = 4LL << 20;
         // Counted from its size at the start, the 6 MiB already there are no growth.
@@ -208,10 +211,7 @@ private Q_SLOTS:
     void folderDiskBytes_countsBlocksNotLinksOrHoles()
     {
         QTemporaryDir folder;
-        QFile written(folder.filePath(u"written"_s));
-        QVERIFY(written.open(QIODevice::WriteOnly));
-        written.write(QByteArray(1 << 20, 'x'));
-        written.close();
+        QVERIFY(writeFile(folder.filePath(u"written"_s), 1 << 20));
         QFile sparse(folder.filePath(u"sparse"_s));
         QVERIFY(sparse.open(QIODevice::WriteOnly));
         QVERIFY(sparse.resize(1LL << 30)); // a 1 GiB hole takes no disk
