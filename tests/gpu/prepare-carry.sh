@@ -11,7 +11,7 @@
 #                           included, so that they start on any x86-64 Linux: the product's own path (a kernel
 #                           check through the sandbox, a cached rebuild, runs rejudge) on the GPU
 #   flagship-runs/          the flagship run(s) to judge there, made here by the embedded model into
-#                           build/flagship-runs (files over 1 MiB left behind)
+#                           build/flagship-runs, else the one in docs/flagship (files over 1 MiB left behind)
 #
 # Environment: SKILLFORGE_BIN (default build/ci/bin/skillforge).
 set -euo pipefail
@@ -93,21 +93,24 @@ echo "prepare-carry: packing skillforge's command line (about a minute)"
 tar -c -C "$stage" skillforge-cli | xz -T0 -6 >"$carry/skillforge-cli.tar.xz.part"
 mv "$carry/skillforge-cli.tar.xz.part" "$carry/skillforge-cli.tar.xz"
 
-# ---- the flagship run(s), made here: skillforge eval ... --out build/flagship-runs. A student's command may have
-# left big files in its workspace (up to the sandbox's 256 MiB per file); the kernels rejudge reads are small, so
-# files over 1 MiB stay behind, each named.
+# ---- the flagship run(s), made here: skillforge eval ... --out build/flagship-runs, else the one kept in docs/flagship.
+# A student's command may have left big files in its workspace (up to the sandbox's 256 MiB per file); the kernels
+# rejudge reads are small, so files over 1 MiB stay behind, each named.
 rm -rf "$carry/flagship-runs"
-if ls -d "$root"/build/flagship-runs/*/run.json >/dev/null 2>&1; then
+runs_from="$root/build/flagship-runs"
+ls -d "$runs_from"/*/run.json >/dev/null 2>&1 || runs_from="$root/docs/flagship"
+if ls -d "$runs_from"/*/run.json >/dev/null 2>&1; then
   mkdir -p "$carry/flagship-runs"
-  for run in "$root"/build/flagship-runs/*/; do
+  for run in "$runs_from"/*/; do
+    [ -f "$run/run.json" ] || continue
     id="$(basename "$run")"
     mkdir -p "$carry/flagship-runs/$id"
     (cd "$run" && find . -type f -size -1025k -exec cp --parents -p -t "$carry/flagship-runs/$id/" {} +)
     (cd "$run" && find . -type f -size +1024k -printf "prepare-carry: left behind from $id: %p (%s bytes)\n")
   done
-  echo "prepare-carry: flagship run(s): $(ls "$carry/flagship-runs" | tr '\n' ' ')"
+  echo "prepare-carry: flagship run(s) from ${runs_from#"$root"/}: $(ls "$carry/flagship-runs" | tr '\n' ' ')"
 else
-  echo "prepare-carry: no flagship run in build/flagship-runs; run.sh will judge none (see docs/kernel-runner.md)"
+  echo "prepare-carry: no flagship run in build/flagship-runs or docs/flagship; run.sh will judge none"
 fi
 
 du -sh "$carry"/* | sed 's/^/prepare-carry: /'
