@@ -140,4 +140,19 @@ void CudaToolchain::finishOne()
         Q_EMIT detected(m_info);
 }
 
+QStringList CudaToolchain::toolkitFoldersOutsideUsr(const QString &nvcc)
+{
+    QStringList folders;
+    if (nvcc.isEmpty())
+        return folders;
+    // nvcc lives in <root>/bin; the dynamic loader's cache may name <root> by a symlink or its target.
+    const QString root = QFileInfo(QFileInfo(nvcc).absolutePath()).absolutePath();
+    const QString canonical = QFileInfo(root).canonicalFilePath();
+    for (const QString &folder : {root, canonical}) {
+        if (!folder.isEmpty() && !folder.startsWith(QStringLiteral("/usr/")) && !folders.contains(folder))
+            folders << folder;
+    }
+    return folders;
+}
+
 } // namespace sf

@@ -42,6 +42,10 @@ public:
 
     /// nvcc on PATH, else the usual CUDA install folders; empty when none.
     static QString findNvcc();
+    /// The folders of @p nvcc's CUDA toolkit where they lie outside /usr (e.g. /opt/cuda-13.0, by its link and its
+    /// target): what a sandbox must show, read-only, for nvcc and the CUDA runtime to work in it. /usr is shown
+    /// whole.
+    static QStringList toolkitFoldersOutsideUsr(const QString &nvcc = findNvcc());
     /// Parses the "release X.Y" of `nvcc --version` output.
     static QString parseNvccRelease(const QString &versionOutput);
     /// Reads the first GPU of `nvidia-smi --query-gpu=name,compute_cap,memory.total,driver_version

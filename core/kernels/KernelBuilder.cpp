@@ -42,6 +42,10 @@ KernelBuilder::KernelBuilder(QObject *parent)
 
 KernelBuilder::~KernelBuilder()
 {
+    if (m_sandboxed) {
+        m_sandboxed->disconnect(this);
+        delete m_sandboxed.data(); // kills what runs in it before its folder goes
+    }
     if (m_process) {
         m_process->disconnect(this);
         m_process->kill();
@@ -107,14 +111,19 @@ void KernelBuilder::start(const KernelBuildRequest &request)
 
 void KernelBuilder::cancel()
 {
-    if (!m_process)
+    if (m_sandboxed) {
+        m_sandboxed->disconnect(this);
+        delete m_sandboxed.data(); // kills what runs in it
+    } else if (m_process) {
+        m_process->disconnect(this);
+        m_process->kill();
+        m_process->waitForFinished(2000);
+        m_process->deleteLater();
+        m_process = nullptr;
+        m_timeout.stop();
+    } else {
         return;
-    m_process->disconnect(this);
-    m_process->kill();
-    m_process->waitForFinished(2000);
-    m_process->deleteLater();
-    m_process = nullptr;
-    m_timeout.stop();
+    }
     fail(tr("the build was cancelled"));
 }
 
@@ -143,6 +152,41 @@ void KernelBuilder::runStep(Step step, const QString &program, const QStringList
     m_timeout.start(step == Step::Compile ? m_request.timeoutMs : 30000);
     qCDebug(lcKernels) << "running" << program << arguments;
     process->start(program, arguments);
+}
+
+void KernelBuilder::runSandboxedStep(Step step, const QString &program, const QStringList &arguments)
+{
+    m_step = step;
+    SandboxSpec spec;
+    spec.program = program;
+    spec.arguments = arguments;
+    spec.workspace = m_workFolder;
+    spec.readOnlyPaths = CudaToolchain::toolkitFoldersOutsideUsr(m_request.nvccPath);
+    spec.limits.timeoutMs = step == Step::Compile ? m_request.timeoutMs : 30000;
+    spec.limits.memoryBytes = 8LL << 30; // cicc and ptxas on a large kernel, and still a bound
+    spec.limits.maxOutputBytes = 4LL << 20;
+    m_sandboxed = new SandboxProcess(this);
+    connect(m_sandboxed, &SandboxProcess::finished, this, &KernelBuilder::onSandboxedStepFinished);
+    qCDebug(lcKernels) << "running in the sandbox" << program << arguments;
+    m_sandboxed->start(spec);
+}
+
+void KernelBuilder::onSandboxedStepFinished(const SandboxResult &result)
+{
+    m_sandboxed->deleteLater();
+    m_sandboxed = nullptr;
+    if (!result.error.isEmpty()) {
+        fail(tr("kernel builds run only in the sandbox, which could not run %1: %2")
+                 .arg(m_step == Step::Compile ? QStringLiteral("nvcc") : QStringLiteral("nm"), result.error));
+        return;
+    }
+    if (result.timedOut) {
+        m_result.timedOut = true;
+        fail(tr("nvcc did not finish within %1 s").arg(m_request.timeoutMs / 1000.0));
+        return;
+    }
+    // nvcc writes its diagnostics and ptxas's report to stderr; whatever reaches stdout comes first.
+    stepFinished(result.exitCode, QString::fromLocal8Bit(result.stdOut + result.stdErr));
 }
 
 void KernelBuilder::stepFinished(int exitCode, const QString &output)
@@ -189,7 +233,8 @@ void KernelBuilder::afterVersion(const QString &output)
         return;
     }
     source.close();
-    runStep(Step::Compile, m_request.nvccPath, m_result.flags + QStringList{QStringLiteral("-o"), LibraryName, CompiledName});
+    runSandboxedStep(Step::Compile, m_request.nvccPath,
+                     m_result.flags + QStringList{QStringLiteral("-o"), LibraryName, CompiledName});
 }
 
 void KernelBuilder::afterCompile(int exitCode, const QString &output)
@@ -209,7 +254,7 @@ void KernelBuilder::afterCompile(int exitCode, const QString &output)
         finish();
         return;
     }
-    runStep(Step::Symbols, QStringLiteral("nm"), {QStringLiteral("-D"), LibraryName});
+    runSandboxedStep(Step::Symbols, QStringLiteral("nm"), {QStringLiteral("-D"), LibraryName});
 }
 
 void KernelBuilder::afterSymbols(int exitCode, const QString &output)

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "kernels/KernelBuild.h"
+#include "sandbox/SandboxProcess.h"
 
 #include <QElapsedTimer>
 #include <QObject>
@@ -28,7 +29,9 @@ struct KernelBuildRequest
  * The shared CUDA runtime keeps the candidate's CUDA calls visible as imports, which `nm -D` then
  * checks (kernelbuild::scanImportedSymbols). Results are cached by SHA-256 of source + flags +
  * `nvcc --version`, so rebuilding an unchanged candidate costs one nvcc --version call. Owns its
- * child processes, enforces the timeout, and can be cancelled.
+ * child processes, enforces the timeout, and can be cancelled. nvcc and nm read model-written input, so they run
+ * in the sandbox (core/sandbox), the build folder its only writable place: a candidate's `#include` of a file
+ * elsewhere (a key, a config) finds nothing to quote into the build log.
  */
 class KernelBuilder final : public QObject
 {
@@ -40,7 +43,7 @@ public:
 
     void start(const KernelBuildRequest &request);
     void cancel();
-    bool isRunning() const { return m_process != nullptr; }
+    bool isRunning() const { return m_process != nullptr || m_sandboxed != nullptr; }
 
     /// Runs start() and waits in a local event loop (the command line and tests).
     static KernelBuildResult build(const KernelBuildRequest &request);
@@ -57,6 +60,8 @@ Q_SIGNALS:
 private:
     enum class Step { Version, Compile, Symbols };
     void runStep(Step step, const QString &program, const QStringList &arguments);
+    void runSandboxedStep(Step step, const QString &program, const QStringList &arguments);
+    void onSandboxedStepFinished(const SandboxResult &result);
     void stepFinished(int exitCode, const QString &output);
     void afterVersion(const QString &output);
     void afterCompile(int exitCode, const QString &output);
@@ -69,7 +74,8 @@ private:
     QString m_workFolder;  ///< where this build writes before it is moved into the cache
     QString m_entryFolder; ///< the cache entry
     Step m_step = Step::Version;
-    QPointer<QProcess> m_process;
+    QPointer<QProcess> m_process;          ///< nvcc --version, which reads nothing of the candidate's
+    QPointer<SandboxProcess> m_sandboxed; ///< the steps that read the candidate: nvcc, nm
     QTimer m_timeout;
     QElapsedTimer m_clock;
 };

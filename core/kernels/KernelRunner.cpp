@@ -50,22 +50,6 @@ QString KernelRunner::findRunner()
     return {};
 }
 
-QStringList KernelRunner::cudaRuntimeFolders()
-{
-    QStringList folders;
-    const QString nvcc = CudaToolchain::findNvcc();
-    if (nvcc.isEmpty())
-        return folders;
-    // nvcc lives in <root>/bin; the dynamic loader's cache may name <root> by a symlink or its target.
-    const QString root = QFileInfo(QFileInfo(nvcc).absolutePath()).absolutePath();
-    const QString canonical = QFileInfo(root).canonicalFilePath();
-    for (const QString &folder : {root, canonical}) {
-        if (!folder.isEmpty() && !folder.startsWith(QStringLiteral("/usr/")) && !folders.contains(folder))
-            folders << folder;
-    }
-    return folders;
-}
-
 QStringList KernelRunner::cudaLibraryFolders(const QString &libraryPath)
 {
     QStringList folders;
@@ -97,7 +81,7 @@ SandboxSpec KernelRunner::sandboxSpec(const KernelRunRequest &request, const QSt
         spec.arguments << QStringLiteral("--no-timing");
     spec.workspace = request.workFolder;
     spec.readOnlyPaths << runner << QFileInfo(request.candidateLibrary).absolutePath()
-                       << QFileInfo(request.baselineLibrary).absolutePath() << cudaRuntimeFolders();
+                       << QFileInfo(request.baselineLibrary).absolutePath() << CudaToolchain::toolkitFoldersOutsideUsr();
     const QStringList libraryFolders = cudaLibraryFolders(qEnvironmentVariable("LD_LIBRARY_PATH"));
     if (!libraryFolders.isEmpty()) {
         spec.environment = defaultSandboxEnvironment(request.workFolder);

@@ -62,8 +62,6 @@ public:
     /// The sandbox specification for @p request, with the key file at @p keyFile and @p nonce.
     static SandboxSpec sandboxSpec(const KernelRunRequest &request, const QString &runner, const QString &keyFile,
                                    const QByteArray &nonce);
-    /// Folders the CUDA runtime lives in (outside /usr, e.g. /usr/local/cuda-13.0): shown read-only.
-    static QStringList cudaRuntimeFolders();
     /// The folders of @p libraryPath (LD_LIBRARY_PATH's form) that hold the CUDA driver (libcuda.so*) or runtime
     /// (libcudart.so*). Some GPU machines (Kubernetes nodes, which mount the driver at /usr/local/nvidia/lib64)
     /// name them only in that variable, which the sandbox does not pass on; the runner gets them named again.

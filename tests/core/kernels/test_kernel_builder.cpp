@@ -1,6 +1,7 @@
 #include "kernels/CudaToolchain.h"
 #include "kernels/KernelBuilder.h"
 #include "kernels/KernelTask.h"
+#include "sandbox/Sandbox.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
@@ -8,7 +9,6 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
-
 #include <cstdio>
 
 using namespace sf;
@@ -20,7 +20,10 @@ QString read(const QString &path)
     QFile file(path);
     return file.open(QIODevice::ReadOnly) ? QString::fromUtf8(file.readAll()) : QString();
 }
-QString fixture(const QString &name) { return read(QStringLiteral(SKILLFORGE_SOURCE_DIR "/tests/fixtures/kernels/") + name); }
+QString fixture(const QString &name)
+{
+    return read(QStringLiteral(SKILLFORGE_SOURCE_DIR "/tests/fixtures/kernels/") + name);
+}
 } // namespace
 
 /// Real nvcc builds of good and broken candidates (sm_90; no GPU needed).
@@ -89,7 +92,8 @@ private Q_SLOTS:
         QTest::addColumn<QString>("file");
         QTest::addColumn<QString>("symbol");
         QTest::addColumn<QString>("reason");
-        QTest::newRow("side stream") << u"creates_stream.cu"_s << u"cudaStreamCreateWithFlags"_s << u"creates its own CUDA stream"_s;
+        QTest::newRow("side stream") << u"creates_stream.cu"_s << u"cudaStreamCreateWithFlags"_s
+                                     << u"creates its own CUDA stream"_s;
         QTest::newRow("thread") << u"starts_thread.cu"_s << u"std::thread::_M_start_thread"_s << u"starts threads"_s;
         QTest::newRow("dlopen") << u"loads_library.cu"_s << u"dlopen"_s << u"loads libraries"_s;
     }
@@ -123,7 +127,8 @@ private Q_SLOTS:
         QVERIFY(result.timedOut);
         QVERIFY(result.error.contains(u"did not finish"_s));
         // Nothing half-built is left in the cache.
-        QVERIFY(!KernelBuilder::build(request(read(u":/kernels/softmax/baseline.cu"_s) + u"\n// timeout\n"_s)).fromCache);
+        QVERIFY(
+            !KernelBuilder::build(request(read(u":/kernels/softmax/baseline.cu"_s) + u"\n// timeout\n"_s)).fromCache);
     }
 
     void cancel_endsTheBuildWithAFailure()
@@ -149,6 +154,24 @@ private Q_SLOTS:
         QVERIFY(result.error.contains(u"not a GPU architecture"_s));
     }
 
+    void candidateIncludingAFileElsewhere_findsNothingToQuote()
+    {
+        // A model-written candidate that pulls another file into the build, to have its lines quoted back in the
+        // compiler's errors: nvcc runs in the sandbox, where only the build's own folder and the system are seen.
+        QTemporaryDir elsewhere;
+        const QString secret = elsewhere.filePath(u"settings.h"_s);
+        QFile file(secret);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("int leaked = SECRET_TOKEN_4242;\n");
+        file.close();
+        const KernelBuildResult result = KernelBuilder::build(request(u"#include \""_s + secret + u"\"\n"_s));
+        QVERIFY(!result.ok);
+        QVERIFY2(!result.compilerOutput.contains(u"SECRET_TOKEN_4242"_s), qPrintable(result.compilerOutput));
+        QVERIFY2(result.compilerOutput.contains(u"No such file or directory"_s) ||
+                     result.compilerOutput.contains(u"cannot open source file"_s),
+                 qPrintable(result.compilerOutput));
+    }
+
     void everyBundledBaseline_buildsAndExportsAllDtypes()
     {
         QList<LoadError> errors;
@@ -169,6 +192,11 @@ int main(int argc, char **argv)
     QCoreApplication app(argc, argv);
     if (CudaToolchain::findNvcc().isEmpty()) {
         std::fprintf(stderr, "SKIP: nvcc not found; kernel builds cannot be tested on this machine\n");
+        return 77;
+    }
+    if (QString why; !sandboxAvailable(&why)) {
+        std::fprintf(stderr, "SKIP: kernel builds run only in the sandbox, and there is none here: %s\n",
+                     qPrintable(why));
         return 77;
     }
     qRegisterMetaType<KernelBuildResult>();
