@@ -74,7 +74,7 @@ private:
     QString m_workFolder;  ///< where this build writes before it is moved into the cache
     QString m_entryFolder; ///< the cache entry
     Step m_step = Step::Version;
-    QPointer<QProcess> m_process;          ///< nvcc --version, which reads nothing of the candidate's
+    QPointer<QProcess> m_process;         ///< nvcc --version, which reads nothing of the candidate's
     QPointer<SandboxProcess> m_sandboxed; ///< the steps that read the candidate: nvcc, nm
     QTimer m_timeout;
     QElapsedTimer m_clock;

@@ -81,7 +81,8 @@ SandboxSpec KernelRunner::sandboxSpec(const KernelRunRequest &request, const QSt
         spec.arguments << QStringLiteral("--no-timing");
     spec.workspace = request.workFolder;
     spec.readOnlyPaths << runner << QFileInfo(request.candidateLibrary).absolutePath()
-                       << QFileInfo(request.baselineLibrary).absolutePath() << CudaToolchain::toolkitFoldersOutsideUsr();
+                       << QFileInfo(request.baselineLibrary).absolutePath()
+                       << CudaToolchain::toolkitFoldersOutsideUsr();
     const QStringList libraryFolders = cudaLibraryFolders(qEnvironmentVariable("LD_LIBRARY_PATH"));
     if (!libraryFolders.isEmpty()) {
         spec.environment = defaultSandboxEnvironment(request.workFolder);
