@@ -150,7 +150,7 @@ int runRejudge(const QStringList &arguments)
     } else if (r.items == 0) {
         out(QStringLiteral("%1: every verifier ran where the run was made; nothing to judge again\n").arg(store.dir()));
     } else {
-        out(QStringLiteral("%1: %2 verifiers of %3 items run again; %4 items now pass, %5 now fail\n")
+        out(QStringLiteral("%1: verifiers run again: %2; items judged again: %3, passing now: %4, failing now: %5\n")
                 .arg(store.dir())
                 .arg(r.verifiersRun)
                 .arg(r.items)
@@ -159,7 +159,7 @@ int runRejudge(const QStringList &arguments)
         for (const QString &change : r.changes)
             out(QStringLiteral("  %1\n").arg(change));
         if (r.stillUnavailable > 0)
-            out(QStringLiteral("%1 still could not run here: %2\n")
+            out(QStringLiteral("still not run here: %1 (%2)\n")
                     .arg(r.stillUnavailable)
                     .arg(r.stillUnavailableWhy.join(QStringLiteral("; "))));
     }

@@ -20,7 +20,10 @@ struct Result
     QString err;
 };
 
-QString fixture(const QString &name) { return QStringLiteral(SKILLFORGE_SOURCE_DIR "/tests/fixtures/kernels/") + name; }
+QString fixture(const QString &name)
+{
+    return QStringLiteral(SKILLFORGE_SOURCE_DIR "/tests/fixtures/kernels/") + name;
+}
 } // namespace
 
 /// `skillforge kernel tasks` and `skillforge kernel check` as a user runs them (real nvcc, the GPU if any).
@@ -49,8 +52,8 @@ class TestCliKernel : public QObject
 private Q_SLOTS:
     void initTestCase()
     {
-        m_haveNvcc = !QStandardPaths::findExecutable(u"nvcc"_s).isEmpty()
-                     || QFile::exists(u"/usr/local/cuda/bin/nvcc"_s);
+        m_haveNvcc =
+            !QStandardPaths::findExecutable(u"nvcc"_s).isEmpty() || QFile::exists(u"/usr/local/cuda/bin/nvcc"_s);
         QProcess smi;
         smi.start(u"nvidia-smi"_s, {u"-L"_s});
         m_haveGpu = smi.waitForFinished(15000) && smi.exitCode() == 0 && smi.readAll().contains("GPU");
@@ -125,7 +128,8 @@ private Q_SLOTS:
             SF_SKIP("nvcc is not installed here");
         const Result r = run({u"kernel"_s, u"check"_s, u"rmsnorm"_s, u"--candidate"_s, fixture(u"broken_syntax.cu"_s)});
         QCOMPARE(r.exitCode, 1);
-        QVERIFY2(r.out.contains(u"broken_syntax.cu:9: identifier \"undeclared_factor\" is undefined"_s), qPrintable(r.out));
+        QVERIFY2(r.out.contains(u"broken_syntax.cu:9: identifier \"undeclared_factor\" is undefined"_s),
+                 qPrintable(r.out));
         QVERIFY(r.out.contains(u"out[i] = x[i] * undeclared_factor;"_s));
     }
 
@@ -133,10 +137,49 @@ private Q_SLOTS:
     {
         if (!m_haveNvcc)
             SF_SKIP("nvcc is not installed here");
-        const Result r = run({u"kernel"_s, u"check"_s, u"rmsnorm"_s, u"--candidate"_s, fixture(u"creates_stream.cu"_s)});
+        const Result r =
+            run({u"kernel"_s, u"check"_s, u"rmsnorm"_s, u"--candidate"_s, fixture(u"creates_stream.cu"_s)});
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.out.contains(u"cudaStreamCreateWithFlags"_s) && r.out.contains(u"creates its own CUDA stream"_s),
                  qPrintable(r.out));
+    }
+
+    void runsRejudge_judgesAgainOnlyTheKernelThatCouldNotRun()
+    {
+        if (!m_haveNvcc)
+            SF_SKIP("nvcc is not installed here");
+        // The flagship runs kept in docs/flagship, carried as a user carries them to a GPU machine: the inline one
+        // judged everything where it was made; in the agentic one a kernel compiled, and waits for a GPU.
+        QTemporaryDir carried;
+        const QString flagship = QStringLiteral(SKILLFORGE_SOURCE_DIR "/docs/flagship/");
+        const QString inlineRun = carried.filePath(u"inline"_s), agenticRun = carried.filePath(u"agentic"_s);
+        QCOMPARE(QProcess::execute(u"cp"_s, {u"-r"_s, flagship + u"20261203T125711Z-fe6551"_s, inlineRun}), 0);
+        QCOMPARE(QProcess::execute(u"cp"_s, {u"-r"_s, flagship + u"20261203T134331Z-5ad191"_s, agenticRun}), 0);
+        const QStringList suiteAndSkill{
+            u"--tests"_s, QStringLiteral(SKILLFORGE_SOURCE_DIR "/resources/sample-project/tests/rmsnorm-kernels.json"),
+            u"--skill"_s,
+            QStringLiteral(SKILLFORGE_SOURCE_DIR "/resources/sample-project/skills/diffusers-cuda-rmsnorm")};
+
+        Result r = run(QStringList{u"runs"_s, u"rejudge"_s, inlineRun} + suiteAndSkill);
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains(u"nothing to judge again"_s), qPrintable(r.out + r.err));
+
+        const auto lines = [&] {
+            QFile file(agenticRun + u"/results.jsonl"_s);
+            return file.open(QIODevice::ReadOnly) ? file.readAll().count('\n') : -1;
+        };
+        const qsizetype before = lines();
+        r = run(QStringList{u"runs"_s, u"rejudge"_s, agenticRun} + suiteAndSkill);
+        QVERIFY2(r.out.contains(u"verifiers run again: 1; items judged again: 1"_s), qPrintable(r.out + r.err));
+        QCOMPARE(lines(), before + 1); // appended, superseding the old line; nothing rewritten
+        if (m_haveGpu) {
+            // The kernel is an empty stub: on a GPU its outputs are wrong, and the item stays failed.
+            QCOMPARE(r.exitCode, 0);
+        } else {
+            QCOMPARE(r.exitCode, 3);
+            QVERIFY2(r.out.contains(u"still not run here: 1 (kernel rmsnorm (bf16): compiled, not run"_s),
+                     qPrintable(r.out));
+        }
     }
 
     void check_badInputIsExitCode2()

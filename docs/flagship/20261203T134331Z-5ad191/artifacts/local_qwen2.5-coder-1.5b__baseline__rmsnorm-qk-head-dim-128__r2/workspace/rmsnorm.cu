@@ -1,0 +1,1 @@
+wrote 29 bytes to rmsnorm.cu
