@@ -299,8 +299,8 @@ if want product; then
 
     for run in "${FLAGSHIP_RUNS:-$carry/flagship-runs}"/*/; do
       [ -f "$run/run.json" ] || continue
-      out_of_time "rejudge-flagship" && continue
       id="$(basename "$run")"
+      out_of_time "rejudge-${id##*-}" && continue
       echo "== product: skillforge runs rejudge $id (the flagship run, made without a GPU)"
       rm -rf "$out/flagship/$id" && mkdir -p "$out/flagship" && cp -r "$run" "$out/flagship/$id"
       lines_before="$(wc -l <"$out/flagship/$id/results.jsonl")"
@@ -316,7 +316,7 @@ if want product; then
         failures=$((failures + 1))
       fi
       appended=$(($(wc -l <"$out/flagship/$id/results.jsonl") - lines_before))
-      results+=("$(row "rejudge-flagship" rmsnorm bf16 "done" "$ok" "${secs}s" "exit $rc; $appended verdicts appended")")
+      results+=("$(row "rejudge-${id##*-}" rmsnorm bf16 "done" "$ok" "${secs}s" "exit $rc; verdicts appended: $appended")")
       echo "${results[-1]}"
       tar -czf "$results_dir/flagship-judged-$id.tar.gz" -C "$out/flagship" "$id"
     done
