@@ -172,13 +172,30 @@ private Q_SLOTS:
         r = run(QStringList{u"runs"_s, u"rejudge"_s, agenticRun} + suiteAndSkill);
         QVERIFY2(r.out.contains(u"verifiers run again: 1; items judged again: 1"_s), qPrintable(r.out + r.err));
         QCOMPARE(lines(), before + 1); // appended, superseding the old line; nothing rewritten
+        QFile results(agenticRun + u"/results.jsonl"_s);
+        QVERIFY(results.open(QIODevice::ReadOnly));
+        const QJsonObject appended = QJsonDocument::fromJson(results.readAll().trimmed().split('\n').last()).object();
+        QJsonObject kernelVerdict;
+        for (const QJsonValue &verifier : appended.value(u"verifiers"_s).toArray()) {
+            if (verifier.toObject().value(u"type"_s).toString() == u"cuda_kernel"_s)
+                kernelVerdict = verifier.toObject();
+        }
+        QVERIFY2(!kernelVerdict.isEmpty(), QJsonDocument(appended).toJson().constData());
+        QVERIFY(!kernelVerdict.value(u"passed"_s).toBool());
+        QVERIFY(!appended.value(u"passed"_s).toBool());
         if (m_haveGpu) {
             // The kernel is an empty stub: on a GPU its outputs are wrong, and the item stays failed.
             QCOMPARE(r.exitCode, 0);
+            QVERIFY2(r.out.contains(u"passing now: 0"_s), qPrintable(r.out));
+            QVERIFY2(kernelVerdict.value(u"available"_s).toBool(true),
+                     QJsonDocument(kernelVerdict).toJson().constData());
+            QVERIFY2(!kernelVerdict.value(u"evidence"_s).toString().contains(u"not run"_s),
+                     QJsonDocument(kernelVerdict).toJson().constData());
         } else {
             QCOMPARE(r.exitCode, 3);
             QVERIFY2(r.out.contains(u"still not run here: 1 (kernel rmsnorm (bf16): compiled, not run"_s),
                      qPrintable(r.out));
+            QVERIFY(!kernelVerdict.value(u"available"_s).toBool(true));
         }
     }
 
