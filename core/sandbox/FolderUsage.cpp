@@ -11,9 +11,7 @@ qint64 folderDiskBytes(const QString &path)
     QDirIterator it(path, QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot,
                     QDirIterator::Subdirectories);
     while (it.hasNext()) {
-        struct stat st
-        {
-        };
+        struct stat st = {};
         if (::lstat(QFile::encodeName(it.next()).constData(), &st) == 0)
             total += qint64(st.st_blocks) * 512; // st_blocks counts 512-byte units whatever the block size
     }

@@ -226,8 +226,9 @@ void SandboxProcess::checkProcessCount()
 
 void SandboxProcess::checkWorkspaceGrowth()
 {
-    const qint64 added = folderDiskBytes(m_spec.workspace) - m_workspaceBytesAtStart;
-    if (m_process && added > m_spec.limits.maxWorkspaceGrowthBytes)
+    if (!m_process)
+        return; // ended: no walk of its folder
+    if (folderDiskBytes(m_spec.workspace) - m_workspaceBytesAtStart > m_spec.limits.maxWorkspaceGrowthBytes)
         killFor(KillReason::Workspace);
 }
 
