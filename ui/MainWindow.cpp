@@ -56,6 +56,8 @@ MainWindow::MainWindow(JobListModel *jobs, QWidget *parent)
             updateEditActions();
             updateTitle();
         });
+        connect(page, &ViewPage::traceRequested, this,
+                [this](const QString &path) { openItem(ProjectItem::Kind::Trace, path); });
     }
     setCentralWidget(m_views);
     connect(m_views, &QStackedWidget::currentChanged, this, [this] {

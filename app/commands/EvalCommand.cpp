@@ -2,6 +2,7 @@
 #include "ExecutorOptions.h"
 #include "LlmServices.h"
 #include "VerdictOptions.h"
+#include "agents/Harness.h"
 #include "cluster/EvalLaunch.h"
 #include "eval/Contamination.h"
 #include "eval/CostEffectiveness.h"
@@ -14,7 +15,11 @@
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QDir>
+#include <QFileInfo>
 #include <QJsonDocument>
+#include <QMap>
+#include <QRegularExpression>
+#include <numeric>
 #include <unistd.h>
 
 namespace sf::cli {
@@ -83,10 +88,16 @@ QString summaryTable(const RunSummary &summary)
                          .leftJustified(12),
                      QString::number(qRound64(a.tokens.mean)).leftJustified(13), duration(qRound64(a.latencyMs.mean)));
         if (a.triggerRate)
-            text += QStringLiteral("    skill loaded in %1/%2 items (%3)\n")
-                        .arg(a.triggerRate->successes)
-                        .arg(a.triggerRate->trials)
-                        .arg(percent(a.triggerRate->rate));
+            text +=
+                QStringLiteral("    skill loaded in %1/%2 items (%3, 95% CI %4-%5)%6\n")
+                    .arg(a.triggerRate->successes)
+                    .arg(a.triggerRate->trials)
+                    .arg(percent(a.triggerRate->rate), percent(a.triggerRate->ci.low), percent(a.triggerRate->ci.high))
+                    .arg(a.triggerRate->successes < a.triggerRate->trials
+                             ? QStringLiteral("; %1 silent bypass: never loaded, their outcome says nothing "
+                                              "about the skill's content")
+                                   .arg(a.triggerRate->trials - a.triggerRate->successes)
+                             : QString());
     }
     for (const ArmComparison &c : summary.comparisons) {
         text +=
@@ -126,6 +137,28 @@ QString costLines(const RunSummary &summary)
                          e.costPerPass ? u'$' + QString::number(*e.costPerPass, 'g', 3) : QStringLiteral("no pass"),
                          QString::number(e.passesPerDollar.value_or(0), 'f', 1));
         text += QStringLiteral("cost %1 %2: %3\n").arg(e.model, e.arm, figures);
+    }
+    return text;
+}
+
+// What an item costs in the CLI's own start-up: from its start to its first model request, per model.
+QString cliOverheadLines(const QList<ItemResult> &results, const RunManifest &manifest)
+{
+    if (manifest.harness.isEmpty())
+        return {};
+    QMap<QString, QList<qint64>> startups;
+    for (const ItemResult &r : results) {
+        if (r.cliStartupMs >= 0)
+            startups[r.key.model].append(r.cliStartupMs);
+    }
+    QString text;
+    const QString cli = Harness::label(manifest.harness.value(QStringLiteral("name")).toString());
+    for (auto it = startups.cbegin(); it != startups.cend(); ++it) {
+        const QList<qint64> &ms = it.value();
+        const double mean = std::accumulate(ms.cbegin(), ms.cend(), 0.0) / double(ms.size());
+        text += QStringLiteral("%1 start-up %2: %3 s on average before its first model request (%4 items)\n")
+                    .arg(cli, it.key(), QString::number(mean / 1000.0, 'f', 1))
+                    .arg(ms.size());
     }
     return text;
 }
@@ -185,7 +218,11 @@ int runEval(const QStringList &arguments)
                                       {"timeout", "S"},
                                       {"max-output-tokens", "N"},
                                       {"temperature", "T"},
-                                      {"seed", "N"}})
+                                      {"seed", "N"},
+                                      {"harness", "H"},
+                                      {"harness-cli", "CLI"},
+                                      {"mcp-config", "FILE"},
+                                      {"allowed-tools", "TOOLS"}})
         parser.addOption({QString::fromLatin1(name), QString(), QString::fromLatin1(value)});
     parser.addOption(QCommandLineOption(QStringLiteral("json")));
     parser.addOption(QCommandLineOption(QStringLiteral("no-tools")));
@@ -252,6 +289,30 @@ int runEval(const QStringList &arguments)
             }
         }
         config.judgeModel = parser.value(QStringLiteral("judge"));
+        if (parser.isSet(QStringLiteral("harness")))
+            config.harness = parser.value(QStringLiteral("harness"));
+        if (!Harness::all().contains(config.harness)) {
+            err(QStringLiteral("skillforge eval: --harness must be one of %1\n").arg(Harness::all().join(u", ")));
+            return BadUsage;
+        }
+        config.harnessCli = parser.value(QStringLiteral("harness-cli"));
+        if (!config.harnessCli.isEmpty() && config.harnessCli != QLatin1String("path"))
+            config.harnessCli = QFileInfo(config.harnessCli).absoluteFilePath();
+        if (parser.isSet(QStringLiteral("mcp-config")))
+            config.mcpConfig = QFileInfo(parser.value(QStringLiteral("mcp-config"))).absoluteFilePath();
+        if (parser.isSet(QStringLiteral("allowed-tools")))
+            config.allowedTools = parser.value(QStringLiteral("allowed-tools"))
+                                      .split(QRegularExpression(QStringLiteral("[\\s,]+")), Qt::SkipEmptyParts);
+        if (config.harness == Harness::Builtin &&
+            (!config.harnessCli.isEmpty() || !config.mcpConfig.isEmpty() || !config.allowedTools.isEmpty())) {
+            err(QStringLiteral("skillforge eval: --harness-cli, --mcp-config and --allowed-tools need --harness "
+                               "claude-code or codex\n"));
+            return BadUsage;
+        }
+        if (!config.mcpConfig.isEmpty() && !QFileInfo(config.mcpConfig).isFile()) {
+            err(QStringLiteral("skillforge eval: --mcp-config %1: no such file\n").arg(config.mcpConfig));
+            return BadUsage;
+        }
         config.studentTools = !parser.isSet(QStringLiteral("no-tools"));
         if (plan.skillDir.isEmpty() || config.models.isEmpty()) {
             err(QStringLiteral(
@@ -297,6 +358,11 @@ int runEval(const QStringList &arguments)
             .arg(runner.total())
             .arg(runner.done()));
     err(effectiveConcurrencyText(services.chat(), session.config()) + u'\n');
+    if (const QJsonObject harness = store->manifest().harness; !harness.isEmpty())
+        err(QStringLiteral("student harness: %1 %2 (%3)\n")
+                .arg(Harness::label(harness.value(QStringLiteral("name")).toString()),
+                     harness.value(QStringLiteral("version")).toString(),
+                     harness.value(QStringLiteral("source")).toString()));
     if (recorded && *recorded == executor)
         err(QStringLiteral("heavy work on: %1, as run.json records\n").arg(executor.describe()));
     else if (recorded)
@@ -347,6 +413,7 @@ int runEval(const QStringList &arguments)
     } else {
         out(summaryTable(summary));
         out(costLines(summary));
+        out(cliOverheadLines(store->results(), store->manifest()));
         out(verdictLines(verdicts, *thresholds));
         out(QStringLiteral("contamination: %1\n").arg(contamination.summary()));
         out(QStringLiteral("results: %1\n").arg(store->dir()));
@@ -370,6 +437,8 @@ Command evalCommand()
             "[--json]\n"
             "                       [--min-lift X] [--min-pass-rate X] [--max-cost-per-pass USD] [--judge M] "
             "[--no-tools]\n"
+            "                       [--harness builtin|claude-code|codex [--harness-cli CLI] [--mcp-config FILE]\n"
+            "                        [--allowed-tools T]]\n"
             "                       [--max-turns N] [--timeout S] [--max-output-tokens N] [--temperature T] [--seed "
             "N]\n"
             "                       [--executor local|slurm [--partition P] [--gres gpu:N] [--account A] [--time "
@@ -390,6 +459,16 @@ Command evalCommand()
             "                      --override-case-repeats makes N apply to every case\n"
             "  --judge M           the model that grades llm_judge verifiers and skill-creator expectations\n"
             "  --no-tools          offer the student no tools (for models that cannot call them)\n"
+            "  --harness H         who drives the student: builtin (Skillforge's loop, default), claude-code or\n"
+            "                      codex: the real CLI once per item, in the sandbox, its only way out the model\n"
+            "                      (through Skillforge); with the skill, the skill folder is installed where the CLI\n"
+            "                      discovers project skills (.claude/skills/, .agents/skills/) and the run measures\n"
+            "                      whether it was loaded. Claude Code takes anthropic: and local: models; Codex\n"
+            "                      openai:, generic: and local:. --mode does not apply.\n"
+            "  --harness-cli CLI   which CLI: the one scripts/setup installed (default, pinned), \"path\" for your\n"
+            "                      own on PATH, or a file\n"
+            "  --mcp-config FILE   an MCP configuration the skill relies on, given to the CLI in both arms\n"
+            "  --allowed-tools T   tools the CLI may use without asking, in both arms (Claude Code)\n"
             "  --max-turns N       model calls per item (12); --timeout S: wall time per item (600)\n"
             "  --json              print the run and its statistics as JSON\n"
             "  --min-lift X        exit 1 unless every model's lift (held-out cases when there are any) is >= X\n"

@@ -1,5 +1,6 @@
 #include "CommandRegistry.h"
 #include "LlmServices.h"
+#include "agents/Harness.h"
 #include "eval/SandboxCommand.h"
 #include "generate/RefineLoop.h"
 
@@ -38,6 +39,8 @@ int runRefine(const QStringList &arguments)
     parser.addOption({QStringLiteral("budget-tokens"), QString(), QStringLiteral("N"), QStringLiteral("6000")});
     parser.addOption({QStringLiteral("profile"), QString(), QStringLiteral("P"), QStringLiteral("agentskills")});
     parser.addOption(QCommandLineOption(QStringLiteral("no-tools")));
+    parser.addOption({QStringLiteral("harness"), QString(), QStringLiteral("H"), Harness::Builtin});
+    parser.addOption({QStringLiteral("harness-cli"), QString(), QStringLiteral("CLI")});
     if (!parseArguments(parser, kCommand, arguments)) {
         return BadUsage;
     }
@@ -70,6 +73,15 @@ int runRefine(const QStringList &arguments)
         return usage(QStringLiteral("--mode must be inline or agentic"));
     }
     request.config.studentTools = !parser.isSet(QStringLiteral("no-tools"));
+    // The students may be real agent CLIs, as in eval: each evaluation of the loop then runs them.
+    request.config.harness = parser.value(QStringLiteral("harness"));
+    if (!Harness::all().contains(request.config.harness)) {
+        return usage(QStringLiteral("--harness must be one of %1").arg(Harness::all().join(u", ")));
+    }
+    request.config.harnessCli = parser.value(QStringLiteral("harness-cli"));
+    if (!request.config.harnessCli.isEmpty() && request.config.harnessCli != u"path") {
+        request.config.harnessCli = QFileInfo(request.config.harnessCli).absoluteFilePath();
+    }
     bool ok = true;
     const auto whole = [&](const QString &name, int low) {
         bool parsed = false;
@@ -149,7 +161,8 @@ Command refineCommand()
         "Usage: skillforge refine SKILL_DIR --teacher M --student M... [--tests FILE] [--iterations K]\n"
         "                         [--target-lift X] [--target-pass-rate X] [--plateau D] [--max-cost USD]\n"
         "                         [--runs N] [--mode inline|agentic] [--concurrency C] [--out RUNS_DIR]\n"
-        "                         [--budget-tokens N] [--profile P] [--no-tools]\n\n"
+        "                         [--budget-tokens N] [--profile P] [--no-tools]\n"
+        "                         [--harness builtin|claude-code|codex [--harness-cli CLI]]\n\n"
         "Evaluates the skill with each student (with and without it), shows the teacher the training\n"
         "cases they failed with the skill (each verifier's evidence, their answers, the lift so far;\n"
         "held-out cases are measured but never shown), lets the teacher write a new version, and\n"
@@ -157,7 +170,8 @@ Command refineCommand()
         "a plateau (lift changing by less than D, default 0.02, twice in a row), K improvements (default\n"
         "3: the teacher writes at most K new versions, so at most K + 1 evaluations), or --max-cost spent\n"
         "(needs priced models). Each version is kept in the skill's .versions/\n"
-        "(origin refine:N) and each evaluation is a run in RUNS_DIR (default runs/).\n\n"
+        "(origin refine:N) and each evaluation is a run in RUNS_DIR (default runs/). --harness runs the\n"
+        "students in their real CLI, as `skillforge eval --harness` does (see its --help).\n\n"
         "Exit codes: 0 the loop ended on a criterion, 1 a model or evaluation failed, 2 bad usage.\n");
     command.run = runRefine;
     return command;

@@ -1,5 +1,6 @@
 #include "CommandRegistry.h"
 #include "LlmServices.h"
+#include "agents/HarnessModels.h"
 #include "skill/SkillDocument.h"
 #include "trigger/SkillCatalogue.h"
 #include "trigger/TriggerMeasure.h"
@@ -108,35 +109,76 @@ bool readInputs(const QCommandLineParser &parser, const QString &command, Trigge
         inputs->catalogueSource =
             u"%1 skills beside it and %2 bundled decoys"_s.arg(besideIt).arg(others.size() - besideIt);
     }
-    inputs->catalogue = SkillCatalogue({name, inputs->skill.description().trimmed()}, others);
+    inputs->catalogue = SkillCatalogue({name, inputs->skill.description().trimmed(), inputs->skillDir}, others);
     for (const QString &w : warnings + inputs->catalogue.warnings())
         err(u"note: %1\n"_s.arg(w));
     return true;
 }
 
-/// Reads --model, --runs, --concurrency, --max-cost; prints why and returns false on bad input.
-bool readConfig(const QCommandLineParser &parser, const QString &command, LlmServices &services, TriggerConfig *config)
+/// Reads --model, --runs, --concurrency, --max-cost, --max-tokens, --harness, --harness-cli, --timeout; finds the
+/// CLI of an agent CLI harness (*cli); prints why and returns false on bad input.
+bool readConfig(const QCommandLineParser &parser, const QString &command, LlmServices &services, TriggerConfig *config,
+                std::optional<AgentCliBinary> *cli)
 {
-    config->models = parser.values(u"model"_s);
-    if (config->models.isEmpty()) {
-        err(u"skillforge %1: needs at least one --model M (see --help)\n"_s.arg(command));
+    const auto usage = [&](const QString &why) {
+        err(u"skillforge %1: %2\n"_s.arg(command, why));
         return false;
-    }
+    };
+    config->models = parser.values(u"model"_s);
+    if (config->models.isEmpty())
+        return usage(u"needs at least one --model M (see --help)"_s);
     bool ok = true;
     config->runs = int(numberOption(parser, command, u"runs"_s, &ok, 1, 1000).value_or(3));
     config->concurrency = int(numberOption(parser, command, u"concurrency"_s, &ok, 1, 256).value_or(4));
     config->maxCostUsd = numberOption(parser, command, u"max-cost"_s, &ok, 0, 1e6);
     config->maxTokens = int(numberOption(parser, command, u"max-tokens"_s, &ok, 16, 100000).value_or(256));
+    config->timeoutSeconds = int(numberOption(parser, command, u"timeout"_s, &ok, 5, 3600).value_or(120));
     if (!ok)
         return false;
-    services.loadKeys(3000);
-    for (const QString &model : std::as_const(config->models)) {
-        if (const QString why = services.chat().whyUnavailable(model); !why.isEmpty()) {
-            err(u"skillforge %1: %2\n"_s.arg(command, why));
-            return false;
+    if (parser.isSet(u"harness"_s))
+        config->harness = parser.value(u"harness"_s);
+    if (!Harness::all().contains(config->harness))
+        return usage(u"--harness must be one of %1"_s.arg(Harness::all().join(u", "_s)));
+    config->harnessCli = parser.value(u"harness-cli"_s);
+    if (!config->harnessCli.isEmpty() && config->harnessCli != u"path"_s)
+        config->harnessCli = QFileInfo(config->harnessCli).absoluteFilePath();
+    if (config->harness == Harness::Builtin && (!config->harnessCli.isEmpty() || parser.isSet(u"timeout"_s)))
+        return usage(u"--harness-cli and --timeout need --harness claude-code or codex"_s);
+    if (Harness::isAgentCli(config->harness)) {
+        // Before the keys: a model the CLI cannot speak to is wrong whatever the keys.
+        for (const QString &model : std::as_const(config->models)) {
+            if (const QString why = whyModelUnfitForHarness(config->harness, model, services.chat().providers());
+                !why.isEmpty())
+                return usage(why);
         }
     }
+    services.loadKeys(3000);
+    for (const QString &model : std::as_const(config->models)) {
+        if (const QString why = services.chat().whyUnavailable(model); !why.isEmpty())
+            return usage(why);
+    }
+    if (Harness::isAgentCli(config->harness)) {
+        const Result<AgentCliBinary> found = findTriggerCli(*config, services.chat().providers());
+        if (!found)
+            return usage(found.error);
+        *cli = *found.value;
+    }
     return true;
+}
+
+/// Who ran the trials, for the JSON output: the builtin harness, or the CLI's name, version, source and path.
+QJsonObject harnessOf(const std::optional<AgentCliBinary> &cli)
+{
+    return cli ? harnessJson(*cli) : QJsonObject{{u"name"_s, Harness::Builtin}};
+}
+
+/// Who ran the trials, in words.
+QString harnessText(const std::optional<AgentCliBinary> &cli)
+{
+    if (!cli)
+        return u"%1 (one chat request per trial with an activate_skill tool)"_s.arg(Harness::label(Harness::Builtin));
+    return u"%1 %2 (%3; its own skill discovery, one run per trial)"_s.arg(Harness::label(cli->harness), cli->version,
+                                                                           cli->source);
 }
 
 QString estimateText(const TriggerEstimate &estimate)
@@ -161,7 +203,7 @@ QString measurementText(const TriggerMeasurement &m, const QList<TriggerQuery> &
                     .arg(r.queriesPassed)
                     .arg(r.queries);
         if (r.errors)
-            text += u"; %1 failed requests (counted in no rate)"_s.arg(r.errors);
+            text += u"; %1 failed trials (counted in no rate)"_s.arg(r.errors);
         if (r.costKnown)
             text += u"; cost $%1"_s.arg(r.costUsd, 0, 'f', 4);
         text += u"\n"_s;
@@ -195,6 +237,9 @@ void addTrialOptions(QCommandLineParser &parser)
     parser.addOption({u"concurrency"_s, QString(), u"C"_s});
     parser.addOption({u"max-cost"_s, QString(), u"USD"_s});
     parser.addOption({u"max-tokens"_s, QString(), u"N"_s});
+    parser.addOption({u"harness"_s, QString(), u"H"_s});
+    parser.addOption({u"harness-cli"_s, QString(), u"CLI"_s});
+    parser.addOption({u"timeout"_s, QString(), u"S"_s});
     parser.addOption(QCommandLineOption(u"json"_s));
 }
 
@@ -209,10 +254,12 @@ int runTrigger(const QStringList &arguments)
         return BadUsage;
     LlmServices services;
     TriggerConfig config;
-    if (!readConfig(parser, kCommand, services, &config))
+    std::optional<AgentCliBinary> cli;
+    if (!readConfig(parser, kCommand, services, &config, &cli))
         return BadUsage;
 
     const TriggerEstimate estimate = estimateTrigger(inputs.catalogue, inputs.queries, config);
+    err(u"harness: %1\n"_s.arg(harnessText(cli)));
     err(u"catalogue: %1 skills (%2, candidate \"%3\")\n"_s.arg(inputs.catalogue.entries().size())
             .arg(inputs.catalogueSource, inputs.catalogue.candidate().name));
     err(u"estimate: %1\n"_s.arg(estimateText(estimate)));
@@ -242,10 +289,13 @@ int runTrigger(const QStringList &arguments)
         object.insert(u"description"_s, inputs.catalogue.candidate().description);
         object.insert(u"catalogue"_s, QJsonArray::fromStringList(inputs.catalogue.names()));
         object.insert(u"runs"_s, config.runs);
+        object.insert(u"harness"_s, harnessOf(cli));
         object.insert(u"stop_reason"_s, runner.stopReason());
         object.insert(u"spent_usd"_s, runner.spentUsd());
         out(QString::fromUtf8(QJsonDocument(object).toJson(QJsonDocument::Indented)));
     } else {
+        if (cli)
+            out(u"harness: %1\n"_s.arg(harnessText(cli)));
         out(measurementText(m, inputs.queries));
     }
     bool anyAnswered = false;
@@ -293,7 +343,8 @@ int runTriggerOptimize(const QStringList &arguments)
         return BadUsage;
     LlmServices services;
     TriggerOptimizeRequest request;
-    if (!readConfig(parser, command, services, &request.config))
+    std::optional<AgentCliBinary> cli;
+    if (!readConfig(parser, command, services, &request.config, &cli))
         return BadUsage;
     request.teacherModel = parser.value(u"teacher"_s);
     if (request.teacherModel.isEmpty()) {
@@ -320,6 +371,7 @@ int runTriggerOptimize(const QStringList &arguments)
     }
 
     const TriggerOptimizeEstimate estimate = estimateOptimize(request, inputs.catalogue);
+    err(u"harness: %1\n"_s.arg(harnessText(cli)));
     err(u"catalogue: %1 skills (%2, candidate \"%3\")\n"_s.arg(inputs.catalogue.entries().size())
             .arg(inputs.catalogueSource, inputs.catalogue.candidate().name));
     QString estimateLine =
@@ -375,6 +427,7 @@ int runTriggerOptimize(const QStringList &arguments)
                       {u"test_size"_s, int(heldOut.count(true))},
                       {u"spent_usd"_s, optimizer.spentUsd()},
                       {u"applied"_s, request.apply},
+                      {u"harness"_s, harnessOf(cli)},
                       {u"history"_s, history}};
         out(QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Indented)));
     } else {
@@ -404,11 +457,13 @@ Command triggerOptimizeCommand()
     command.help =
         u"Usage: skillforge trigger optimize SKILL_DIR --queries FILE --model M... --teacher T [--iterations K]\n"
         "                                  [--holdout F] [--max-cost USD] [--runs N] [--catalogue DIR|bundled]\n"
-        "                                  [--concurrency C] [--apply] [--json]\n\n"
+        "                                  [--concurrency C] [--harness builtin|claude-code|codex\n"
+        "                                  [--harness-cli CLI] [--timeout S]] [--apply] [--json]\n\n"
         "Measures the description as `skillforge trigger` does, shows the teacher the training queries that\n"
         "failed (held-out ones never), measures its proposal, and repeats: at most K proposals (default 5).\n"
         "A stratified held-out share F of the queries (default 0.4; each class at least one; queries with a\n"
-        "\"split\" keep it) decides which description wins. The same catalogue is used in every trial.\n\n"
+        "\"split\" keep it) decides which description wins. The same catalogue is used in every trial.\n"
+        "--harness, --harness-cli and --timeout choose where the trials run, as for `skillforge trigger`.\n\n"
         "  --max-cost USD   a hard budget over students and teacher: no iteration starts that could take the\n"
         "                   spend past it, and no request either (priced models only). The bound of the whole\n"
         "                   run is printed before it starts.\n"
@@ -428,24 +483,39 @@ Command triggerCommand()
     command.summary = u"measure whether students load a skill when they should, and only then"_s;
     command.help =
         u"Usage: skillforge trigger SKILL_DIR --queries FILE --model M... [--runs N] [--catalogue DIR|bundled]\n"
-        "                         [--concurrency C] [--max-cost USD] [--json]\n\n"
-        "Asks each student every query --runs times (default 3). Each trial is one chat request: the\n"
-        "student sees the candidate among other skills, by name and description as agents list them, and\n"
-        "an activate_skill tool whose name is an enum of the listed names. The catalogue is the same in\n"
-        "every trial, so the result measures the description and nothing else.\n\n"
+        "                         [--concurrency C] [--max-cost USD] [--max-tokens N]\n"
+        "                         [--harness builtin|claude-code|codex [--harness-cli CLI] [--timeout S]] [--json]\n\n"
+        "Asks each student every query --runs times (default 3). With the builtin harness (default) each\n"
+        "trial is one chat request: the student sees the candidate among other skills, by name and\n"
+        "description as agents list them, and an activate_skill tool whose name is an enum of the listed\n"
+        "names. The catalogue is the same in every trial, so the result measures the description and\n"
+        "nothing else.\n\n"
+        "With --harness claude-code or codex each trial runs the real CLI once, in the sandbox, its only way\n"
+        "out the model (through Skillforge): a fresh workspace with every skill of the catalogue installed\n"
+        "as a project skill (.claude/skills/, .agents/skills/), the query as its prompt. What is measured is\n"
+        "discovery in the real CLI: its own listing of the skills, its own instructions and tools (Claude\n"
+        "Code's Skill tool; Codex reads SKILL.md), and whether the model's first action loads the candidate.\n"
+        "A trial is one model request: the door refuses the next, so the trial ends once the model has acted.\n"
+        "The CLI's built-in skills are listed too; loading one counts as loading none of the catalogue.\n"
+        "Claude Code takes anthropic: and local: models; Codex openai:, generic: and local:.\n\n"
         "  --queries FILE   skill-creator's [{query, should_trigger}] (eval_set.json, trigger_evals.json);\n"
         "                   default: the skill's evals/trigger_evals.json or evals/eval_set.json\n"
         "  --catalogue DIR  the other skills listed: each folder of DIR with a SKILL.md, or 'bundled' for the\n"
         "                   bundled decoys; default: the skills beside SKILL_DIR plus the bundled decoys\n"
         "  --max-tokens N   the longest reply of a trial (default 256: a tool call, or the start of an\n"
         "                   answer; the cost bound counts all of it)\n"
+        "  --harness-cli CLI  which CLI: the one scripts/setup installed (default, pinned), \"path\" for\n"
+        "                   your own on PATH, or a file\n"
+        "  --timeout S      wall time of a trial in a CLI, its start included (default 120)\n"
         "  --max-cost USD   a hard budget: no trial starts that could take the spend past it (priced models)\n"
         "  --json           per-query and per-model results as JSON\n\n"
         "Prints recall, false-positive rate and precision with Wilson 95% intervals, and per query the\n"
         "share of trials that loaded the candidate and which skill took it otherwise. A query passes at\n"
         "a share of 0.5 or more (should trigger) or below 0.5 (should not). Failed requests count in no\n"
-        "rate and are reported.\n\n"
-        "Exit codes: 0 measured, 1 no trial was answered, 2 bad usage or input.\n"_s;
+        "rate and are reported, as are trials whose CLI failed or timed out. The output names the harness\n"
+        "and the CLI's version.\n\n"
+        "Exit codes: 0 measured, 1 no trial was answered, 2 bad usage or input (a model the CLI cannot use,\n"
+        "no sandbox, no CLI).\n"_s;
     command.run = runTrigger;
     return command;
 }

@@ -1,6 +1,7 @@
 #include "AgentSession.h"
 
 #include "EvalLogging.h"
+#include "ItemJudge.h"
 #include "common/TokenEstimate.h"
 #include "llm/ChatCall.h"
 #include "llm/ChatClient.h"
@@ -56,6 +57,18 @@ QString systemPromptFor(const AgentSetup &setup, const QString &arm)
         prompt += QStringLiteral("\n\n## Skill: %1\n\n%2").arg(setup.skill.name, setup.skill.body.trimmed());
     }
     return prompt;
+}
+
+QString writeCaseFiles(const TestCase &testCase, const QString &workspace)
+{
+    for (auto it = testCase.files.begin(); it != testCase.files.end(); ++it) {
+        const QString path = pathInWorkspace(workspace, it.key());
+        QFile file(path);
+        if (path.isEmpty() || !QDir().mkpath(QFileInfo(path).absolutePath()) || !file.open(QIODevice::WriteOnly) ||
+            file.write(it.value().toUtf8()) < 0)
+            return QStringLiteral("cannot write the context file \"%1\" into the workspace").arg(it.key());
+    }
+    return {};
 }
 
 QString userPromptFor(const TestCase &testCase)
@@ -118,15 +131,9 @@ void AgentSession::start()
         m_result.skillLoaded = false;
     m_deadline.start(m_setup.config.timeoutSeconds * 1000);
 
-    for (auto it = m_item.testCase.files.begin(); it != m_item.testCase.files.end(); ++it) {
-        const QString path = pathInWorkspace(m_item.workspace, it.key());
-        QFile file(path);
-        if (path.isEmpty() || !QDir().mkpath(QFileInfo(path).absolutePath()) || !file.open(QIODevice::WriteOnly) ||
-            file.write(it.value().toUtf8()) < 0) {
-            stop(StopReason::Error,
-                 QStringLiteral("cannot write the context file \"%1\" into the workspace").arg(it.key()));
-            return;
-        }
+    if (const QString error = writeCaseFiles(m_item.testCase, m_item.workspace); !error.isEmpty()) {
+        stop(StopReason::Error, error);
+        return;
     }
     m_system = systemPromptFor(m_setup, m_item.key.arm);
     if (m_setup.config.studentTools)
@@ -299,89 +306,24 @@ void AgentSession::stop(const QString &reason, const QString &error)
 
 void AgentSession::verify()
 {
-    const QList<VerifierSpec> specs = m_item.testCase.allVerifiers();
     VerifyContext context;
-    context.answer = m_result.answer;
     context.workspace = m_item.workspace;
     context.runCommand = m_setup.verifierCommand ? m_setup.verifierCommand : m_setup.runCommand;
     context.kernels = m_setup.kernels;
-    auto *watcher = new QFutureWatcher<QList<VerifierOutcome>>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, specs] {
-        watcher->deleteLater();
-        m_result.verifiers = watcher->result();
-        // A verifier whose job failed on its node (a cluster's time limit, a node that died) judged nothing: the
-        // item is an error, which --resume runs again, not a failed answer.
-        for (const VerifierOutcome &o : std::as_const(m_result.verifiers)) {
-            if (!o.jobError.isEmpty()) {
-                m_result.stopReason = StopReason::Error;
-                m_result.error = QStringLiteral("the %1 verifier's job failed: %2").arg(o.type, o.jobError);
-                record(
-                    {{QStringLiteral("role"), QStringLiteral("error")}, {QStringLiteral("content"), m_result.error}});
-                finish();
-                return;
-            }
-        }
-        for (const VerifierSpec &spec : specs) {
-            if (spec.type == QLatin1String("llm_judge"))
-                m_judgeQueue.append(spec);
-        }
-        judgeNext();
-    });
-    watcher->setFuture(QtConcurrent::run([specs, context] {
-        QList<VerifierOutcome> outcomes;
-        for (const VerifierSpec &spec : specs) {
-            if (spec.type != QLatin1String("llm_judge"))
-                outcomes.append(runVerifier(spec, context));
-        }
-        return outcomes;
-    }));
-}
-
-void AgentSession::judgeNext()
-{
-    if (m_judgeQueue.isEmpty()) {
+    m_judge = new ItemJudge(m_chat, m_item.testCase, context, m_setup.config.judgeModel, this);
+    connect(m_judge, &ItemJudge::finished, this, [this](const ItemResult &judged) {
+        m_result = judged;
+        if (m_result.isError())
+            record({{QStringLiteral("role"), QStringLiteral("error")}, {QStringLiteral("content"), m_result.error}});
         finish();
-        return;
-    }
-    const VerifierSpec spec = m_judgeQueue.takeFirst();
-    const QString judge = spec.judgeModel.isEmpty() ? m_setup.config.judgeModel : spec.judgeModel;
-    if (judge.isEmpty()) {
-        VerifierOutcome o;
-        o.type = spec.type;
-        o.name = spec.name;
-        o.available = false;
-        o.evidence =
-            QStringLiteral("not available: no judge model was chosen (New Evaluation's Judge model, or --judge MODEL)");
-        m_result.verifiers.append(o);
-        judgeNext();
-        return;
-    }
-    m_call = m_chat.chat(judge, judgeRequest(spec, m_item.testCase, m_result.answer));
-    connect(m_call, &ChatCall::finished, this, [this, spec, judge](const ChatResponse &response) {
-        m_call->deleteLater();
-        m_call = nullptr;
-        m_result.verifiers.append(judgeOutcome(spec, judge, response.text));
-        judgeNext();
     });
-    connect(m_call, &ChatCall::failed, this, [this, spec, judge](const QString &message) {
-        m_call->deleteLater();
-        m_call = nullptr;
-        VerifierOutcome o;
-        o.type = spec.type;
-        o.name = spec.name;
-        o.available = false;
-        o.evidence = QStringLiteral("not available: the judge %1 failed: %2").arg(judge, message);
-        m_result.verifiers.append(o);
-        judgeNext();
-    });
+    m_judge->judge(m_result);
 }
 
 void AgentSession::finish()
 {
     m_result.latencyMs = m_clock.elapsed();
-    m_result.passed = !m_result.isError() && !m_result.verifiers.isEmpty() &&
-                      std::all_of(m_result.verifiers.cbegin(), m_result.verifiers.cend(),
-                                  [](const VerifierOutcome &v) { return v.passed; });
+    m_result.passed = ItemJudge::passes(m_result);
     // Running on this machine costs nothing per token; every other provider's price is unknown until the
     // pricing table says otherwise, and unknown is left out rather than written as 0.
     if (m_result.provider == QLatin1String("local"))

@@ -11,6 +11,7 @@ namespace sf {
 
 class ChatCall;
 class ChatClient;
+class ItemJudge;
 
 /// What every session of a run shares.
 struct AgentSetup
@@ -29,6 +30,8 @@ QString systemPromptFor(const AgentSetup &setup, const QString &arm);
 /// The first user message: the case's input, then its context files as fenced blocks (they are also in the
 /// workspace), as upskill does, so a model without tools sees them too.
 QString userPromptFor(const TestCase &testCase);
+/// Writes the case's context files into @p workspace; "" or what could not be written.
+QString writeCaseFiles(const TestCase &testCase, const QString &workspace);
 
 /**
  * One item: the student's conversation (model calls and tool calls, within the turn, token and time limits),
@@ -61,7 +64,6 @@ private:
     void runTools(const QList<ToolCall> &calls);
     void stop(const QString &reason, const QString &error = {});
     void verify();
-    void judgeNext();
     void finish();
     void record(const QJsonObject &entry);
 
@@ -76,7 +78,7 @@ private:
     QPointer<ChatCall> m_call;
     QElapsedTimer m_clock;
     QTimer m_deadline;
-    QList<VerifierSpec> m_judgeQueue;
+    QPointer<ItemJudge> m_judge;
     bool m_stopped = false;
 };
 

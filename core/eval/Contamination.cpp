@@ -1,9 +1,12 @@
 #include "Contamination.h"
 
+#include "agents/Harness.h"
+
 #include <QCryptographicHash>
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
+#include <QJsonObject>
 #include <QRegularExpression>
 #include <QSet>
 
@@ -91,8 +94,30 @@ ContaminationReport checkContamination(const RunAnalysis &run)
         if (transcript.isEmpty())
             continue;
         ++report.transcriptsRead;
-        const QJsonArray messages = transcript.value(QStringLiteral("messages")).toArray();
         const int arm = r.key.arm == kWithSkillArm ? 1 : 0;
+        if (transcript.contains(QStringLiteral("harness"))) {
+            // An agent CLI: what both arms were given is the CLI's settings, and what it showed the model is in its
+            // own session file.
+            const QString hash =
+                QStringLiteral("cli:") + transcript.value(QStringLiteral("settings_fingerprint")).toString();
+            if (seen[arm].hashes.isEmpty())
+                seen[arm].firstHash = hash;
+            seen[arm].hashes.insert(hash);
+            report.cliHarness = transcript.value(QStringLiteral("harness")).toString();
+            report.cliVersion = transcript.value(QStringLiteral("cli_version")).toString();
+            QFile session(QDir(run.dir).filePath(r.harnessSession));
+            if (r.harnessSession.isEmpty() || !session.open(QIODevice::ReadOnly))
+                continue;
+            const QString text = QString::fromUtf8(session.readAll());
+            if (!run.manifest.skillName.isEmpty() && text.contains(QStringLiteral("- %1:").arg(run.manifest.skillName)))
+                seen[arm].skills.insert(run.manifest.skillName);
+            if (arm == 0)
+                baselineMessages.append(
+                    {r.key.toString(), QJsonArray{QJsonObject{{QStringLiteral("role"), QStringLiteral("session")},
+                                                              {QStringLiteral("content"), text}}}});
+            continue;
+        }
+        const QJsonArray messages = transcript.value(QStringLiteral("messages")).toArray();
         for (const QJsonValue &m : messages) {
             const QJsonObject message = m.toObject();
             if (message.value(QStringLiteral("role")).toString() != u"system")
@@ -132,6 +157,7 @@ ContaminationReport checkContamination(const RunAnalysis &run)
             const QString content = message.value(QStringLiteral("content")).toString();
             const QString where = role == u"user" && first ? QStringLiteral("first message (context files)")
                                   : role == u"tool"        ? QStringLiteral("tool result (a file read or a command)")
+                                  : role == u"session"     ? QStringLiteral("the CLI's session file")
                                                            : role;
             if (role == u"user")
                 first = false;
@@ -146,10 +172,45 @@ ContaminationReport checkContamination(const RunAnalysis &run)
     return report;
 }
 
+namespace {
+
+QString cliSummary(const ContaminationReport &report)
+{
+    const auto &[arms, promptsMatch, transcriptsRead, skillLinesChecked, leaks, cliHarness, cliVersion] = report;
+    Q_UNUSED(transcriptsRead)
+    QString text = QStringLiteral("Each item ran %1 %2 with a fresh private home: the user's own configuration, "
+                                  "CLAUDE.md, AGENTS.md and personal skills reached no item.")
+                       .arg(Harness::label(cliHarness), cliVersion);
+    text += promptsMatch
+                ? QStringLiteral(" Both arms gave the CLI identical settings (%1).").arg(arms[0].fixedHash)
+                : QStringLiteral(" The arms' CLI settings differ (baseline %1 in %2 variants, with skill %3 in "
+                                 "%4 variants).")
+                      .arg(arms[0].fixedHash)
+                      .arg(arms[0].variants)
+                      .arg(arms[1].fixedHash)
+                      .arg(arms[1].variants);
+    text += arms[0].skillsSeen.isEmpty()
+                ? QStringLiteral(" The CLI listed the skill in no baseline item;")
+                : QStringLiteral(" The CLI listed %1 in baseline items;").arg(arms[0].skillsSeen.join(u", "));
+    text += arms[1].skillsSeen.isEmpty()
+                ? QStringLiteral(" with the skill, no session shows it listed: check that the skill was discovered.")
+                : QStringLiteral(" with the skill, the CLI listed it.");
+    if (skillLinesChecked > 0 && leaks.isEmpty())
+        text += QStringLiteral(" None of the skill's %1 distinctive lines reached a baseline session.")
+                    .arg(skillLinesChecked);
+    else if (!leaks.isEmpty())
+        text += QStringLiteral(" The skill's text reached %1 baseline sessions.").arg(leaks.size());
+    return text;
+}
+
+} // namespace
+
 QString ContaminationReport::summary() const
 {
     if (transcriptsRead == 0)
         return QStringLiteral("No transcripts to check.");
+    if (!cliHarness.isEmpty())
+        return cliSummary(*this);
     QString text =
         promptsMatch
             ? QStringLiteral("Both arms' system prompts are identical but for the skill (%1).").arg(arms[0].fixedHash)
@@ -194,6 +255,8 @@ QJsonObject ContaminationReport::toJson() const
             {QStringLiteral("transcripts_read"), transcriptsRead},
             {QStringLiteral("skill_lines_checked"), skillLinesChecked},
             {QStringLiteral("skill_text_in_baseline"), leakList},
+            {QStringLiteral("cli_harness"), cliHarness},
+            {QStringLiteral("cli_version"), cliVersion},
             {QStringLiteral("summary"), summary()}};
 }
 

@@ -37,6 +37,10 @@ struct ContaminationReport
     int transcriptsRead = 0;
     int skillLinesChecked = 0; ///< distinctive lines of the skill's text searched for
     QList<Leak> leaks;
+    /// Agent-CLI runs: the CLI and its version. Their "fixed prompt" is the CLI's settings fingerprint, the skills
+    /// seen are those its session files show listed, and the leak search reads the baseline's session files.
+    QString cliHarness;
+    QString cliVersion;
 
     QJsonObject toJson() const;
     /// One sentence: "Prompts identical but for the skill (sha256:…); the skill's text reached no baseline item."

@@ -21,7 +21,11 @@ QJsonObject EvalConfig::toJson() const
             {QStringLiteral("top_p"), optional(topP)},
             {QStringLiteral("seed"), optional(seed)},
             {QStringLiteral("judge_model"), judgeModel},
-            {QStringLiteral("student_tools"), studentTools}};
+            {QStringLiteral("student_tools"), studentTools},
+            {QStringLiteral("harness"), harness},
+            {QStringLiteral("harness_cli"), harnessCli},
+            {QStringLiteral("mcp_config"), mcpConfig},
+            {QStringLiteral("allowed_tools"), QJsonArray::fromStringList(allowedTools)}};
 }
 
 EvalConfig EvalConfig::fromJson(const QJsonObject &o)
@@ -46,6 +50,11 @@ EvalConfig EvalConfig::fromJson(const QJsonObject &o)
         c.seed = o.value(QStringLiteral("seed")).toInteger();
     c.judgeModel = o.value(QStringLiteral("judge_model")).toString();
     c.studentTools = o.value(QStringLiteral("student_tools")).toBool(true);
+    c.harness = o.value(QStringLiteral("harness")).toString(c.harness);
+    c.harnessCli = o.value(QStringLiteral("harness_cli")).toString();
+    c.mcpConfig = o.value(QStringLiteral("mcp_config")).toString();
+    for (const QJsonValue &tool : o.value(QStringLiteral("allowed_tools")).toArray())
+        c.allowedTools.append(tool.toString());
     return c;
 }
 

@@ -3,7 +3,6 @@
 #include <QJsonObject>
 #include <QString>
 #include <QStringList>
-
 #include <optional>
 
 namespace sf {
@@ -26,6 +25,15 @@ struct EvalConfig
     std::optional<qint64> seed;
     QString judgeModel;
     bool studentTools = true; ///< offer read_file/write_file/list_files/run_command (off for plain Q&A models)
+    /// Who drives the student (agents/Harness.h): "builtin" (Skillforge's loop; `mode` applies) or a real agent
+    /// CLI, "claude-code" or "codex", run once per item with the skill installed where that CLI finds skills.
+    QString harness = QStringLiteral("builtin");
+    /// Which CLI binary: "" the one setup installed (pinned), "path" the user's own on PATH, or a file path.
+    QString harnessCli;
+    /// What the skill relies on, given to the CLI identically in both arms: an MCP configuration file
+    /// (Claude Code's --mcp-config) and tools allowed without asking.
+    QString mcpConfig;
+    QStringList allowedTools;
 
     /// How often a case whose own `repeats` is @p caseRepeats (0: none) runs per model and arm.
     int repeatsOf(int caseRepeats) const { return caseRepeats > 0 && !runsForEveryCase ? caseRepeats : runs; }

@@ -86,6 +86,12 @@ QJsonObject ItemResult::toJson() const
         if (*skillLoaded)
             o.insert(QStringLiteral("skill_loaded_at_turn"), skillLoadedAtTurn);
     }
+    if (!skillFilesRead.isEmpty())
+        o.insert(QStringLiteral("skill_files_read"), QJsonArray::fromStringList(skillFilesRead));
+    if (!harnessSession.isEmpty())
+        o.insert(QStringLiteral("harness_session"), harnessSession);
+    if (cliStartupMs >= 0)
+        o.insert(QStringLiteral("cli_startup_ms"), cliStartupMs);
     return o;
 }
 
@@ -132,6 +138,10 @@ std::optional<ItemResult> ItemResult::fromJson(const QJsonObject &o)
     if (o.contains(QStringLiteral("skill_loaded")))
         r.skillLoaded = o.value(QStringLiteral("skill_loaded")).toBool();
     r.skillLoadedAtTurn = o.value(QStringLiteral("skill_loaded_at_turn")).toInt();
+    for (const QJsonValue &file : o.value(QStringLiteral("skill_files_read")).toArray())
+        r.skillFilesRead.append(file.toString());
+    r.harnessSession = o.value(QStringLiteral("harness_session")).toString();
+    r.cliStartupMs = o.value(QStringLiteral("cli_startup_ms")).toInteger(-1);
     r.transcript = o.value(QStringLiteral("transcript")).toString();
     r.startedAt = o.value(QStringLiteral("started_at")).toString();
     return r;

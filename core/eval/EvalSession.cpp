@@ -1,7 +1,12 @@
 #include "EvalSession.h"
 
+#include "AgentCliExecutor.h"
 #include "CudaKernelVerifier.h"
+#include "agents/Harness.h"
+#include "agents/HarnessModels.h"
+#include "llm/ChatClient.h"
 #include "llm/ModelName.h"
+#include "sandbox/Sandbox.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
@@ -39,6 +44,23 @@ std::variant<std::unique_ptr<EvalSession>, QString> EvalSession::prepare(ChatCli
         if (const Result<ModelName> name = ModelName::parse(model); !name)
             return name.error;
     }
+    std::optional<AgentCliBinary> cli;
+    if (Harness::isAgentCli(config.harness)) {
+        for (const QString &model : config.models) {
+            if (const QString why = whyModelUnfitForHarness(config.harness, model, chat.providers()); !why.isEmpty())
+                return why;
+        }
+        QString noSandbox;
+        if (!sandboxAvailable(&noSandbox))
+            return QStringLiteral("%1 runs only in the sandbox, and there is none here: %2")
+                .arg(Harness::label(config.harness), noSandbox);
+        const Result<AgentCliBinary> found = findAgentCli(config.harness, config.harnessCli);
+        if (!found)
+            return found.error;
+        cli = *found.value;
+    } else if (config.harness != Harness::Builtin) {
+        return QStringLiteral("unknown harness \"%1\" (choose %2)").arg(config.harness, Harness::all().join(u", "));
+    }
     auto skill = loadSkillUnderTest(skillDir);
     if (const QString *e = std::get_if<QString>(&skill))
         return *e;
@@ -68,6 +90,14 @@ std::variant<std::unique_ptr<EvalSession>, QString> EvalSession::prepare(ChatCli
                 .arg(session->m_store->dir(), m.skillHash, m.suiteHash);
         if (!plan.executor.isEmpty())
             session->m_store->manifest().executor = plan.executor; // saved when this session ends
+        const QJsonObject recorded = session->m_store->manifest().harness;
+        if (cli && !recorded.isEmpty() && recorded.value(QStringLiteral("version")).toString() != cli->version)
+            return QStringLiteral("%1 is %2 now, and %3 was made with %4; both arms of every case must meet the same "
+                                  "CLI: start a new run, or choose that version with --harness-cli")
+                .arg(Harness::label(config.harness), cli->version, session->m_store->dir(),
+                     recorded.value(QStringLiteral("version")).toString());
+        if (cli)
+            session->m_store->manifest().harness = harnessJson(*cli);
     } else {
         RunManifest manifest;
         manifest.skillName = setup.skill.name;
@@ -80,6 +110,8 @@ std::variant<std::unique_ptr<EvalSession>, QString> EvalSession::prepare(ChatCli
             manifest.models.append({model, ModelName::parse(model).value->provider, {}});
         manifest.parameters = config.toJson();
         manifest.executor = plan.executor;
+        if (cli)
+            manifest.harness = harnessJson(*cli);
         manifest.appVersion = QCoreApplication::applicationVersion();
         manifest.host =
             QStringLiteral("%1 (%2, %3)")
@@ -90,7 +122,13 @@ std::variant<std::unique_ptr<EvalSession>, QString> EvalSession::prepare(ChatCli
             return *e;
         session->m_store.emplace(std::move(std::get<RunStore>(created)));
     }
-    session->m_executor = std::make_unique<LocalExecutor>(chat, std::move(setup));
+    if (cli) {
+        const DoorServices services{&chat.engine(), &chat.providers(), chat.localServer()};
+        session->m_executor =
+            std::make_unique<AgentCliExecutor>(chat, services, std::move(setup), *cli, session->m_store->dir());
+    } else {
+        session->m_executor = std::make_unique<LocalExecutor>(chat, std::move(setup));
+    }
     session->m_runner = std::make_unique<EvalRunner>(*session->m_executor, *session->m_store, session->m_suite, config);
     return session;
 }

@@ -60,7 +60,7 @@ private:
     EvalConfig m_config;
     std::optional<RunStore> m_store;
     std::unique_ptr<KernelChecker> m_kernels; ///< outlives the executor, whose sessions use it
-    std::unique_ptr<LocalExecutor> m_executor;
+    std::unique_ptr<Executor> m_executor;     ///< a LocalExecutor, or an AgentCliExecutor for a CLI harness
     std::unique_ptr<EvalRunner> m_runner;
 };
 

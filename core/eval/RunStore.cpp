@@ -36,23 +36,25 @@ QJsonObject RunManifest::toJson() const
                                      {QStringLiteral("provider"), m.provider},
                                      {QStringLiteral("resolved_id"), m.resolvedId}});
     QJsonObject json{{QStringLiteral("format"), QStringLiteral("skillforge-run/1")},
-            {QStringLiteral("run_id"), runId},
-            {QStringLiteral("skill"), QJsonObject{{QStringLiteral("name"), skillName},
-                                                  {QStringLiteral("dir"), skillDir},
-                                                  {QStringLiteral("content_hash"), skillHash},
-                                                  {QStringLiteral("version"), skillVersion}}},
-            {QStringLiteral("suite"),
-             QJsonObject{{QStringLiteral("path"), suitePath}, {QStringLiteral("hash"), suiteHash}}},
-            {QStringLiteral("models"), modelList},
-            {QStringLiteral("parameters"), parameters},
-            {QStringLiteral("planned_items"), plannedItems},
-            {QStringLiteral("app_version"), appVersion},
-            {QStringLiteral("host"), host},
-            {QStringLiteral("started_at"), startedAt},
-            {QStringLiteral("finished_at"), finishedAt},
-            {QStringLiteral("status"), status}};
+                     {QStringLiteral("run_id"), runId},
+                     {QStringLiteral("skill"), QJsonObject{{QStringLiteral("name"), skillName},
+                                                           {QStringLiteral("dir"), skillDir},
+                                                           {QStringLiteral("content_hash"), skillHash},
+                                                           {QStringLiteral("version"), skillVersion}}},
+                     {QStringLiteral("suite"),
+                      QJsonObject{{QStringLiteral("path"), suitePath}, {QStringLiteral("hash"), suiteHash}}},
+                     {QStringLiteral("models"), modelList},
+                     {QStringLiteral("parameters"), parameters},
+                     {QStringLiteral("planned_items"), plannedItems},
+                     {QStringLiteral("app_version"), appVersion},
+                     {QStringLiteral("host"), host},
+                     {QStringLiteral("started_at"), startedAt},
+                     {QStringLiteral("finished_at"), finishedAt},
+                     {QStringLiteral("status"), status}};
     if (!executor.isEmpty())
         json.insert(QStringLiteral("executor"), executor);
+    if (!harness.isEmpty())
+        json.insert(QStringLiteral("harness"), harness);
     return json;
 }
 
@@ -75,6 +77,7 @@ RunManifest RunManifest::fromJson(const QJsonObject &o)
     }
     m.parameters = o.value(QStringLiteral("parameters")).toObject();
     m.executor = o.value(QStringLiteral("executor")).toObject();
+    m.harness = o.value(QStringLiteral("harness")).toObject();
     m.plannedItems = o.value(QStringLiteral("planned_items")).toInt();
     m.appVersion = o.value(QStringLiteral("app_version")).toString();
     m.host = o.value(QStringLiteral("host")).toString();
@@ -252,22 +255,22 @@ ItemResult RunStore::record(ItemResult result, const QJsonObject &transcript)
     if (!m_writer)
         m_writer = std::make_shared<Writer>();
     // The task holds what it writes and where, never the store (nor its writer lock).
-    (void)QtConcurrent::run(&m_writer->pool, [dir = m_dir, sync = m_syncPending, result, transcript,
-                                              writer = m_writer]() mutable {
-        QString error = writeTranscriptFile(dir, result.key, transcript);
-        if (!error.isEmpty()) {
-            qCWarning(lcEval).noquote() << error;
-            result.transcript.clear(); // the line must not name a file that is not there
-        }
-        if (const QString lineError = appendLine(dir, result); !lineError.isEmpty()) {
-            qCWarning(lcEval).noquote() << "cannot record a result:" << lineError;
-            const QMutexLocker locker(&writer->mutex);
-            if (writer->firstError.isEmpty())
-                writer->firstError = lineError;
-            return;
-        }
-        syncResultsSoon(dir, sync);
-    });
+    (void)QtConcurrent::run(&m_writer->pool,
+                            [dir = m_dir, sync = m_syncPending, result, transcript, writer = m_writer]() mutable {
+                                QString error = writeTranscriptFile(dir, result.key, transcript);
+                                if (!error.isEmpty()) {
+                                    qCWarning(lcEval).noquote() << error;
+                                    result.transcript.clear(); // the line must not name a file that is not there
+                                }
+                                if (const QString lineError = appendLine(dir, result); !lineError.isEmpty()) {
+                                    qCWarning(lcEval).noquote() << "cannot record a result:" << lineError;
+                                    const QMutexLocker locker(&writer->mutex);
+                                    if (writer->firstError.isEmpty())
+                                        writer->firstError = lineError;
+                                    return;
+                                }
+                                syncResultsSoon(dir, sync);
+                            });
     return result;
 }
 

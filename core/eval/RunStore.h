@@ -37,6 +37,9 @@ struct RunManifest
     /// Where the heavy verifiers ran: {"name": "local"} or {"name": "slurm", and its non-secret options}; empty in
     /// runs from before it was recorded, which ran here (core/cluster's ExecutorChoice reads it).
     QJsonObject executor;
+    /// Who drove the student when it was a real agent CLI: {"name": "claude-code", "version": "2.1.332", "source":
+    /// where the binary came from, "path"}; empty for Skillforge's own loop.
+    QJsonObject harness;
     QString appVersion;
     QString host;
     QString startedAt;

@@ -20,6 +20,11 @@ ChatClient::ChatClient(HttpEngine &engine, ProviderRegistry &providers, LocalMod
     m_clock.start();
 }
 
+LocalModelServer *ChatClient::localServer() const
+{
+    return m_local.data();
+}
+
 ChatClient::~ChatClient() = default;
 
 ChatCall *ChatClient::chat(const QString &modelName, const ChatRequest &request)
@@ -192,9 +197,9 @@ ChatClient::ConcurrencyLimit ChatClient::concurrencyFor(const QString &providerN
             return {provider->maxConcurrent, u"the embedded server's %1 slots"_s.arg(provider->maxConcurrent)};
         return {requested, u"the run's concurrency"_s};
     }
-    if (provider->limitsSetByUser && provider->maxConcurrent > 0 && (requested <= 0 || provider->maxConcurrent < requested))
-        return {provider->maxConcurrent,
-                u"your limit for %1 (Tools, Providers and Keys)"_s.arg(provider->name)};
+    if (provider->limitsSetByUser && provider->maxConcurrent > 0 &&
+        (requested <= 0 || provider->maxConcurrent < requested))
+        return {provider->maxConcurrent, u"your limit for %1 (Tools, Providers and Keys)"_s.arg(provider->name)};
     if (requested > 0)
         return {requested, u"the run's concurrency"_s};
     return {provider->maxConcurrent, u"the default for %1"_s.arg(provider->name)};

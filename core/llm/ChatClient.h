@@ -64,6 +64,11 @@ public:
     };
     ConcurrencyLimit concurrencyFor(const QString &provider, int requested) const;
 
+    /** What the client reaches providers with, for callers that speak a provider's wire format themselves. */
+    HttpEngine &engine() const { return m_engine; }
+    ProviderRegistry &providers() const { return m_providers; }
+    LocalModelServer *localServer() const;
+
     const RetryPolicy &retryPolicy() const { return m_retryPolicy; }
     void setRetryPolicy(const RetryPolicy &policy) { m_retryPolicy = policy; }
 

@@ -33,6 +33,8 @@ const QString SlurmTimeKey = QStringLiteral("slurm/time");
 const QString SlurmSbatchArgsKey = QStringLiteral("slurm/sbatchOptions");
 const QString SlurmSharedDirKey = QStringLiteral("slurm/sharedDir");
 const QString LastExecutorKey = QStringLiteral("slurm/lastExecutor");
+const QString LastHarnessKey = QStringLiteral("eval/lastHarness");
+const QString LastHarnessCliKey = QStringLiteral("eval/lastHarnessCli");
 
 bool unchangedInThisProcess = false;
 } // namespace
@@ -104,32 +106,68 @@ void AppSettings::clearRecentProjects()
         m_settings.remove(RecentProjectsKey);
 }
 
-QByteArray AppSettings::windowGeometry() const { return m_settings.value(GeometryKey).toByteArray(); }
-void AppSettings::setWindowGeometry(const QByteArray &geometry) { write(GeometryKey, geometry); }
-QByteArray AppSettings::windowState() const { return m_settings.value(StateKey).toByteArray(); }
-void AppSettings::setWindowState(const QByteArray &state) { write(StateKey, state); }
-QString AppSettings::lastView() const { return m_settings.value(LastViewKey).toString(); }
-void AppSettings::setLastView(const QString &view) { write(LastViewKey, view); }
+QByteArray AppSettings::windowGeometry() const
+{
+    return m_settings.value(GeometryKey).toByteArray();
+}
+void AppSettings::setWindowGeometry(const QByteArray &geometry)
+{
+    write(GeometryKey, geometry);
+}
+QByteArray AppSettings::windowState() const
+{
+    return m_settings.value(StateKey).toByteArray();
+}
+void AppSettings::setWindowState(const QByteArray &state)
+{
+    write(StateKey, state);
+}
+QString AppSettings::lastView() const
+{
+    return m_settings.value(LastViewKey).toString();
+}
+void AppSettings::setLastView(const QString &view)
+{
+    write(LastViewKey, view);
+}
 
-QString AppSettings::theme() const { return m_settings.value(ThemeKey, QStringLiteral("system")).toString(); }
-void AppSettings::setTheme(const QString &theme) { write(ThemeKey, theme); }
+QString AppSettings::theme() const
+{
+    return m_settings.value(ThemeKey, QStringLiteral("system")).toString();
+}
+void AppSettings::setTheme(const QString &theme)
+{
+    write(ThemeKey, theme);
+}
 
 int AppSettings::localModelContextSize() const
 {
     return std::max(512, m_settings.value(LocalContextKey, 16384).toInt());
 }
 
-void AppSettings::setLocalModelContextSize(int tokens) { write(LocalContextKey, tokens); }
+void AppSettings::setLocalModelContextSize(int tokens)
+{
+    write(LocalContextKey, tokens);
+}
 
-bool AppSettings::localModelInstallOffered() const { return m_settings.value(LocalInstallOfferedKey, false).toBool(); }
-void AppSettings::setLocalModelInstallOffered(bool offered) { write(LocalInstallOfferedKey, offered); }
+bool AppSettings::localModelInstallOffered() const
+{
+    return m_settings.value(LocalInstallOfferedKey, false).toBool();
+}
+void AppSettings::setLocalModelInstallOffered(bool offered)
+{
+    write(LocalInstallOfferedKey, offered);
+}
 
 int AppSettings::localModelThreads() const
 {
     return std::max(0, m_settings.value(LocalThreadsKey, 0).toInt());
 }
 
-void AppSettings::setLocalModelThreads(int threads) { write(LocalThreadsKey, threads); }
+void AppSettings::setLocalModelThreads(int threads)
+{
+    write(LocalThreadsKey, threads);
+}
 
 VerdictThresholds AppSettings::verdictThresholds() const
 {
@@ -169,14 +207,32 @@ void AppSettings::setSlurmProfile(const SlurmProfile &profile)
     write(SlurmSharedDirKey, profile.sharedDir);
 }
 
-QString AppSettings::chartFolder() const { return m_settings.value(ChartFolderKey).toString(); }
-void AppSettings::setChartFolder(const QString &folder) { write(ChartFolderKey, folder); }
+QString AppSettings::chartFolder() const
+{
+    return m_settings.value(ChartFolderKey).toString();
+}
+void AppSettings::setChartFolder(const QString &folder)
+{
+    write(ChartFolderKey, folder);
+}
 
-QStringList AppSettings::lastStudentModels() const { return m_settings.value(LastStudentsKey).toStringList(); }
-void AppSettings::setLastStudentModels(const QStringList &models) { write(LastStudentsKey, models); }
+QStringList AppSettings::lastStudentModels() const
+{
+    return m_settings.value(LastStudentsKey).toStringList();
+}
+void AppSettings::setLastStudentModels(const QStringList &models)
+{
+    write(LastStudentsKey, models);
+}
 
-QString AppSettings::lastTeacherModel() const { return m_settings.value(LastTeacherKey).toString(); }
-void AppSettings::setLastTeacherModel(const QString &model) { write(LastTeacherKey, model); }
+QString AppSettings::lastTeacherModel() const
+{
+    return m_settings.value(LastTeacherKey).toString();
+}
+void AppSettings::setLastTeacherModel(const QString &model)
+{
+    write(LastTeacherKey, model);
+}
 
 QString AppSettings::lastExecutor() const
 {
@@ -186,6 +242,26 @@ QString AppSettings::lastExecutor() const
 void AppSettings::setLastExecutor(const QString &name)
 {
     write(LastExecutorKey, name);
+}
+
+QString AppSettings::lastHarness() const
+{
+    return m_settings.value(LastHarnessKey, QStringLiteral("builtin")).toString();
+}
+
+void AppSettings::setLastHarness(const QString &harness)
+{
+    write(LastHarnessKey, harness);
+}
+
+QString AppSettings::lastHarnessCli() const
+{
+    return m_settings.value(LastHarnessCliKey).toString();
+}
+
+void AppSettings::setLastHarnessCli(const QString &choice)
+{
+    write(LastHarnessCliKey, choice);
 }
 
 } // namespace sf

@@ -76,6 +76,12 @@ public:
     /// "local" or "slurm": where the user last chose to run heavy work (the launch dialog, the Kernels view).
     QString lastExecutor() const;
     void setLastExecutor(const QString &name);
+    /// Who drove the student the last time one was chosen in the GUI (New Evaluation, Refine Skill, Trigger Lab):
+    /// "builtin", "claude-code" or "codex", and which CLI binary ("" the one setup installed, "path" the user's own).
+    QString lastHarness() const;
+    void setLastHarness(const QString &harness);
+    QString lastHarnessCli() const;
+    void setLastHarnessCli(const QString &choice);
 
 private:
     void write(const QString &key, const QVariant &value);

@@ -149,9 +149,12 @@ QString csvReport(const ReportSource &source)
                     QStringLiteral("tool_calls"),
                     QStringLiteral("tool_errors"),
                     QStringLiteral("skill_loaded"),
+                    QStringLiteral("skill_files_read"),
                     QStringLiteral("failed_verifiers"),
                     QStringLiteral("started_at"),
                     QStringLiteral("transcript"),
+                    QStringLiteral("harness_session"),
+                    QStringLiteral("cli_startup_ms"),
                     QStringLiteral("model_verdict"),
                     QStringLiteral("arm_cost_per_pass_usd"),
                     QStringLiteral("arm_passes_per_usd")});
@@ -187,9 +190,12 @@ QString csvReport(const ReportSource &source)
                  QString::number(r.toolCalls),
                  QString::number(r.toolErrors),
                  r.skillLoaded ? (*r.skillLoaded ? QStringLiteral("true") : QStringLiteral("false")) : QString(),
+                 r.skillFilesRead.join(u';'),
                  failedEvidence(r),
                  r.startedAt,
                  r.transcript,
+                 r.harnessSession,
+                 r.cliStartupMs >= 0 ? QString::number(r.cliStartupMs) : QString(),
                  verdicts.value(r.key.model),
                  cost ? optionalNumber(cost->costPerPass) : QString(),
                  cost ? optionalNumber(cost->passesPerDollar) : QString()});
@@ -292,6 +298,7 @@ QString junitReport(const ReportSource &source)
         property(QStringLiteral("skill_hash"), run.manifest.skillHash);
         property(QStringLiteral("suite_hash"), run.manifest.suiteHash);
         property(QStringLiteral("run_id"), run.manifest.runId);
+        property(QStringLiteral("harness"), harnessText(run.manifest));
         property(QStringLiteral("model"), column.model);
         property(QStringLiteral("arm"), column.arm);
         if (const auto v = verdicts.constFind(column.model); v != verdicts.cend()) {

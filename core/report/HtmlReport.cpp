@@ -37,7 +37,8 @@ cursor:pointer}.switch .chart{display:none}
 #cfcfcf,#cfcfcf 4px,#ededed 4px,#ededed 8px)}.flip{font-weight:bold}
 .badge{display:inline-block;min-width:44px;text-align:center;border-radius:4px;padding:0 6px;font-size:12px;
 font-weight:bold;color:#fff}.badge.pass{background:var(--pass)}.badge.fail{background:var(--fail)}
-.badge.error{background:var(--err)}
+.badge.error{background:var(--err)}.badge.bypass{background:transparent;color:var(--fail);border:1px dashed var(--fail)}
+.bypass-mark{font-weight:bold;margin-left:4px}
 details{border:1px solid var(--line);border-radius:4px;margin:4px 0;padding:2px 8px}summary{cursor:pointer;padding:3px 0}
 details[open]{padding-bottom:8px}pre{background:var(--code);padding:8px;white-space:pre-wrap;word-break:break-word;
 margin:4px 0;font-size:12.5px}.msg{border-left:3px solid var(--line);padding-left:8px;margin:6px 0}
@@ -135,8 +136,12 @@ void appendMatrix(QString &html, const RunAnalysis &run)
     html += QStringLiteral("<h2 id=\"matrix\">Case matrix</h2>\n<p class=\"note\">Passed of judged repeats per case, "
                            "model and arm; the colour runs from orange (none passed) to blue (all passed), hatched "
                            "grey where every repeat ended in an error. Flipped cases come first: +n failed without "
-                           "the skill and passed with it, −n the reverse.</p>\n<div class=\"scroll\"><table "
-                           "class=\"matrix\"><thead><tr><th>Case</th><th>Split</th><th>Flips</th>");
+                           "the skill and passed with it, −n the reverse.");
+    if (std::any_of(run.results.begin(), run.results.end(), isSilentBypass))
+        html += QStringLiteral(" ○ marks a with-skill cell where no repeat loaded the skill (a silent bypass: the "
+                               "outcome says nothing about its content), ◐ one where some repeats did not.");
+    html += QStringLiteral("</p>\n<div class=\"scroll\"><table class=\"matrix\"><thead><tr><th>Case</th><th>Split</th>"
+                           "<th>Flips</th>");
     for (const CaseColumn &column : matrix.columns)
         html += QStringLiteral("<th>%1<br>%2</th>").arg(esc(column.model), esc(armLabel(column.arm)));
     html += QStringLiteral("</tr></thead><tbody>\n");
@@ -148,9 +153,20 @@ void appendMatrix(QString &html, const RunAnalysis &run)
                      row.flipped() ? QStringLiteral("+%1 / −%2").arg(row.flipsToPass).arg(row.flipsToFail) : QString());
         for (const CaseCell &cell : row.cells) {
             const auto rate = cell.passRate();
+            const int bypasses = silentBypasses(run, cell);
+            QString mark;
+            if (bypasses > 0)
+                mark = QStringLiteral("<span class=\"bypass-mark\" title=\"%1\">%2</span>")
+                           .arg(esc(bypasses == cell.judged
+                                        ? QStringLiteral("the skill was never loaded: this outcome says nothing about "
+                                                         "its content")
+                                        : QStringLiteral("the skill was not loaded in %1 of %2 repeats")
+                                              .arg(bypasses)
+                                              .arg(cell.judged)),
+                                bypasses == cell.judged ? QStringLiteral("○") : QStringLiteral("◐"));
             if (rate)
-                html += QStringLiteral("<td class=\"cell\" style=\"background:%1\">%2</td>")
-                            .arg(cellColour(*rate), esc(cellText(cell)));
+                html += QStringLiteral("<td class=\"cell\" style=\"background:%1\">%2%3</td>")
+                            .arg(cellColour(*rate), esc(cellText(cell)), mark);
             else if (cell.errors)
                 html += QStringLiteral("<td class=\"cell error\">%1</td>").arg(esc(cellText(cell)));
             else
@@ -174,6 +190,13 @@ QString clipped(const QString &text)
 void appendTranscript(QString &html, const QJsonObject &transcript)
 {
     const QJsonArray messages = transcript.value(QStringLiteral("messages")).toArray();
+    if (messages.isEmpty() && transcript.contains(QStringLiteral("harness"))) {
+        // An agent CLI's steps are in its own session file, which the Trace view (and `skillforge trace`) reads.
+        html += QStringLiteral("<h4>Prompt</h4><pre>%1</pre>\n<p class=\"note\">The CLI's own session file holds its "
+                               "steps; open it in Skillforge's Trace view.</p>\n")
+                    .arg(clipped(transcript.value(QStringLiteral("prompt")).toString()));
+        return;
+    }
     if (messages.isEmpty()) {
         html += QStringLiteral("<p class=\"note\">No transcript was stored for this item.</p>\n");
         return;
@@ -209,9 +232,13 @@ void appendTranscript(QString &html, const QJsonObject &transcript)
 void appendItem(QString &html, const RunAnalysis &run, const ItemResult &r)
 {
     const QString outcome = outcomeOf(r);
-    html += QStringLiteral("<details><summary><span class=\"badge %1\">%2</span> %3 · %4 · %5 · repeat %6</summary>\n")
-                .arg(outcome, outcome.toUpper(), esc(r.key.caseId), esc(r.key.model), esc(armLabel(r.key.arm)))
-                .arg(r.key.repeat);
+    const bool bypass = isSilentBypass(r);
+    html +=
+        QStringLiteral("<details><summary><span class=\"badge %1\">%2</span>%3 %4 · %5 · %6 · repeat %7</summary>\n")
+            .arg(outcome, outcome.toUpper(),
+                 bypass ? QStringLiteral(" <span class=\"badge bypass\">SILENT BYPASS</span>") : QString(),
+                 esc(r.key.caseId), esc(r.key.model), esc(armLabel(r.key.arm)))
+            .arg(r.key.repeat);
     html += QStringLiteral("<dl><dt>Split</dt><dd>%1</dd><dt>Tokens</dt><dd>%2 in, %3 out</dd><dt>Cost</dt><dd>%4</dd>"
                            "<dt>Latency</dt><dd>%5 (model %6)</dd><dt>Turns</dt><dd>%7, %8 tool calls (%9 failed)</dd>"
                            "<dt>Stopped</dt><dd>%10</dd>")
@@ -224,10 +251,22 @@ void appendItem(QString &html, const RunAnalysis &run, const ItemResult &r)
                 .arg(r.toolCalls)
                 .arg(r.toolErrors)
                 .arg(esc(r.stopReason));
-    if (r.skillLoaded)
+    if (r.skillLoaded) {
         html += QStringLiteral("<dt>Skill loaded</dt><dd>%1</dd>")
-                    .arg(*r.skillLoaded ? QStringLiteral("yes, after call %1").arg(r.skillLoadedAtTurn)
+                    .arg(*r.skillLoaded ? QStringLiteral("yes, after model call %1").arg(r.skillLoadedAtTurn)
+                         : bypass       ? QStringLiteral("no — a silent bypass: the skill was never loaded, so this "
+                                                               "outcome says nothing about its content")
                                         : QStringLiteral("no"));
+        if (!r.skillFilesRead.isEmpty())
+            html += QStringLiteral("<dt>Skill files read</dt><dd>%1</dd>")
+                        .arg(esc(r.skillFilesRead.join(QStringLiteral(", "))));
+    }
+    if (r.cliStartupMs >= 0)
+        html += QStringLiteral("<dt>CLI start-up</dt><dd>%1 to the first model request</dd>")
+                    .arg(secondsText(double(r.cliStartupMs)));
+    if (!r.harnessSession.isEmpty())
+        html +=
+            QStringLiteral("<dt>CLI session</dt><dd><code>%1</code> in the run folder</dd>").arg(esc(r.harnessSession));
     if (r.isError())
         html += QStringLiteral("<dt>Error</dt><dd>%1</dd>").arg(esc(r.error));
     html += QStringLiteral("</dl>\n");
@@ -292,8 +331,15 @@ QString htmlReport(const ReportSource &source)
             .arg(esc(title),
                  esc(source.compare ? QStringLiteral("%1 compared with %2").arg(run.label(), source.compare->label())
                                     : run.label()));
-    html += QStringLiteral("<h2 id=\"measured\">What was measured</h2>\n<p class=\"note\">Every model ran every case "
-                           "with and without the skill, under the same system prompt apart from the skill.</p>\n");
+    const QString harness = run.manifest.harness.value(QStringLiteral("name")).toString();
+    html += QStringLiteral("<h2 id=\"measured\">What was measured</h2>\n<p class=\"note\">%1</p>\n")
+                .arg(harness.isEmpty()
+                         ? QStringLiteral("Every model ran every case with and without the skill, under the same "
+                                          "system prompt apart from the skill.")
+                         : QStringLiteral("Every model ran every case with and without the skill in %1, once per item, "
+                                          "with the same settings in both arms; only the with-skill arm had the skill "
+                                          "installed, and %1 decided whether to load it.")
+                               .arg(esc(harnessText(run.manifest).section(QStringLiteral(" ("), 0, 0))));
     appendFacts(html, runs);
     for (const RunAnalysis *r : runs)
         appendTable(html, contaminationTable(checkContamination(*r)));
@@ -306,9 +352,13 @@ QString htmlReport(const ReportSource &source)
         for (const QString &split : splitsOf(*r)) {
             appendTable(html, passRateTable(*r, split));
             appendTable(html, liftTable(*r, split));
+            if (hasActivation(*r, split))
+                appendTable(html, activationTable(*r, split));
             appendTable(html, costTable(*r, split));
             appendTable(html, costEffectivenessTable(*r, split));
         }
+        if (std::any_of(r->results.begin(), r->results.end(), isSilentBypass))
+            appendTable(html, silentBypassTable(*r));
     }
     html += QStringLiteral("<h2 id=\"suite-health\">Suite health</h2>\n");
     appendTable(html, suiteHealthTable(run));

@@ -2,6 +2,8 @@
 #include "ReportTables_p.h"
 #include "ReportWriters_p.h"
 
+#include <algorithm>
+
 namespace sf::report {
 
 namespace {
@@ -67,9 +69,13 @@ QString markdownReport(const ReportSource &source, const QString &chartPrefix)
         for (const QString &split : splitsOf(*r)) {
             appendTable(md, passRateTable(*r, split));
             appendTable(md, liftTable(*r, split));
+            if (hasActivation(*r, split))
+                appendTable(md, activationTable(*r, split));
             appendTable(md, costTable(*r, split));
             appendTable(md, costEffectivenessTable(*r, split));
         }
+        if (std::any_of(r->results.begin(), r->results.end(), isSilentBypass))
+            appendTable(md, silentBypassTable(*r));
     }
     md += QStringLiteral("## Suite health\n\n");
     appendTable(md, suiteHealthTable(run));

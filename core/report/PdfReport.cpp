@@ -78,7 +78,8 @@ Table problemsTable(const RunAnalysis &run, int limit)
             if (!v.passed)
                 evidence.append(QStringLiteral("%1: %2").arg(v.name.isEmpty() ? v.type : v.name, v.evidence));
         }
-        table.rows.append({r.key.caseId, r.key.model, armLabel(r.key.arm), QString::number(r.key.repeat), outcomeOf(r),
+        table.rows.append({r.key.caseId, r.key.model, armLabel(r.key.arm), QString::number(r.key.repeat),
+                           isSilentBypass(r) ? outcomeOf(r) + QStringLiteral(" (silent bypass)") : outcomeOf(r),
                            evidence.join(QStringLiteral("; ")).left(400)});
     }
     table.note = QStringLiteral("%1 items failed or ended in an error; items of flipped cases first.").arg(total);
@@ -132,9 +133,13 @@ QByteArray pdfReport(const ReportSource &source, QString *error)
         for (const QString &split : splitsOf(*r)) {
             appendTable(html, passRateTable(*r, split));
             appendTable(html, liftTable(*r, split));
+            if (hasActivation(*r, split))
+                appendTable(html, activationTable(*r, split));
             appendTable(html, costTable(*r, split));
             appendTable(html, costEffectivenessTable(*r, split));
         }
+        if (std::any_of(r->results.begin(), r->results.end(), isSilentBypass))
+            appendTable(html, silentBypassTable(*r));
     }
     html += QStringLiteral("<h2>Suite health</h2>");
     appendTable(html, suiteHealthTable(run));

@@ -1,4 +1,5 @@
 #include "ReportTables_p.h"
+#include "agents/Harness.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
@@ -126,9 +127,18 @@ QList<QPair<QString, QString>> measuredFacts(const RunAnalysis &run)
                                                .arg(run.matrix.rows.size() - heldOut)
                                                .arg(heldOut)});
     facts.append({QStringLiteral("Repeats per case"), repeatsText(run)});
+    facts.append({QStringLiteral("Student harness"), harnessText(m)});
+    // An agent CLI finds the skill itself; the loop's mode says nothing about such a run.
+    const QString harness = m.harness.value(QStringLiteral("name")).toString();
     const QString mode = m.parameters.value(QStringLiteral("mode")).toString();
-    if (!mode.isEmpty())
-        facts.append({QStringLiteral("Skill delivery"), mode});
+    if (Harness::isAgentCli(harness))
+        facts.append(
+            {QStringLiteral("Skill delivery"),
+             QStringLiteral("installed in the with-skill arm's workspace (%1) for %2 to discover")
+                 .arg(harness == Harness::Codex ? QStringLiteral(".agents/skills/") : QStringLiteral(".claude/skills/"),
+                      Harness::label(harness))});
+    else
+        facts.append({QStringLiteral("Skill delivery"), mode.isEmpty() ? QStringLiteral("(not recorded)") : mode});
     facts.append({QStringLiteral("Items"),
                   QStringLiteral("%1 finished of %2 planned").arg(run.results.size()).arg(m.plannedItems)});
     facts.append({QStringLiteral("Run"), QStringLiteral("%1 (%2)").arg(m.runId, m.status)});
@@ -138,6 +148,44 @@ QList<QPair<QString, QString>> measuredFacts(const RunAnalysis &run)
     facts.append({QStringLiteral("Run made with"), QStringLiteral("Skillforge %1 on %2").arg(m.appVersion, m.host)});
     facts.append({QStringLiteral("Report made with"), generatedBy()});
     return facts;
+}
+
+QString harnessText(const RunManifest &manifest)
+{
+    const QString name = manifest.harness.value(QStringLiteral("name")).toString();
+    if (name.isEmpty())
+        return Harness::label(Harness::Builtin);
+    QString text = Harness::label(name);
+    if (const QString version = manifest.harness.value(QStringLiteral("version")).toString(); !version.isEmpty())
+        text += u' ' + version;
+    if (const QString source = manifest.harness.value(QStringLiteral("source")).toString(); !source.isEmpty())
+        text += QStringLiteral(" (%1)").arg(source);
+    return text;
+}
+
+QString skillLoadedText(const stats::Proportion &loaded)
+{
+    return QStringLiteral("%1 of %2 (%3 %4)")
+        .arg(loaded.successes)
+        .arg(loaded.trials)
+        .arg(percent(loaded.rate), percentInterval(loaded.ci));
+}
+
+bool isSilentBypass(const ItemResult &result)
+{
+    return result.key.arm == kWithSkillArm && !result.isError() && result.skillLoaded && !*result.skillLoaded;
+}
+
+int silentBypasses(const RunAnalysis &run, const CaseCell &cell)
+{
+    return int(std::count_if(cell.items.begin(), cell.items.end(),
+                             [&](int item) { return isSilentBypass(run.results[item]); }));
+}
+
+QString silentBypassMeaning()
+{
+    return QStringLiteral("A silent bypass is a with-skill item that never loaded the skill: its outcome says nothing "
+                          "about the skill's content.");
 }
 
 Table passRateTable(const RunAnalysis &run, const QString &split)
@@ -151,7 +199,7 @@ Table passRateTable(const RunAnalysis &run, const QString &split)
     for (const ArmSummary &a : run.summary.arms)
         trigger = trigger || (a.split == split && a.triggerRate);
     if (trigger)
-        table.header.append(QStringLiteral("Skill loaded"));
+        table.header.append(QStringLiteral("Skill loaded (items)"));
     for (const ArmSummary &a : run.summary.arms) {
         if (a.split != split)
             continue;
@@ -163,10 +211,17 @@ Table passRateTable(const RunAnalysis &run, const QString &split)
                         a.passRate.trials ? percent(a.passRate.rate) : QStringLiteral("—"),
                         a.passRate.trials ? percentInterval(a.passRate.ci) : QStringLiteral("—")};
         if (trigger)
-            row.append(a.triggerRate ? percent(a.triggerRate->rate) : QString());
+            row.append(a.triggerRate ? QStringLiteral("%1 of %2 (%3)")
+                                           .arg(a.triggerRate->successes)
+                                           .arg(a.triggerRate->trials)
+                                           .arg(percent(a.triggerRate->rate))
+                                     : QString());
         table.rows.append(row);
     }
     table.note = QStringLiteral("Pass rate over the items that ended without an error; Wilson 95% score intervals.");
+    if (trigger)
+        table.note += QStringLiteral(" Skill loaded: the with-skill items, of those that ended without an error, in "
+                                     "which the student loaded the skill.");
     return table;
 }
 
@@ -200,6 +255,12 @@ Table costTable(const RunAnalysis &run, const QString &split)
 
 namespace {
 
+QString liftText(double lift)
+{
+    return QStringLiteral("%1%2 pp").arg(lift > 0 ? QStringLiteral("+") : QString(),
+                                         QString::number(lift * 100, 'f', 1));
+}
+
 QString flipList(const QStringList &pairs)
 {
     if (pairs.isEmpty())
@@ -223,14 +284,64 @@ Table liftTable(const RunAnalysis &run, const QString &split)
     for (const ArmComparison &c : run.summary.comparisons) {
         if (c.split != split)
             continue;
-        table.rows.append({c.model, QString::number(c.table.pairs()),
-                           QStringLiteral("%1%2 pp").arg(c.lift > 0 ? QStringLiteral("+") : QString(),
-                                                         QString::number(c.lift * 100, 'f', 1)),
-                           pValue(c.pValue), QString::number(c.table.bothPass), QString::number(c.table.bothFail),
+        table.rows.append({c.model, QString::number(c.table.pairs()), liftText(c.lift), pValue(c.pValue),
+                           QString::number(c.table.bothPass), QString::number(c.table.bothFail),
                            flipList(c.flippedToPass), flipList(c.flippedToFail)});
     }
-    table.note = QStringLiteral("Pairs are (case, repeat) judged in both arms. Lift: the pass rate with the skill minus "
-                                "the one without, over those pairs; p: two-sided exact McNemar test of the flipped pairs.");
+    table.note =
+        QStringLiteral("Pairs are (case, repeat) judged in both arms. Lift: the pass rate with the skill minus "
+                       "the one without, over those pairs; p: two-sided exact McNemar test of the flipped pairs.");
+    return table;
+}
+
+bool hasActivation(const RunAnalysis &run, const QString &split)
+{
+    return std::any_of(run.summary.arms.begin(), run.summary.arms.end(), [&](const ArmSummary &a) {
+        return a.split == split && a.arm == kWithSkillArm && a.triggerRate;
+    });
+}
+
+Table activationTable(const RunAnalysis &run, const QString &split)
+{
+    // Beside the lift, whether the skill was loaded at all: a lift measured on items that never read the skill says
+    // nothing about its content.
+    Table table;
+    table.title = QStringLiteral("Skill activation beside the lift, %1").arg(splitTitle(split));
+    table.header = {QStringLiteral("Model"), QStringLiteral("Lift"), QStringLiteral("Skill loaded (with skill)"),
+                    QStringLiteral("Silent bypasses")};
+    for (const ArmComparison &c : run.summary.comparisons) {
+        if (c.split != split)
+            continue;
+        const ArmSummary *withSkill = run.summary.arm(c.model, kWithSkillArm, split);
+        if (!withSkill || !withSkill->triggerRate)
+            continue;
+        const stats::Proportion &loaded = *withSkill->triggerRate;
+        table.rows.append(
+            {c.model, liftText(c.lift), skillLoadedText(loaded), QString::number(loaded.trials - loaded.successes)});
+    }
+    table.note = QStringLiteral("Skill loaded: with-skill items that ended without an error and loaded the skill, with "
+                                "the Wilson 95% interval. ") +
+                 silentBypassMeaning();
+    return table;
+}
+
+Table silentBypassTable(const RunAnalysis &run, int limit)
+{
+    Table table;
+    table.title = QStringLiteral("Silent bypasses");
+    table.header = {QStringLiteral("Case"), QStringLiteral("Model"), QStringLiteral("Repeat"),
+                    QStringLiteral("Outcome")};
+    int total = 0;
+    for (const ItemResult &r : run.results) {
+        if (!isSilentBypass(r))
+            continue;
+        ++total;
+        if (table.rows.size() < limit)
+            table.rows.append({r.key.caseId, r.key.model, QString::number(r.key.repeat), outcomeOf(r)});
+    }
+    table.note = silentBypassMeaning();
+    if (total > limit)
+        table.note += QStringLiteral(" The first %1 of %2 are listed.").arg(limit).arg(total);
     return table;
 }
 
@@ -364,6 +475,14 @@ QString cellText(const CaseCell &cell)
     return text;
 }
 
+QString markedCellText(const RunAnalysis &run, const CaseCell &cell)
+{
+    const int bypasses = silentBypasses(run, cell);
+    if (bypasses == 0)
+        return cellText(cell);
+    return cellText(cell) + (bypasses == cell.judged ? QStringLiteral(" ○") : QStringLiteral(" ◐"));
+}
+
 QString columnTitle(const CaseColumn &column)
 {
     return QStringLiteral("%1 · %2").arg(column.model, armLabel(column.arm));
@@ -385,11 +504,14 @@ Table matrixTable(const RunAnalysis &run, int limit)
                           row.flipped() ? QStringLiteral("+%1 / −%2").arg(row.flipsToPass).arg(row.flipsToFail)
                                         : QString()};
         for (const CaseCell &cell : row.cells)
-            cells.append(cellText(cell));
+            cells.append(markedCellText(run, cell));
         table.rows.append(cells);
     }
     table.note = QStringLiteral("Passed of judged repeats per case, model and arm; flipped cases first (+ failed "
                                 "without the skill and passed with it, − the reverse).");
+    if (std::any_of(run.results.begin(), run.results.end(), isSilentBypass))
+        table.note += QStringLiteral(" ○: no repeat loaded the skill (a silent bypass: the outcome says nothing about "
+                                     "its content); ◐: some repeats did not.");
     if (run.matrix.rows.size() > limit)
         table.note += QStringLiteral(" The first %1 of %2 cases are listed.").arg(limit).arg(run.matrix.rows.size());
     return table;

@@ -39,13 +39,33 @@ QString repeatsText(const RunAnalysis &run);
 QStringList splitsOf(const RunAnalysis &run);
 QString splitTitle(const QString &split);
 
-/// What was measured, as label and value: skill, version, hash, suite, models and providers, repeats, dates,
-/// app versions.
+/// What was measured, as label and value: skill, version, hash, suite, models and providers, the student's harness,
+/// repeats, dates, app versions. Every run gives the same labels in the same order, so runs line up side by side.
 QList<QPair<QString, QString>> measuredFacts(const RunAnalysis &run);
+
+/// Who drove the student: "Claude Code 2.1.332 (pinned by setup: PyPI claude-agent-sdk 0.2.189)" for an agent-CLI
+/// run (run.json's harness), "Skillforge's loop" otherwise.
+QString harnessText(const RunManifest &manifest);
+/// "8 of 10 (80.0% [49.0–94.3])": with-skill items that loaded the skill, with the Wilson interval.
+QString skillLoadedText(const stats::Proportion &loaded);
+/// A with-skill item that ended without an error and never loaded the skill (an agent CLI or the agentic loop
+/// decided not to): its outcome says nothing about the skill's content.
+bool isSilentBypass(const ItemResult &result);
+/// The silent bypasses among the items of @p cell.
+int silentBypasses(const RunAnalysis &run, const CaseCell &cell);
+/// What a reader is told a silent bypass means, in one sentence.
+QString silentBypassMeaning();
 
 Table passRateTable(const RunAnalysis &run, const QString &split);
 Table costTable(const RunAnalysis &run, const QString &split);
 Table liftTable(const RunAnalysis &run, const QString &split);
+/// Whether any with-skill arm of @p split recorded whether it loaded the skill (agent CLIs, the agentic loop).
+bool hasActivation(const RunAnalysis &run, const QString &split);
+/// Per model: its lift, and beside it how often the with-skill arm loaded the skill (k of n with the Wilson interval)
+/// and how many of its items were silent bypasses.
+Table activationTable(const RunAnalysis &run, const QString &split);
+/// Every silent bypass (case, model, repeat, outcome), at most @p limit rows.
+Table silentBypassTable(const RunAnalysis &run, int limit = 300);
 /// Cost per passed case and passes per dollar for each model and arm.
 Table costEffectivenessTable(const RunAnalysis &run, const QString &split);
 /// The suite's own health: harm, checks that measure nothing, variance and outliers, at most @p limit rows.
@@ -62,6 +82,8 @@ Table changesTable(const RunAnalysis &before, const RunAnalysis &after, int limi
 QList<int> matrixOrder(const CaseMatrix &matrix);
 /// "2/2", "1/2, 1 error", "error" or "—".
 QString cellText(const CaseCell &cell);
+/// cellText() with the silent-bypass mark: "○" when no judged repeat loaded the skill, "◐" when some did not.
+QString markedCellText(const RunAnalysis &run, const CaseCell &cell);
 /// "model · arm" headings for the case matrix columns.
 QString columnTitle(const CaseColumn &column);
 /// The case matrix as a plain table (Markdown, PDF), flipped cases first, at most @p limit rows.

@@ -71,6 +71,10 @@ QStringList bubblewrapArguments(const SandboxSpec &spec)
         const QString absolute = QFileInfo(path).absoluteFilePath();
         add(args, {QStringLiteral("--ro-bind"), absolute, absolute});
     }
+    for (const QString &path : spec.writablePaths) {
+        const QString absolute = QFileInfo(path).absoluteFilePath();
+        add(args, {QStringLiteral("--bind"), absolute, absolute});
+    }
     if (!spec.workspace.isEmpty()) {
         const QString workspace = QFileInfo(spec.workspace).absoluteFilePath();
         add(args, {QStringLiteral("--bind"), workspace, workspace, QStringLiteral("--chdir"), workspace});

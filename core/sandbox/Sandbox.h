@@ -37,7 +37,10 @@ struct SandboxSpec
     /// programs in one workspace (a student's commands) pass its size before the first, so that together they
     /// stay within one limit.
     qint64 workspaceBytesBefore = -1;
-    QStringList readOnlyPaths;       ///< host files or folders shown read-only at the same place
+    QStringList readOnlyPaths; ///< host files or folders shown read-only at the same place
+    /// Host folders shown writable at the same place, besides the workspace: an agent CLI's private home, kept
+    /// apart from the workspace that verifiers judge. Their growth is not counted against the workspace's limit.
+    QStringList writablePaths;
     bool allowGpu = false;           ///< bind /dev/nvidia* and /sys so CUDA programs can reach the GPU
     QProcessEnvironment environment; ///< empty: PATH, HOME (the workspace), LANG and TMPDIR only
     QByteArray stdinData;

@@ -465,11 +465,11 @@ ClaudeLineReader::Outcome ClaudeLineReader::read(std::string_view line, bool str
     const std::string_view type = stringOf(f[Type]);
     const bool fromUser = type == "user";
     if (!fromUser && type != "assistant") {
-        // Titles, system events and stream-json's result have their own conversions; a record without a
-        // type is reported. Anything else (progress, file-history-snapshot, queue-operation, future types)
-        // carries nothing to show.
+        // Titles, system events, the session's cost (2.1.332's cost-state) and stream-json's result have their own
+        // conversions; a record without a type is reported. Anything else (progress, file-history-snapshot,
+        // queue-operation, future types) carries nothing to show.
         const bool converted = type.empty() || type == "summary" || type == "ai-title" || type == "custom-title" ||
-                               type == "system" || (type == "result" && streamJson);
+                               type == "system" || type == "cost-state" || (type == "result" && streamJson);
         return converted ? Outcome::Slow : Outcome::Ignored;
     }
     const std::optional<object> found = objectOf(f[Message]);

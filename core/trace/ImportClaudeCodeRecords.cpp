@@ -211,6 +211,13 @@ bool readRecords(const QString &path, ByteRange range, const QString &skipPrefix
             setTitle(object.value("aiTitle"_L1).toString(), 2);
             continue;
         }
+        if (type == "cost-state"_L1) {
+            // What Claude Code itself priced the session at so far (the CLI's total_cost_usd); the last line wins.
+            const QJsonValue cost = object.value("totalCostUSD"_L1);
+            if (isMainFile && cost.isDouble())
+                trace->reportedCostUsd = cost.toDouble();
+            continue;
+        }
         if (type == "custom-title"_L1) {
             setTitle(object.value("customTitle"_L1).toString(object.value("title"_L1).toString()), 3);
             continue;

@@ -25,15 +25,33 @@ QString codexContentText(const QJsonArray &content)
     return parts.join(u'\n');
 }
 
-/// A function_call_output's "output": often JSON {output, metadata{exit_code}}; a non-zero exit is an error.
+/// The exit code in the header Codex 0.1xx's exec_command puts before a command's output ("Chunk ID: ...\nWall time:
+/// ...\nProcess exited with code 1\n...\nOutput:\n"), or -1 when there is none (the command still runs).
+int codexHeaderExitCode(const QString &text)
+{
+    static const QLatin1StringView marker("Process exited with code ");
+    const qsizetype output = text.indexOf("\nOutput:"_L1);
+    const qsizetype at = text.indexOf(marker);
+    if (at < 0 || (output >= 0 && at > output) || (at > 0 && text.at(at - 1) != u'\n'))
+        return -1;
+    const qsizetype end = text.indexOf(u'\n', at);
+    bool ok = false;
+    const int code = QStringView(text).mid(at + marker.size(), end < 0 ? -1 : end - at - marker.size()).toInt(&ok);
+    return ok ? code : -1;
+}
+
+/// A function_call_output's "output": often JSON {output, metadata{exit_code}}, or text under a header that names the
+/// exit code; a non-zero exit is an error.
 QString codexOutput(const QJsonValue &value, bool *isError)
 {
     *isError = false;
     QString text = value.isString() ? value.toString() : contentText(value);
     if (value.isObject())
         text = value.toObject().value("content"_L1).toString(text);
-    if (!text.startsWith(u'{'))
+    if (!text.startsWith(u'{')) {
+        *isError = codexHeaderExitCode(text) > 0;
         return text;
+    }
     const QJsonObject object = QJsonDocument::fromJson(text.toUtf8()).object();
     if (!object.contains("output"_L1))
         return text;
@@ -46,9 +64,9 @@ QString codexOutput(const QJsonValue &value, bool *isError)
 
 bool isBareCodexItem(const QJsonObject &object)
 {
-    static const QStringList itemTypes = {u"message"_s,          u"function_call"_s,    u"function_call_output"_s,
-                                          u"reasoning"_s,        u"local_shell_call"_s, u"custom_tool_call"_s,
-                                          u"custom_tool_call_output"_s};
+    static const QStringList itemTypes = {
+        u"message"_s,          u"function_call"_s,    u"function_call_output"_s,   u"reasoning"_s,
+        u"local_shell_call"_s, u"custom_tool_call"_s, u"custom_tool_call_output"_s};
     return !object.contains("payload"_L1) && itemTypes.contains(object.value("type"_L1).toString()) &&
            (object.contains("role"_L1) || object.contains("call_id"_L1) || object.contains("summary"_L1) ||
             object.contains("content"_L1));

@@ -67,7 +67,7 @@ std::variant<QList<CatalogueEntry>, QString> SkillCatalogue::readFolder(const QS
                     u"%1 has no description and is not listed"_s.arg(QDir::toNativeSeparators(file.fileName())));
             continue;
         }
-        entries.append({name, doc.description().trimmed()});
+        entries.append({name, doc.description().trimmed(), folder.absoluteFilePath()});
     }
     return entries;
 }

@@ -14,6 +14,9 @@ struct CatalogueEntry
 {
     QString name;
     QString description;
+    /// The skill's folder, installed as it is when trials run in a real agent CLI; "" for a bundled decoy, which is
+    /// written there from its name and description alone.
+    QString dir{};
 };
 
 /**
@@ -31,8 +34,8 @@ public:
     SkillCatalogue(CatalogueEntry candidate, const QList<CatalogueEntry> &others);
 
     /// The skills of a folder: each subfolder with a SKILL.md (or skill.md) whose front matter has a name (else the
-    /// folder name) and a description; folders without a description are skipped with a warning. The candidate's own
-    /// folder (@p excludeDir) is left out.
+    /// folder name), a description and its folder; folders without a description are skipped with a warning. The
+    /// candidate's own folder (@p excludeDir) is left out.
     static std::variant<QList<CatalogueEntry>, QString> readFolder(const QString &dir, const QString &excludeDir = {},
                                                                    QStringList *warnings = nullptr);
     /// The bundled decoys: common agent skills (documents, front end, git, data...) from resources/trigger/.

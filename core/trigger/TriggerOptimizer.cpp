@@ -135,7 +135,7 @@ void TriggerOptimizer::start(const TriggerOptimizeRequest &request)
     m_originalSkillMd = QString::fromUtf8(file.readAll());
     const SkillDocument doc = SkillDocument::parse(m_originalSkillMd);
     const QString name = doc.name().isEmpty() ? QFileInfo(request.skillDir).fileName() : doc.name();
-    m_catalogue = SkillCatalogue({name, doc.description().trimmed()}, request.others);
+    m_catalogue = SkillCatalogue({name, doc.description().trimmed(), request.skillDir}, request.others);
     m_heldOut = stratifiedHoldout(request.queries, request.holdout, request.seed);
     if (request.maxCostUsd) {
         const TriggerOptimizeEstimate estimate = estimateOptimize(request, m_catalogue);

@@ -2,30 +2,42 @@
 
 #include "SkillCatalogue.h"
 #include "TriggerQuerySet.h"
+#include "agents/AgentCliInstall.h"
+#include "agents/Harness.h"
 #include "usage/TokenUsage.h"
 
 #include <QObject>
 #include <QPointer>
 #include <QStringList>
+#include <memory>
 #include <optional>
+
+class QTemporaryDir;
 
 namespace sf {
 
 class ChatCall;
 class ChatClient;
+class ProviderRegistry;
+struct CliTrialSetup;
 
-/// What a trigger run does: which students, how often each query is asked, and the spending limit.
+/// What a trigger run does: which students, in which harness, how often each query is asked, and the spending limit.
 struct TriggerConfig
 {
     QStringList models;
     int runs = 3;        ///< trials per query and model
-    int concurrency = 4; ///< requests in flight at once
-    int maxTokens = 256; ///< per trial: enough for a tool call, or the start of an answer
-    std::optional<double> temperature{};
-    std::optional<double> maxCostUsd{}; ///< hard limit: no trial starts that could take the spend above it
+    int concurrency = 4; ///< trials in flight at once
+    int maxTokens = 256; ///< per trial's model request: enough for a tool call, or the start of an answer
+    std::optional<double> temperature{}; ///< builtin only (the CLIs choose their own)
+    std::optional<double> maxCostUsd{};  ///< hard limit: no trial starts that could take the spend above it
+    /// Who lists the skills and offers to load them: Harness::Builtin (one chat request with the catalogue and an
+    /// activate_skill tool), or Harness::ClaudeCode / Harness::Codex (the real CLI's own discovery).
+    QString harness = Harness::Builtin;
+    QString harnessCli{};     ///< which CLI binary: findAgentCli()'s choice ("" the pinned one, "path", or a file)
+    int timeoutSeconds = 120; ///< per trial in a CLI, its start included
 };
 
-/// One trial: one chat request with the catalogue, and what the student did with it.
+/// One trial: the query asked once with the catalogue, and what the student did with it.
 struct TriggerTrial
 {
     int queryIndex = 0;
@@ -48,11 +60,17 @@ struct TriggerEstimate
     QStringList unpriced{};
 };
 
-/// The upper-bound cost of one trial of @p query with @p model; empty when the model has no price.
+/// The upper-bound cost of one trial of @p query with @p model; empty when the model has no price. In a CLI, the
+/// prompt is the CLI's own (its instructions and tools, bounded per CLI) with the catalogue listed, priced as written
+/// to the prompt cache (the dearest way the CLIs send it).
 std::optional<double> trialCostBound(const SkillCatalogue &catalogue, const QString &query, const QString &model,
-                                     int maxTokens);
+                                     const TriggerConfig &config);
 TriggerEstimate estimateTrigger(const SkillCatalogue &catalogue, const QList<TriggerQuery> &queries,
                                 const TriggerConfig &config);
+
+/// The CLI that trials of @p config run in, once every model is one the CLI can speak to, the sandbox is there and
+/// the CLI is found; else why not. Only for an agent CLI harness.
+Result<AgentCliBinary> findTriggerCli(const TriggerConfig &config, const ProviderRegistry &providers);
 
 /// What a trial's reply says the student loaded: the name of its first activate_skill call (whatever
 /// the enum allowed; a name outside the catalogue is kept as written), or "". A call written into the reply's text
@@ -60,10 +78,13 @@ TriggerEstimate estimateTrigger(const SkillCatalogue &catalogue, const QList<Tri
 QString loadedSkillOf(const ChatResponse &response);
 
 /**
- * Runs every query `runs` times with every model, one chat request per trial over the project's ChatClient: the
- * catalogue's system prompt, the query as the user message, the activation tool. The catalogue is the same for
- * every trial. Trials start while the budget allows: before each, the spend so far plus the bounds of the trials
- * in flight plus its own bound must stay within maxCostUsd; else no more start and the run stops with "budget".
+ * Runs every query `runs` times with every model. With the builtin harness a trial is one chat request over the
+ * project's ChatClient: the catalogue's system prompt, the query as the user message, the activation tool. In an agent
+ * CLI a trial is one run of the real CLI (CliTriggerTrial) with every catalogue skill installed as a project skill,
+ * so what is measured is the CLI's own discovery. The catalogue is the same for every trial. Trials start while the
+ * budget allows: before each, the spend so far plus the bounds of the trials in flight plus its own bound must stay
+ * within maxCostUsd; else no more start and the run stops with "budget". In a CLI a trial's bound is never below
+ * the largest prompt a finished trial of the run actually sent.
  */
 class TriggerRunner final : public QObject
 {
@@ -74,7 +95,8 @@ public:
                   QObject *parent = nullptr);
     ~TriggerRunner() override;
 
-    /// Starts; refuses (failed) a budget with an unpriced model, since its spend could not be bounded.
+    /// Starts; refuses (failed) a budget with an unpriced model, since its spend could not be bounded, and in a CLI
+    /// a model the CLI cannot speak to, a missing sandbox or CLI.
     void start();
     void cancel();
 
@@ -84,6 +106,8 @@ public:
     double spentUsd() const { return m_spent; }
     /// "complete", "budget" or "cancelled".
     QString stopReason() const { return m_stopReason; }
+    /// The CLI the trials ran in, once started in an agent CLI; empty with the builtin harness.
+    std::optional<AgentCliBinary> cli() const { return m_cli; }
 
 Q_SIGNALS:
     void trialFinished(const sf::TriggerTrial &trial, int done, int total);
@@ -97,15 +121,24 @@ private:
         QString model;
         int run;
     };
+    QString prepareCli();
+    double boundOf(const QString &query, const QString &model) const;
+    QObject *startChatTrial(TriggerTrial trial, const QString &query, double bound);
+    QObject *startCliTrial(TriggerTrial trial, const QString &query, double bound);
     void launchMore();
-    void onDone(ChatCall *call, TriggerTrial trial);
+    void onDone(QObject *inFlight, TriggerTrial trial, double bound);
 
     ChatClient &m_chat;
     SkillCatalogue m_catalogue;
     QList<TriggerQuery> m_queries;
     TriggerConfig m_config;
+    std::optional<AgentCliBinary> m_cli;
+    std::unique_ptr<CliTrialSetup> m_cliSetup;
+    std::unique_ptr<QTemporaryDir> m_cliFolder; ///< the staged skills and each trial's workspace and home
+    int m_cliTrials = 0;
+    qint64 m_largestCliPrompt = 0; ///< input tokens of the largest finished CLI trial
     QList<Pending> m_pending;
-    QList<QPointer<ChatCall>> m_inFlight;
+    QList<QPointer<QObject>> m_inFlight; ///< ChatCall or CliTriggerTrial
     QList<TriggerTrial> m_done;
     double m_spent = 0;
     double m_reserved = 0;

@@ -176,6 +176,30 @@ private Q_SLOTS:
         QCOMPARE(int(m_server.requests().size()), before);
     }
 
+    void trigger_harnessClaudeCodeWithAnOpenAiModel_exits2SayingWhatClaudeCodeSpeaks()
+    {
+        const int before = int(m_server.requests().size());
+        const Result r = run({u"trigger"_s, m_skill, u"--queries"_s, m_queries, u"--model"_s, u"openai:gpt-4.1"_s,
+                              u"--harness"_s, u"claude-code"_s});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains(u"Claude Code speaks Anthropic's Messages API, and openai:gpt-4.1 is not"_s),
+                 qPrintable(r.err));
+        QCOMPARE(int(m_server.requests().size()), before);
+    }
+
+    void trigger_harnessOptionsWithoutACli_exit2()
+    {
+        for (const QStringList &options :
+             {QStringList{u"--harness"_s, u"cursor"_s}, QStringList{u"--harness-cli"_s, u"path"_s},
+              QStringList{u"--timeout"_s, u"30"_s}}) {
+            const Result r =
+                run(QStringList{u"trigger"_s, m_skill, u"--queries"_s, m_queries, u"--model"_s, u"generic:student"_s} +
+                    options);
+            QCOMPARE(r.exitCode, 2);
+            QVERIFY2(r.err.contains(u"--harness"_s), qPrintable(r.err));
+        }
+    }
+
     void optimize_json_keepsTheWinnerAsAVersionAndLeavesSkillMdAlone()
     {
         const QString skill = m_dir.filePath(u"opt/cuda-kernels"_s);

@@ -39,6 +39,8 @@ public:
 
 Q_SIGNALS:
     void modificationChanged(bool modified);
+    /// Asks the window to open the trace file at @p path in the Trace view (an agent CLI's session of a run's item).
+    void traceRequested(const QString &path);
 };
 
 } // namespace sf

@@ -1,16 +1,21 @@
 #include "compare/CaseDetailDialog.h"
 
+#include "agents/Harness.h"
 #include "common/Plural.h"
 #include "skill/DiffView.h"
+#include "trace/TraceExport.h"
+#include "trace/TraceImport.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>
+#include <QDir>
 #include <QFontDatabase>
 #include <QHBoxLayout>
 #include <QJsonArray>
 #include <QLabel>
 #include <QLocale>
 #include <QPlainTextEdit>
+#include <QPushButton>
 #include <QSplitter>
 #include <QVBoxLayout>
 
@@ -21,11 +26,12 @@ QString transcriptText(const ItemResult &result, const QJsonObject &transcript)
     const QLocale locale;
     QString text = result.isError() ? CaseDetailDialog::tr("ERROR: %1").arg(result.error)
                                     : (result.passed ? CaseDetailDialog::tr("PASSED") : CaseDetailDialog::tr("FAILED"));
-    text += CaseDetailDialog::tr(" — stop: %1, %2 tokens, %3 s, %4, %5\n")
-                .arg(result.stopReason.isEmpty() ? QStringLiteral("—") : result.stopReason,
-                     locale.toString(result.totalTokens()), locale.toString(result.latencyMs / 1000.0, 'f', 2),
-                     plural(result.turns, CaseDetailDialog::tr("1 turn"), CaseDetailDialog::tr("%n turns")),
-                     plural(result.toolCalls, CaseDetailDialog::tr("1 tool call"), CaseDetailDialog::tr("%n tool calls")));
+    text +=
+        CaseDetailDialog::tr(" — stop: %1, %2 tokens, %3 s, %4, %5\n")
+            .arg(result.stopReason.isEmpty() ? QStringLiteral("—") : result.stopReason,
+                 locale.toString(result.totalTokens()), locale.toString(result.latencyMs / 1000.0, 'f', 2),
+                 plural(result.turns, CaseDetailDialog::tr("1 turn"), CaseDetailDialog::tr("%n turns")),
+                 plural(result.toolCalls, CaseDetailDialog::tr("1 tool call"), CaseDetailDialog::tr("%n tool calls")));
     text += CaseDetailDialog::tr("\nVerifiers:\n");
     if (result.verifiers.isEmpty())
         text += CaseDetailDialog::tr("  (none ran)\n");
@@ -35,6 +41,14 @@ QString transcriptText(const ItemResult &result, const QJsonObject &transcript)
         text += QStringLiteral("  [%1] %2: %3\n").arg(verdict, v.name.isEmpty() ? v.type : v.name, v.evidence);
         if (v.score)
             text += CaseDetailDialog::tr("      score %1/5: %2\n").arg(*v.score).arg(v.reasoning);
+    }
+    if (const QString cli = agentCliText(result, transcript); !cli.isEmpty()) {
+        // An agent CLI's steps are in its own session file, not in Skillforge's transcript.
+        text += u'\n' + cli;
+        const QString prompt = transcript.value(QStringLiteral("prompt")).toString();
+        if (!prompt.isEmpty())
+            text += CaseDetailDialog::tr("\n── prompt ──\n%1\n").arg(prompt);
+        return text;
     }
     const QJsonArray messages = transcript.value(QStringLiteral("messages")).toArray();
     if (messages.isEmpty())
@@ -54,6 +68,47 @@ QString transcriptText(const ItemResult &result, const QJsonObject &transcript)
     return text;
 }
 
+QString agentCliText(const ItemResult &result, const QJsonObject &transcript)
+{
+    const QString harness = transcript.value(QStringLiteral("harness")).toString();
+    if (!Harness::isAgentCli(harness) && result.harnessSession.isEmpty())
+        return {};
+    const QLocale locale;
+    QString text = CaseDetailDialog::tr("Harness: %1 %2")
+                       .arg(Harness::label(harness), transcript.value(QStringLiteral("cli_version")).toString())
+                       .trimmed();
+    if (result.cliStartupMs >= 0)
+        text += CaseDetailDialog::tr(", %1 s from its start to the first model request")
+                    .arg(locale.toString(result.cliStartupMs / 1000.0, 'f', 2));
+    text += u'\n';
+    if (result.key.arm == kWithSkillArm && result.skillLoaded) {
+        if (*result.skillLoaded) {
+            text += CaseDetailDialog::tr("Skill: loaded after model call %1").arg(result.skillLoadedAtTurn);
+            if (const QString how = transcript.value(QStringLiteral("skill_loaded_by")).toString(); !how.isEmpty())
+                text += CaseDetailDialog::tr(" (%1)").arg(how);
+            text += result.skillFilesRead.isEmpty() ? QStringLiteral("\n")
+                                                    : CaseDetailDialog::tr("; files of its folder read: %1\n")
+                                                          .arg(result.skillFilesRead.join(QStringLiteral(", ")));
+        } else if (result.isError()) {
+            text += CaseDetailDialog::tr("Skill: not loaded before the item ended in an error\n");
+        } else {
+            text += CaseDetailDialog::tr("Skill: never loaded — a silent bypass: this outcome says nothing about the "
+                                         "skill's content\n");
+        }
+    }
+    if (!result.harnessSession.isEmpty())
+        text += CaseDetailDialog::tr("Session: %1\n").arg(result.harnessSession);
+    return text;
+}
+
+QString sessionText(const QString &sessionFile)
+{
+    const Result<Trace> trace = importTrace(sessionFile);
+    if (!trace)
+        return CaseDetailDialog::tr("\n(The CLI's session could not be read: %1)\n").arg(trace.error);
+    return CaseDetailDialog::tr("\n── the CLI's session ──\n%1").arg(traceToMarkdown(*trace.value));
+}
+
 CaseDetailDialog::CaseDetailDialog(QWidget *parent)
     : QDialog(parent)
     , m_title(new QLabel(this))
@@ -62,6 +117,8 @@ CaseDetailDialog::CaseDetailDialog(QWidget *parent)
     , m_withSkillTitle(new QLabel(this))
     , m_baseline(new QPlainTextEdit(this))
     , m_withSkill(new QPlainTextEdit(this))
+    , m_baselineSession(new QPushButton(tr("Open CLI Session in Trace View"), this))
+    , m_withSkillSession(new QPushButton(tr("Open CLI Session in Trace View"), this))
     , m_diff(new DiffView(this))
 {
     setWindowTitle(tr("Case Transcripts"));
@@ -82,14 +139,27 @@ CaseDetailDialog::CaseDetailDialog(QWidget *parent)
     top->addWidget(m_repeat);
 
     auto *sides = new QSplitter(Qt::Horizontal, this);
-    for (auto [label, edit] : {std::pair{m_baselineTitle, m_baseline}, std::pair{m_withSkillTitle, m_withSkill}}) {
+    const auto addSide = [&](QLabel *label, QPlainTextEdit *edit, QPushButton *session, const QString &arm) {
         auto *side = new QWidget(sides);
         auto *layout = new QVBoxLayout(side);
         layout->setContentsMargins(0, 0, 0, 0);
-        layout->addWidget(label);
+        auto *head = new QHBoxLayout;
+        head->addWidget(label, 1);
+        head->addWidget(session);
+        layout->addLayout(head);
         layout->addWidget(edit, 1);
         sides->addWidget(side);
-    }
+        session->setObjectName(arm == kBaselineArm ? QStringLiteral("openBaselineSession")
+                                                   : QStringLiteral("openWithSkillSession"));
+        session->setToolTip(tr("Every step the CLI took, from its own session file, in the Trace view"));
+        session->hide();
+        connect(session, &QPushButton::clicked, this, [this, arm] {
+            if (const ItemResult *result = resultOf(arm, repeat()); result && !result->harnessSession.isEmpty())
+                Q_EMIT traceRequested(QDir(m_analysis->dir).absoluteFilePath(result->harnessSession));
+        });
+    };
+    addSide(m_baselineTitle, m_baseline, m_baselineSession, kBaselineArm);
+    addSide(m_withSkillTitle, m_withSkill, m_withSkillSession, kWithSkillArm);
     auto *answers = new QWidget(this);
     auto *answersLayout = new QVBoxLayout(answers);
     answersLayout->setContentsMargins(0, 0, 0, 0);
@@ -170,8 +240,12 @@ void CaseDetailDialog::setRepeat(int repeat)
 QString CaseDetailDialog::sideText(const QString &arm, int repeat) const
 {
     const ItemResult *result = resultOf(arm, repeat);
-    return result ? transcriptText(*result, m_analysis->transcript(*result))
-                  : tr("This run has no %1 item for repeat %2.").arg(arm).arg(repeat);
+    if (!result)
+        return tr("This run has no %1 item for repeat %2.").arg(arm).arg(repeat);
+    QString text = transcriptText(*result, m_analysis->transcript(*result));
+    if (!result->harnessSession.isEmpty())
+        text += sessionText(QDir(m_analysis->dir).absoluteFilePath(result->harnessSession));
+    return text;
 }
 
 void CaseDetailDialog::showRepeat()
@@ -185,6 +259,12 @@ void CaseDetailDialog::showRepeat()
     m_withSkill->setPlainText(sideText(kWithSkillArm, r));
     const ItemResult *base = resultOf(kBaselineArm, r);
     const ItemResult *skill = resultOf(kWithSkillArm, r);
+    m_baselineSession->setVisible(base && !base->harnessSession.isEmpty());
+    m_withSkillSession->setVisible(skill && !skill->harnessSession.isEmpty());
+    if (skill && skill->skillLoaded && !*skill->skillLoaded && !skill->isError())
+        m_withSkillTitle->setText(tr("<b>With the skill</b> — repeat %1 — <i>silent bypass: the skill was never "
+                                     "loaded</i>")
+                                      .arg(r));
     m_diff->setTexts(base ? base->answer : QString(), skill ? skill->answer : QString(), tr("Without the skill"),
                      tr("With the skill"));
 }

@@ -7,6 +7,7 @@
 #include <QBrush>
 #include <QFont>
 #include <QPalette>
+#include <algorithm>
 
 namespace sf {
 
@@ -60,11 +61,24 @@ QVariant CaseMatrixModel::data(const QModelIndex &index, int role) const
         return {};
     const CaseRow &row = m_analysis->matrix.rows[index.row()];
     switch (role) {
-    case FlippedRole: return row.flipped();
-    case FailureRole: return row.hasFailure;
-    case ErrorRole: return row.hasError;
-    case SplitRole: return row.split;
-    default: break;
+    case FlippedRole:
+        return row.flipped();
+    case FailureRole:
+        return row.hasFailure;
+    case ErrorRole:
+        return row.hasError;
+    case SplitRole:
+        return row.split;
+    default:
+        break;
+    }
+    if (role == SilentBypassRole) {
+        if (index.column() >= FirstCellColumn)
+            return silentBypasses(row.cells[index.column() - FirstCellColumn]);
+        int bypasses = 0;
+        for (const CaseCell &cell : row.cells)
+            bypasses += silentBypasses(cell);
+        return bypasses;
     }
     switch (index.column()) {
     case CaseNameColumn:
@@ -86,7 +100,8 @@ QVariant CaseMatrixModel::data(const QModelIndex &index, int role) const
                 .arg(row.flipsToPass)
                 .arg(row.flipsToFail);
         return {};
-    default: break;
+    default:
+        break;
     }
     const CaseCell &cell = row.cells[index.column() - FirstCellColumn];
     const std::optional<double> rate = cell.passRate();
@@ -96,36 +111,64 @@ QVariant CaseMatrixModel::data(const QModelIndex &index, int role) const
             return QString();
         QString text = cell.judged > 0 ? QStringLiteral("%1/%2").arg(cell.passed).arg(cell.judged) : QString();
         if (cell.errors > 0)
-            text += (text.isEmpty() ? QString() : QStringLiteral(" ")) + (cell.errors == 1 ? tr("(1 error)") : tr("(%1 errors)").arg(cell.errors));
+            text += (text.isEmpty() ? QString() : QStringLiteral(" ")) +
+                    (cell.errors == 1 ? tr("(1 error)") : tr("(%1 errors)").arg(cell.errors));
+        // Hollow: the skill was never loaded; half: some repeats skipped it.
+        if (const int bypasses = silentBypasses(cell); bypasses > 0)
+            text = (bypasses == cell.judged ? QStringLiteral("○ ") : QStringLiteral("◐ ")) + text;
         return text;
     }
-    case SortRole: return rate ? *rate : -1.0;
-    case Qt::TextAlignmentRole: return int(Qt::AlignCenter);
+    case SortRole:
+        return rate ? *rate : -1.0;
+    case Qt::TextAlignmentRole:
+        return int(Qt::AlignCenter);
     case Qt::BackgroundRole: {
         if (!rate)
             return cell.errors > 0 ? QBrush(Theme::errorBackground(), Qt::BDiagPattern) : QVariant();
         return QBrush(Theme::passShareBackground(*rate));
     }
     case Qt::FontRole:
-        if (cell.errors > 0) {
+        if (cell.errors > 0 || (cell.judged > 0 && silentBypasses(cell) == cell.judged)) {
             QFont font;
-            font.setBold(true);
+            font.setBold(cell.errors > 0);
+            font.setItalic(cell.judged > 0 && silentBypasses(cell) == cell.judged);
             return font;
         }
         return {};
-    case Qt::ToolTipRole: return cellTooltip(row, cell, m_analysis->matrix.columns[index.column() - FirstCellColumn]);
-    default: return {};
+    case Qt::ToolTipRole:
+        return cellTooltip(row, cell, m_analysis->matrix.columns[index.column() - FirstCellColumn]);
+    default:
+        return {};
     }
+}
+
+int CaseMatrixModel::silentBypasses(const CaseCell &cell) const
+{
+    return int(std::count_if(cell.items.begin(), cell.items.end(), [this](int item) {
+        const ItemResult &r = m_analysis->results[item];
+        return r.key.arm == kWithSkillArm && !r.isError() && r.skillLoaded && !*r.skillLoaded;
+    }));
 }
 
 QString CaseMatrixModel::cellTooltip(const CaseRow &row, const CaseCell &cell, const CaseColumn &column) const
 {
     QString text = QStringLiteral("%1 — %2, %3").arg(row.caseId, column.model, armLabel(column.arm));
+    if (const int bypasses = silentBypasses(cell); bypasses > 0 && bypasses == cell.judged)
+        text += u'\n' + tr("○ Silent bypass — the skill was never loaded: this outcome says nothing about its content");
+    else if (bypasses > 0)
+        text += u'\n' + tr("◐ The skill was not loaded in %1 of %2 repeats: their outcomes say nothing about its "
+                           "content")
+                            .arg(bypasses)
+                            .arg(cell.judged);
     for (const int item : cell.items) {
         const ItemResult &r = m_analysis->results[item];
-        text += u'\n' + tr("Repeat %1: %2")
-                            .arg(r.key.repeat)
-                            .arg(r.isError() ? tr("error (%1)").arg(r.error) : (r.passed ? tr("passed") : tr("failed")));
+        QString line = tr("Repeat %1: %2")
+                           .arg(r.key.repeat)
+                           .arg(r.isError() ? tr("error (%1)").arg(r.error) : (r.passed ? tr("passed") : tr("failed")));
+        if (r.key.arm == kWithSkillArm && r.skillLoaded && !r.isError())
+            line += *r.skillLoaded ? tr(", skill loaded after model call %1").arg(r.skillLoadedAtTurn)
+                                   : tr(", skill never loaded");
+        text += u'\n' + line;
     }
     return text + u'\n' + tr("Click to compare the transcripts.");
 }
@@ -135,10 +178,14 @@ QVariant CaseMatrixModel::headerData(int section, Qt::Orientation orientation, i
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return QAbstractTableModel::headerData(section, orientation, role);
     switch (section) {
-    case CaseNameColumn: return tr("Case");
-    case SplitColumn: return tr("Split");
-    case FlipsColumn: return tr("Flips");
-    default: break;
+    case CaseNameColumn:
+        return tr("Case");
+    case SplitColumn:
+        return tr("Split");
+    case FlipsColumn:
+        return tr("Flips");
+    default:
+        break;
     }
     if (const CaseColumn *column = matrixColumn(section))
         return QStringLiteral("%1\n%2").arg(column->model, armLabel(column->arm));
@@ -174,11 +221,18 @@ bool CaseMatrixFilter::filterAcceptsRow(int sourceRow, const QModelIndex &source
     if (!m_splits.isEmpty() && !m_splits.contains(split))
         return false;
     switch (m_show) {
-    case Show::All: return true;
-    case Show::Failures: return index.data(CaseMatrixModel::FailureRole).toBool();
-    case Show::Flipped: return index.data(CaseMatrixModel::FlippedRole).toBool();
-    case Show::Errors: return index.data(CaseMatrixModel::ErrorRole).toBool();
-    case Show::HeldOut: return split == u"heldout";
+    case Show::All:
+        return true;
+    case Show::Failures:
+        return index.data(CaseMatrixModel::FailureRole).toBool();
+    case Show::Flipped:
+        return index.data(CaseMatrixModel::FlippedRole).toBool();
+    case Show::Errors:
+        return index.data(CaseMatrixModel::ErrorRole).toBool();
+    case Show::HeldOut:
+        return split == u"heldout";
+    case Show::SilentBypass:
+        return index.data(CaseMatrixModel::SilentBypassRole).toInt() > 0;
     }
     return true;
 }

@@ -10,20 +10,31 @@ namespace sf {
 
 /// A run's case matrix as a table: rows are cases, then one column per model and arm with the pass count over
 /// repeats as text and a colour from failing to passing; errors are named in the cell. The first columns hold
-/// the case, its split and its flips (from the run's summary, never recomputed).
+/// the case, its split and its flips (from the run's summary, never recomputed). A with-skill cell whose judged
+/// repeats never loaded the skill (an agent CLI or the agentic loop chose not to) is a silent bypass, marked ○ (◐ when
+/// only some repeats skipped it): its outcome says nothing about the skill's content.
 class CaseMatrixModel final : public QAbstractTableModel
 {
     Q_OBJECT
 
 public:
-    enum Role {
+    enum Role
+    {
         SortRole = Qt::UserRole + 1, ///< numbers sort as numbers; a cell without a judged repeat sorts lowest
         FlippedRole,
         FailureRole,
         ErrorRole,
         SplitRole, ///< "train" or "heldout"
+        /// A cell: its judged repeats that never loaded the skill; the fixed columns: those of the whole row.
+        SilentBypassRole,
     };
-    enum FixedColumn { CaseNameColumn, SplitColumn, FlipsColumn, FirstCellColumn };
+    enum FixedColumn
+    {
+        CaseNameColumn,
+        SplitColumn,
+        FlipsColumn,
+        FirstCellColumn
+    };
 
     explicit CaseMatrixModel(QObject *parent = nullptr);
 
@@ -43,6 +54,7 @@ public:
 
 private:
     QString cellTooltip(const CaseRow &row, const CaseCell &cell, const CaseColumn &column) const;
+    int silentBypasses(const CaseCell &cell) const;
 
     std::shared_ptr<const RunAnalysis> m_analysis;
 };
@@ -53,7 +65,15 @@ class CaseMatrixFilter final : public QSortFilterProxyModel
     Q_OBJECT
 
 public:
-    enum class Show { All, Failures, Flipped, Errors, HeldOut };
+    enum class Show
+    {
+        All,
+        Failures,
+        Flipped,
+        Errors,
+        HeldOut,
+        SilentBypass
+    };
 
     explicit CaseMatrixFilter(QObject *parent = nullptr);
     void setShow(Show show);

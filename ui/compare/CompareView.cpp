@@ -1,5 +1,6 @@
 #include "compare/CompareView.h"
 
+#include "agents/Harness.h"
 #include "charts/ChartPanel.h"
 #include "charts/ComparisonCharts.h"
 #include "common/EmptyState.h"
@@ -53,6 +54,9 @@ struct LoadedRun
     ContaminationReport contamination; ///< read from the transcripts on the worker thread too
 };
 
+/// The lift table's column that says how often the with-skill arm loaded the skill.
+constexpr int LiftSkillLoadedColumn = 10;
+
 /// A run's label and start time from its run.json alone (results are read only when the run is shown).
 QTableWidgetItem *cell(const QString &text, const QVariant &sortValue = {})
 {
@@ -64,6 +68,16 @@ QTableWidgetItem *cell(const QString &text, const QVariant &sortValue = {})
 }
 
 } // namespace
+
+QString skillLoadedText(const stats::Proportion &loaded)
+{
+    const QLocale locale;
+    return CompareView::tr("skill loaded in %1 of %2 (%3%, 95% CI %4–%5)")
+        .arg(loaded.successes)
+        .arg(loaded.trials)
+        .arg(locale.toString(loaded.rate * 100, 'f', 0), locale.toString(loaded.ci.low * 100, 'f', 0),
+             locale.toString(loaded.ci.high * 100, 'f', 0));
+}
 
 CompareView::CompareView(QWidget *parent)
     : ViewPage(parent)
@@ -162,6 +176,10 @@ CompareView::CompareView(QWidget *parent)
     m_filterCombo->addItem(tr("Flipped"), int(CaseMatrixFilter::Show::Flipped));
     m_filterCombo->addItem(tr("Errors"), int(CaseMatrixFilter::Show::Errors));
     m_filterCombo->addItem(tr("Held-out"), int(CaseMatrixFilter::Show::HeldOut));
+    m_filterCombo->addItem(tr("Silent bypasses"), int(CaseMatrixFilter::Show::SilentBypass));
+    m_filterCombo->setItemData(m_filterCombo->count() - 1,
+                               tr("Cases with a with-skill repeat that never loaded the skill (○, ◐)"),
+                               Qt::ToolTipRole);
     auto *matrixPage = new QWidget(this);
     auto *matrixBar = new QHBoxLayout;
     matrixBar->addWidget(new QLabel(tr("Show:"), matrixPage));
@@ -175,11 +193,10 @@ CompareView::CompareView(QWidget *parent)
     auto *copy = new QShortcut(QKeySequence::Copy, m_matrixView);
     copy->setContext(Qt::WidgetWithChildrenShortcut);
     connect(copy, &QShortcut::activated, m_copyButton, &QPushButton::click);
-    connect(m_copyButton, &QPushButton::clicked, this,
-            [this] {
-                QGuiApplication::clipboard()->setText(matrixCsv());
-                StatusMessages::show(tr("Copied the case matrix as CSV"));
-            });
+    connect(m_copyButton, &QPushButton::clicked, this, [this] {
+        QGuiApplication::clipboard()->setText(matrixCsv());
+        StatusMessages::show(tr("Copied the case matrix as CSV"));
+    });
 
     m_liftTable->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_liftTable->verticalHeader()->hide();
@@ -279,10 +296,10 @@ CompareView::CompareView(QWidget *parent)
         if (m_shown)
             rebuildCharts();
     });
-    connect(m_filterCombo, &QComboBox::currentIndexChanged, this, [this] {
-        m_filter->setShow(CaseMatrixFilter::Show(m_filterCombo->currentData().toInt()));
-    });
+    connect(m_filterCombo, &QComboBox::currentIndexChanged, this,
+            [this] { m_filter->setShow(CaseMatrixFilter::Show(m_filterCombo->currentData().toInt())); });
     connect(m_matrixView, &QTableView::clicked, this, &CompareView::openCell);
+    connect(m_detail, &CaseDetailDialog::traceRequested, this, &ViewPage::traceRequested);
     setProject(nullptr);
 }
 
@@ -476,10 +493,14 @@ void CompareView::requestRuns()
 QStringList CompareView::splits() const
 {
     switch (Split(m_splitCombo->currentData().toInt())) {
-    case Split::All: break;
-    case Split::Train: return {QStringLiteral("train")};
-    case Split::HeldOut: return {QStringLiteral("heldout")};
-    case Split::Apart: return {QStringLiteral("train"), QStringLiteral("heldout")};
+    case Split::All:
+        break;
+    case Split::Train:
+        return {QStringLiteral("train")};
+    case Split::HeldOut:
+        return {QStringLiteral("heldout")};
+    case Split::Apart:
+        return {QStringLiteral("train"), QStringLiteral("heldout")};
     }
     return {QStringLiteral("all")};
 }
@@ -520,6 +541,11 @@ void CompareView::rebuild()
                              count(m_shown->matrix.rows.size(), tr("1 case"), tr("%1 cases")))
                         .arg(m.status.isEmpty() ? tr("status unknown") : m.status,
                              m.suitePath.isEmpty() ? m.skillName : QDir(m.suitePath).dirName());
+    // Who drove the student: a run of a real agent CLI names it and its version ("Claude Code 2.1.332").
+    if (const QString harness = m.harness.value(QStringLiteral("name")).toString(); !harness.isEmpty())
+        m_statusFacts +=
+            QStringLiteral(" · ") +
+            tr("%1 %2").arg(Harness::label(harness), m.harness.value(QStringLiteral("version")).toString()).trimmed();
     rebuildCharts();
     fillLiftTable();
     fillVerdicts();
@@ -558,10 +584,15 @@ void CompareView::fillLiftTable()
     m_liftTable->setSortingEnabled(false);
     m_liftTable->clear();
     m_liftTable->setRowCount(0);
-    m_liftTable->setColumnCount(10);
+    m_liftTable->setColumnCount(11);
     m_liftTable->setHorizontalHeaderLabels({tr("Run"), tr("Model"), tr("Cases"), tr("Lift (pp)"), tr("Pairs"),
                                             tr("p (exact McNemar)"), tr("Flipped to pass"), tr("Flipped to fail"),
-                                            tr("95% interval (pp)"), tr("Verdict")});
+                                            tr("95% interval (pp)"), tr("Verdict"), tr("Skill loaded")});
+    m_liftTable->horizontalHeaderItem(LiftSkillLoadedColumn)
+        ->setToolTip(tr("With-skill items that loaded the skill (those that ended in an error not counted), with the "
+                        "Wilson 95% interval. The rest are silent bypasses: their outcomes say nothing about the "
+                        "skill's content."));
+    bool activation = false;
     const QLocale locale;
     for (const RunAnalysis *run : {m_shown.get(), m_compared.get()}) {
         if (!run)
@@ -575,8 +606,9 @@ void CompareView::fillLiftTable()
             m_liftTable->setItem(row, 0, cell(run->label()));
             m_liftTable->setItem(row, 1, cell(c.model));
             m_liftTable->setItem(row, 2, cell(charts::splitName(c.split)));
-            m_liftTable->setItem(row, 3, cell(QStringLiteral("%1%2").arg(c.lift > 0 ? QStringLiteral("+") : QString(),
-                                                                       locale.toString(c.lift * 100, 'f', 1))));
+            m_liftTable->setItem(row, 3,
+                                 cell(QStringLiteral("%1%2").arg(c.lift > 0 ? QStringLiteral("+") : QString(),
+                                                                 locale.toString(c.lift * 100, 'f', 1))));
             m_liftTable->setItem(row, 4, cell(QString::number(c.table.pairs())));
             m_liftTable->setItem(row, 5, cell(QString::number(c.pValue, 'g', 3)));
             m_liftTable->setItem(row, 6, cell(QString::number(c.table.onlySecond)));
@@ -593,9 +625,16 @@ void CompareView::fillLiftTable()
                     m_liftTable->setItem(row, 9, item);
                 }
             }
+            // Beside the lift: how often the skill was loaded at all (agent CLIs, the agentic loop).
+            if (const ArmSummary *withSkill = run->summary.arm(c.model, kWithSkillArm, c.split);
+                withSkill && withSkill->triggerRate) {
+                m_liftTable->setItem(row, LiftSkillLoadedColumn, cell(skillLoadedText(*withSkill->triggerRate)));
+                activation = true;
+            }
         }
     }
     m_liftTable->setColumnHidden(0, !m_compared);
+    m_liftTable->setColumnHidden(LiftSkillLoadedColumn, !activation);
     m_liftTable->resizeColumnsToContents();
 }
 
@@ -721,6 +760,10 @@ void CompareView::fillVerdicts()
             if (run == m_shown.get())
                 words.append(QStringLiteral("%1 %2").arg(v.model, v.word()));
             QString line = tr("<b>%1</b> — %2").arg(v.model.toHtmlEscaped(), v.reason().toHtmlEscaped());
+            // A lift from items that never read the skill says nothing about it: how often it was loaded, beside it.
+            if (const ArmSummary *withSkill = run->summary.arm(v.model, kWithSkillArm, v.split);
+                withSkill && withSkill->triggerRate)
+                line += QStringLiteral("; ") + skillLoadedText(*withSkill->triggerRate).toHtmlEscaped();
             if (m_compared)
                 line = run->label().toHtmlEscaped() + QStringLiteral(" · ") + line;
             lines.append(line);

@@ -56,7 +56,13 @@ public:
 
     /// Chooses the run shown, and the run compared with it ("" for none).
     void showRuns(const QString &run, const QString &comparedWith = {});
-    enum class Split { All, Train, HeldOut, Apart };
+    enum class Split
+    {
+        All,
+        Train,
+        HeldOut,
+        Apart
+    };
     void setSplit(Split split);
     void setMetric(charts::Metric metric);
     /// What the scatter puts against pass rate: Metric::Tokens (the default) or Metric::Cost per item.
@@ -167,5 +173,8 @@ private:
     QWidget *m_changesPage;
     CaseDetailDialog *m_detail;
 };
+
+/// "skill loaded in 8 of 10 (80%, 95% CI 49–94)": how often a model's with-skill items loaded the skill.
+QString skillLoadedText(const stats::Proportion &loaded);
 
 } // namespace sf

@@ -1,11 +1,13 @@
 #include "generate/RefineDialog.h"
 
+#include "agents/Harness.h"
 #include "charts/ChartStyle.h"
+#include "common/HarnessChoice.h"
 #include "common/ModelDefaults.h"
 #include "generate/RefineIterationsModel.h"
-#include "generate/RefineLoop.h"
 #include "jobs/Job.h"
 #include "jobs/JobListModel.h"
+#include "llm/ChatClient.h"
 #include "project/Project.h"
 #include "skill/DiffView.h"
 #include "skill/SkillVersionStore.h"
@@ -43,6 +45,8 @@ RefineDialog::RefineDialog(ChatClient &client, JobListModel &jobs, const Project
     , m_suite(new QComboBox(this))
     , m_teacher(new QComboBox(this))
     , m_students(new QLineEdit(this))
+    , m_harness(new HarnessChoice(this, &client.providers()))
+    , m_harnessSummary(new QLabel(this))
     , m_iterations(new QSpinBox(this))
     , m_useTargetLift(new QCheckBox(tr("Stop at a lift of"), this))
     , m_targetLift(new QDoubleSpinBox(this))
@@ -96,6 +100,10 @@ RefineDialog::RefineDialog(ChatClient &client, JobListModel &jobs, const Project
     m_failedReply->setPlaceholderText(tr("The teacher sent no reply."));
     m_failedReply->hide();
     m_status->setWordWrap(true);
+    m_harnessSummary->setObjectName(QStringLiteral("harnessSummary"));
+    m_harnessSummary->setWordWrap(true);
+    m_harnessSummary->setTextFormat(Qt::PlainText);
+    m_start->setObjectName(QStringLiteral("startRefine"));
     m_table->setModel(m_model);
     m_table->verticalHeader()->hide();
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
@@ -141,6 +149,8 @@ RefineDialog::RefineDialog(ChatClient &client, JobListModel &jobs, const Project
     form->addRow(tr("Tests:"), m_suite);
     form->addRow(tr("Teacher:"), m_teacher);
     form->addRow(tr("Students:"), m_students);
+    m_harness->addRowsTo(form);
+    form->addRow(m_harnessSummary);
     auto *stops = new QHBoxLayout;
     stops->addWidget(new QLabel(tr("At most"), this));
     stops->addWidget(m_iterations);
@@ -185,6 +195,9 @@ RefineDialog::RefineDialog(ChatClient &client, JobListModel &jobs, const Project
     connect(m_reject, &QPushButton::clicked, this, &RefineDialog::rejectProposal);
     connect(m_retry, &QPushButton::clicked, this, &RefineDialog::retryProposal);
     connect(buttons, &QDialogButtonBox::rejected, this, &RefineDialog::reject);
+    connect(m_harness, &HarnessChoice::changed, this, &RefineDialog::updateHarness);
+    connect(m_students, &QLineEdit::textChanged, this, &RefineDialog::updateHarness);
+    updateHarness();
 }
 
 RefineDialog::~RefineDialog()
@@ -239,16 +252,30 @@ QString RefineDialog::statusText() const
     return m_status->text();
 }
 
-void RefineDialog::start()
+QString RefineDialog::harnessText() const
 {
-    if (m_loop && !m_loop->canRetry()) {
-        return;
+    return m_harnessSummary->text();
+}
+
+void RefineDialog::updateHarness()
+{
+    const QString harness = m_harness->harness();
+    const QStringList students = parseModelList(m_students->text());
+    QStringList lines;
+    if (Harness::isAgentCli(harness)) {
+        lines << tr("Each evaluation runs %1 once per item in the sandbox; the with-skill arm gets the skill in %2, "
+                    "where %1 finds it and loads it when the model chooses to (the project's skill delivery does not "
+                    "apply).")
+                     .arg(Harness::label(harness), HarnessChoice::skillsFolderOf(harness));
+        lines << m_harness->statusLines(students);
     }
-    if (m_loop) {
-        m_loop->deleteLater(); // a failed refine, kept for Retry: Start begins anew
-        m_loop = nullptr;
-    }
-    showFailedReply(false);
+    m_harnessSummary->setText(lines.join(u'\n'));
+    m_harnessSummary->setVisible(!lines.isEmpty());
+    m_start->setEnabled(!m_running && m_harness->problem(students).isEmpty());
+}
+
+RefineRequest RefineDialog::request() const
+{
     RefineRequest request;
     request.skillDir = m_skill->currentData().toString();
     request.suitePath = m_suite->currentData().toString();
@@ -260,8 +287,24 @@ void RefineDialog::start()
         request.criteria.targetLift = m_targetLift->value();
     }
     request.profile = profileFromName(m_project.defaults().validationProfile).value_or(ValidationProfile::AgentSkills);
-    request.config.mode = m_project.defaults().skillDelivery;
+    request.config.mode = m_project.defaults().skillDelivery; // Skillforge's loop only: a CLI finds the skill itself
+    request.config.harness = m_harness->harness();
+    request.config.harnessCli = m_harness->harnessCli();
     request.attended = m_attended->isChecked();
+    return request;
+}
+
+void RefineDialog::start()
+{
+    if (m_loop && !m_loop->canRetry()) {
+        return;
+    }
+    if (m_loop) {
+        m_loop->deleteLater(); // a failed refine, kept for Retry: Start begins anew
+        m_loop = nullptr;
+    }
+    showFailedReply(false);
+    const RefineRequest request = this->request();
     if (request.skillDir.isEmpty()) {
         m_status->setText(tr("The project has no skill to refine yet."));
         return;
@@ -270,8 +313,13 @@ void RefineDialog::start()
         m_status->setText(tr("Choose a teacher and at least one student."));
         return;
     }
+    if (const QString problem = m_harness->problem(request.config.models); !problem.isEmpty()) {
+        m_status->setText(problem);
+        return;
+    }
     rememberTeacherModel(request.teacherModel);
     rememberStudentModels(request.config.models);
+    m_harness->remember();
 
     m_skillDir = request.skillDir;
     m_model->clear();
@@ -416,7 +464,9 @@ void RefineDialog::onFailed(const QString &message)
 
 void RefineDialog::setRunning(bool running)
 {
-    m_start->setEnabled(!running);
+    m_running = running;
+    m_harness->setEnabled(!running);
+    updateHarness();
     for (QWidget *input : {static_cast<QWidget *>(m_skill), static_cast<QWidget *>(m_suite),
                            static_cast<QWidget *>(m_teacher), static_cast<QWidget *>(m_students),
                            static_cast<QWidget *>(m_iterations), static_cast<QWidget *>(m_useTargetLift),

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "eval/Verifiers.h"
+#include "generate/RefineLoop.h"
 
 #include <QDialog>
 #include <QPointer>
@@ -21,18 +22,19 @@ namespace sf {
 
 class ChatClient;
 class DiffView;
+class HarnessChoice;
 class Job;
 class JobListModel;
 class Project;
 class RefineIterationsModel;
-class RefineLoop;
 struct RefineIteration;
 
 /**
  * "Refine Skill…": runs the refine loop on a project skill and shows it as it goes — a table of the
  * iterations (lift, pass rates with and without the skill, held-out lift, tokens), a chart of the
  * lift per iteration, and each proposal as a diff of SKILL.md to accept or reject (or the loop runs
- * unattended). The loop shows as a job in the Jobs panel.
+ * unattended). The students run in Skillforge's loop or in their real CLI (Claude Code, Codex); Start waits for the
+ * CLI to be found and refuses models it cannot speak to. The loop shows as a job in the Jobs panel.
  */
 class RefineDialog final : public QDialog
 {
@@ -51,6 +53,8 @@ public:
     void setTargetLift(double lift);
     void setIterations(int iterations);
     void setAttended(bool attended);
+    /// What Start sends to the refine loop, from the fields as they are.
+    RefineRequest request() const;
     void start();
     void acceptProposal();
     void rejectProposal();
@@ -64,6 +68,8 @@ public:
     QPushButton *retryButton() const { return m_retry; }
     QLineSeries *liftSeries() const { return m_trainLift; }
     QString statusText() const;
+    /// What the dialog says of the student harness: what an evaluation runs, the CLI found, models that do not fit.
+    QString harnessText() const;
 
 Q_SIGNALS:
     void skillChanged(const QString &skillDir);
@@ -79,6 +85,8 @@ private:
     void setRunning(bool running);
     void setDeciding(bool deciding);
     void showFailedReply(bool show);
+    /// Says what the chosen harness does and enables Start when the students can run in it.
+    void updateHarness();
 
     ChatClient &m_client;
     JobListModel &m_jobs;
@@ -86,12 +94,15 @@ private:
     CommandRunner m_commandRunner;
     QPointer<RefineLoop> m_loop;
     QPointer<Job> m_job;
+    bool m_running = false;
     QString m_skillDir;
 
     QComboBox *m_skill;
     QComboBox *m_suite;
     QComboBox *m_teacher;
     QLineEdit *m_students;
+    HarnessChoice *m_harness;
+    QLabel *m_harnessSummary;
     QSpinBox *m_iterations;
     QCheckBox *m_useTargetLift;
     QDoubleSpinBox *m_targetLift;

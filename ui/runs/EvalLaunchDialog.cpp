@@ -1,6 +1,8 @@
 #include "runs/EvalLaunchDialog.h"
 
+#include "agents/Harness.h"
 #include "common/ExecutorChoiceBox.h"
+#include "common/HarnessChoice.h"
 #include "common/ModelDefaults.h"
 #include "common/TokenEstimate.h"
 #include "eval/EffectiveConcurrency.h"
@@ -37,6 +39,7 @@ EvalLaunchDialog::EvalLaunchDialog(const Project &project, const ChatClient *cha
     , m_models(new QPlainTextEdit(this))
     , m_repeats(new QSpinBox(this))
     , m_repeatsForEveryCase(new QCheckBox(this))
+    , m_harness(new HarnessChoice(this, chat ? &chat->providers() : nullptr))
     , m_mode(new QComboBox(this))
     , m_concurrency(new QSpinBox(this))
     , m_tools(new QCheckBox(tr("Offer the student file and shell tools (sandboxed)"), this))
@@ -86,6 +89,7 @@ EvalLaunchDialog::EvalLaunchDialog(const Project &project, const ChatClient *cha
     connect(editSuite, &QPushButton::clicked, this, &EvalLaunchDialog::editSuite);
     form->addRow(tr("Test suite:"), suiteRow);
     form->addRow(tr("Student models:"), m_models);
+    m_harness->addRowsTo(form);
     auto *repeatsRow = new QHBoxLayout;
     repeatsRow->addWidget(m_repeats);
     repeatsRow->addWidget(m_repeatsForEveryCase, 1);
@@ -112,7 +116,52 @@ EvalLaunchDialog::EvalLaunchDialog(const Project &project, const ChatClient *cha
     connect(m_concurrency, &QSpinBox::valueChanged, this, &EvalLaunchDialog::updateSummary);
     connect(m_executor, &ExecutorChoiceBox::changed, this, &EvalLaunchDialog::updateSummary);
     connect(m_skill, &QComboBox::currentIndexChanged, this, [this] { listSuites(m_suite->currentData().toString()); });
+    connect(m_harness, &HarnessChoice::changed, this, &EvalLaunchDialog::harnessChanged);
+    connect(m_mode, &QComboBox::currentIndexChanged, this, &EvalLaunchDialog::updateSummary);
+    harnessChanged();
+}
+
+bool EvalLaunchDialog::isLookingForCli() const
+{
+    return m_harness->isLookingForCli();
+}
+
+void EvalLaunchDialog::harnessChanged()
+{
+    const QString harness = m_harness->harness();
+    const bool cli = Harness::isAgentCli(harness);
+    // The CLI finds the skill and brings its tools itself: the loop's settings for them do not apply.
+    m_mode->setEnabled(!cli);
+    m_mode->setToolTip(cli ? tr("%1 discovers the skill itself: it is installed in the with-skill arm's workspace "
+                                "(%2NAME/), listed by its name and description, and loaded when the model chooses "
+                                "to.")
+                                 .arg(Harness::label(harness), HarnessChoice::skillsFolderOf(harness))
+                           : tr("How Skillforge's loop gives the student the skill"));
+    m_tools->setEnabled(!cli);
+    m_tools->setToolTip(cli ? tr("%1 brings its own tools, run in the sandbox").arg(Harness::label(harness))
+                            : QString());
     updateSummary();
+}
+
+QStringList EvalLaunchDialog::harnessLines(const EvalConfig &config, bool *ready) const
+{
+    const QString harness = config.harness;
+    if (!Harness::isAgentCli(harness)) {
+        return {config.mode == QLatin1String("agentic")
+                    ? tr("Skillforge's loop lists the skill and offers a tool to load it: this measures whether the "
+                         "model loads it and what it does then, in a loop no user's agent runs.")
+                    : tr("Skillforge's loop puts the skill's body in the system prompt: this measures what the skill's "
+                         "text does once the model has it, not whether a model would choose to load it.")};
+    }
+    const QString label = Harness::label(harness);
+    QStringList lines{tr("%1 runs once per item in the sandbox, with a fresh workspace and home; the with-skill arm "
+                         "gets the skill in %2, where %1 finds it. This measures the skill as users deploy it: whether "
+                         "%1 loads it (reported per model) and what it does once loaded.")
+                          .arg(label, HarnessChoice::skillsFolderOf(harness))};
+    lines << m_harness->statusLines(config.models);
+    if (!m_harness->problem(config.models).isEmpty())
+        *ready = false;
+    return lines;
 }
 
 void EvalLaunchDialog::listSuites(const QString &select)
@@ -212,6 +261,8 @@ void EvalLaunchDialog::updateSummary()
             }
         }
     }
+    if (m_skill->count() > 0 && m_suite->count() > 0)
+        lines << harnessLines(p.config, &ready);
     for (const QString &model : p.config.models) {
         const QString why = m_chat ? m_chat->whyUnavailable(model) : QString();
         if (!why.isEmpty())
@@ -230,6 +281,7 @@ void EvalLaunchDialog::accept()
 {
     rememberStudentModels(plan().config.models);
     m_executor->remember();
+    m_harness->remember();
     QDialog::accept();
 }
 
@@ -251,6 +303,8 @@ EvalPlan EvalLaunchDialog::plan() const
     plan.config.concurrency = m_concurrency->value();
     plan.config.studentTools = m_tools->isChecked();
     plan.config.judgeModel = m_judge->text().trimmed();
+    plan.config.harness = m_harness->harness();
+    plan.config.harnessCli = m_harness->harnessCli();
     return plan;
 }
 

@@ -19,11 +19,14 @@ namespace sf {
 
 class ChatClient;
 class ExecutorChoiceBox;
+class HarnessChoice;
 class Project;
 
 /// Asks what to evaluate: a skill of the project, a suite (one of tests/*.json, or the skill's own tests
-/// where it has them), the student models, repeats and how the skill is delivered; and says, before Run,
-/// how many items that makes and roughly how long they take, and which models cannot be reached.
+/// where it has them), the student models, who drives them (Skillforge's loop, or a real agent CLI — Claude Code,
+/// Codex — installed by setup or the user's own), repeats and how the skill is delivered; and says, before Run,
+/// how many items that makes and roughly how long they take, what the harness measures, and which models cannot be
+/// reached or do not fit the harness. A CLI is looked for off the UI thread when it is chosen.
 class EvalLaunchDialog final : public QDialog
 {
     Q_OBJECT
@@ -39,11 +42,17 @@ public:
     ExecutorChoiceBox *executorBox() const { return m_executor; }
     /// What the dialog says of the plan: items, time, models that cannot be reached.
     QString summaryText() const;
-    /// Run: the student models and where heavy work runs are remembered for the next dialog.
+    /// Whether the chosen agent CLI is still being looked for (Run waits for it).
+    bool isLookingForCli() const;
+    /// Run: the student models, the harness and where heavy work runs are remembered for the next dialog.
     void accept() override;
 
 private:
     void updateSummary();
+    /// The loop's own settings (delivery, tools) apply to the loop only.
+    void harnessChanged();
+    /// The summary's lines about the harness; false in *ready when Run must wait or cannot start.
+    QStringList harnessLines(const EvalConfig &config, bool *ready) const;
     void listSuites(const QString &select);
     void editSuite();
 
@@ -55,6 +64,7 @@ private:
     QPlainTextEdit *m_models; ///< one model per line: whole names, however many
     QSpinBox *m_repeats;
     QCheckBox *m_repeatsForEveryCase;
+    HarnessChoice *m_harness;
     QComboBox *m_mode;
     QSpinBox *m_concurrency;
     QCheckBox *m_tools;

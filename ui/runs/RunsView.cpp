@@ -1,9 +1,11 @@
 #include "runs/RunsView.h"
 
+#include "agents/Harness.h"
 #include "cluster/EvalLaunch.h"
 #include "common/EmptyState.h"
 #include "common/Plural.h"
 #include "common/RunList.h"
+#include "compare/CaseDetailDialog.h"
 #include "eval/EvalSession.h"
 #include "eval/RunLock.h"
 #include "eval/RunSummary.h"
@@ -65,6 +67,20 @@ QList<ItemKey> matrixOf(const RunStore &store)
     return EvalRunner::matrix(std::get<TestSuite>(suite), config);
 }
 
+// Who drove the student, for the run's details: " · Claude Code 2.1.332 (pinned by setup: …)"; "" for the loop.
+QString harnessDetail(const RunManifest &manifest)
+{
+    const QString name = manifest.harness.value(QStringLiteral("name")).toString();
+    if (name.isEmpty())
+        return {};
+    QString text = QStringLiteral(" · ") + Harness::label(name);
+    if (const QString version = manifest.harness.value(QStringLiteral("version")).toString(); !version.isEmpty())
+        text += u' ' + version;
+    if (const QString source = manifest.harness.value(QStringLiteral("source")).toString(); !source.isEmpty())
+        text += QStringLiteral(" (%1)").arg(source);
+    return text;
+}
+
 } // namespace
 
 RunsView::RunsView(QWidget *parent)
@@ -80,6 +96,7 @@ RunsView::RunsView(QWidget *parent)
     , m_grid(new RunGridModel(this))
     , m_gridView(new QTableView(this))
     , m_transcript(new QPlainTextEdit(this))
+    , m_sessionButton(new QPushButton(tr("Open CLI Session in Trace View"), this))
     , m_watch(new QTimer(this))
 {
     m_empty->setText(tr("No runs yet"),
@@ -111,10 +128,23 @@ RunsView::RunsView(QWidget *parent)
     statisticsLayout->setContentsMargins(0, 0, 0, 0);
     statisticsLayout->addWidget(m_status);
     statisticsLayout->addWidget(m_summary);
+    // An agent CLI's item: its own session file opens in the Trace view (the button, or a double-click on the cell).
+    m_sessionButton->setObjectName(QStringLiteral("openCliSession"));
+    m_sessionButton->setToolTip(tr("Every step the CLI took, from its own session file; double-clicking a cell opens "
+                                   "it too"));
+    m_sessionButton->hide();
+    auto *transcript = new QWidget(this);
+    auto *transcriptLayout = new QVBoxLayout(transcript);
+    transcriptLayout->setContentsMargins(0, 0, 0, 0);
+    auto *transcriptBar = new QHBoxLayout;
+    transcriptBar->addStretch();
+    transcriptBar->addWidget(m_sessionButton);
+    transcriptLayout->addLayout(transcriptBar);
+    transcriptLayout->addWidget(m_transcript, 1);
     auto *detail = new QSplitter(Qt::Vertical, this);
     detail->addWidget(statistics);
     detail->addWidget(m_gridView);
-    detail->addWidget(m_transcript);
+    detail->addWidget(transcript);
     detail->setStretchFactor(0, 0);
     detail->setStretchFactor(1, 2);
     detail->setStretchFactor(2, 2);
@@ -140,6 +170,8 @@ RunsView::RunsView(QWidget *parent)
         updateButtons();
     });
     connect(m_gridView, &QTableView::clicked, this, &RunsView::showTranscript);
+    connect(m_gridView, &QTableView::doubleClicked, this, &RunsView::openSession);
+    connect(m_sessionButton, &QPushButton::clicked, this, [this] { openSession(m_gridView->currentIndex()); });
     connect(m_newButton, &QPushButton::clicked, this, [this] {
         if (!m_project)
             return;
@@ -262,8 +294,10 @@ void RunsView::reload()
 
 void RunsView::showRun(const QString &path)
 {
-    if (path != m_shownRun)
+    if (path != m_shownRun) {
         m_transcript->clear();
+        m_sessionButton->hide();
+    }
     const bool sameRun = path == m_shownRun;
     m_shownRun = path;
     const bool ours = m_session && QDir(m_session->store().dir()) == QDir(path);
@@ -278,10 +312,12 @@ void RunsView::showRun(const QString &path)
         sameRun ? m_gridView->currentIndex().data(RunGridModel::ItemKeyRole).toString() : QString();
     QList<ItemResult> results;
     QString status;
+    m_harness.clear();
     if (ours) {
         results = m_session->store().results();
         m_grid->reset(m_session->runner().matrix(m_session->suite(), m_session->config()), results);
         status = sessionStatus();
+        m_harness = harnessDetail(m_session->store().manifest());
     } else if (!path.isEmpty()) {
         auto store = RunStore::open(path, RunStore::Access::ReadOnly);
         if (const RunStore *s = std::get_if<RunStore>(&store)) {
@@ -290,6 +326,7 @@ void RunsView::showRun(const QString &path)
             const QString items = plural(results.size(), tr("1 item"), tr("%n items"));
             status = m_writer.isEmpty() ? tr("%1, %2").arg(s->manifest().status, items)
                                         : tr("Being written by %1: shown as it grows, %2 so far").arg(m_writer, items);
+            m_harness = harnessDetail(s->manifest());
         } else {
             m_grid->reset({}, {});
             status = std::get<LoadError>(store).toString();
@@ -319,7 +356,7 @@ QString RunsView::sessionStatus() const
 
 void RunsView::showStatistics(const QString &status, const QList<ItemResult> &results)
 {
-    m_status->setText(status);
+    m_status->setText(status + m_harness);
     m_summary->setSummary(summarizeRun(results));
     m_summary->setVisible(!results.isEmpty());
 }
@@ -333,6 +370,7 @@ void RunsView::updateLiveStatistics()
 void RunsView::showTranscript(const QModelIndex &index)
 {
     const ItemResult *result = m_grid->resultAt(index);
+    m_sessionButton->setVisible(result && !result->harnessSession.isEmpty());
     if (!result) {
         m_transcript->setPlainText(tr("This item has not finished yet."));
         return;
@@ -348,8 +386,11 @@ void RunsView::showTranscript(const QModelIndex &index)
                     .arg(v.passed ? tr("pass") : tr("fail"), v.name.isEmpty() ? v.type : v.name, v.evidence);
     QFile file(QDir(m_shownRun).filePath(result->transcript));
     if (!result->transcript.isEmpty() && file.open(QIODevice::ReadOnly)) {
-        const QJsonArray messages =
-            QJsonDocument::fromJson(file.readAll()).object().value(QStringLiteral("messages")).toArray();
+        const QJsonObject transcript = QJsonDocument::fromJson(file.readAll()).object();
+        // An agent CLI's item: the harness, whether it loaded the skill; its steps are in its own session file.
+        if (const QString cli = agentCliText(*result, transcript); !cli.isEmpty())
+            text += cli;
+        const QJsonArray messages = transcript.value(QStringLiteral("messages")).toArray();
         for (const QJsonValue &value : messages) {
             const QJsonObject m = value.toObject();
             text += QStringLiteral("\n── %1 ──\n%2\n")
@@ -360,7 +401,16 @@ void RunsView::showTranscript(const QModelIndex &index)
                                  call.toObject().value(QStringLiteral("arguments")).toString());
         }
     }
+    if (!result->harnessSession.isEmpty())
+        text += sessionText(QDir(m_shownRun).absoluteFilePath(result->harnessSession));
     m_transcript->setPlainText(text);
+}
+
+void RunsView::openSession(const QModelIndex &index)
+{
+    const ItemResult *result = m_grid->resultAt(index);
+    if (result && !result->harnessSession.isEmpty())
+        Q_EMIT traceRequested(QDir(m_shownRun).absoluteFilePath(result->harnessSession));
 }
 
 QString RunsView::transcriptText() const

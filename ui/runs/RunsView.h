@@ -28,8 +28,9 @@ class RunSummaryTable;
 struct ItemResult;
 
 /// The Runs view: the project's evaluation runs, newest first; the selected run as a grid of cells (case and
-/// repeat by model and arm) that fills in live, its statistics, and the transcript of the cell clicked. With
-/// model services it also launches, cancels and resumes evaluations.
+/// repeat by model and arm) that fills in live, its statistics (and its harness, for a run of an agent CLI), and the
+/// transcript of the cell clicked, whose CLI session opens in the Trace view. With model services it also launches,
+/// cancels and resumes evaluations.
 class RunsView final : public ViewPage
 {
     Q_OBJECT
@@ -54,6 +55,9 @@ public:
     void cancelEvaluation();
 
     RunGridModel *gridModel() const { return m_grid; }
+    QTableView *gridView() const { return m_gridView; }
+    /// Shown while the clicked item has an agent CLI's session file: opens it in the Trace view.
+    QPushButton *sessionButton() const { return m_sessionButton; }
     QString transcriptText() const;
     QString summaryText() const;
 
@@ -64,6 +68,8 @@ private:
     void reload();
     void showRun(const QString &path);
     void showTranscript(const QModelIndex &index);
+    /// Asks for the Trace view on the CLI session of the item at @p index, if it has one.
+    void openSession(const QModelIndex &index);
     QString sessionStatus() const;
     void showStatistics(const QString &status, const QList<ItemResult> &results);
     /// The statistics again while this view's own evaluation runs (its results are in memory).
@@ -97,6 +103,8 @@ private:
     RunGridModel *m_grid;
     QTableView *m_gridView;
     QPlainTextEdit *m_transcript;
+    QPushButton *m_sessionButton;
+    QString m_harness; ///< the shown run's harness, as its details say it (empty for Skillforge's loop)
     /// While another process writes the shown run, the view reads it again every second: it watches, never writes.
     QTimer *m_watch;
     QString m_writer; ///< who writes the shown run, when it is another process

@@ -1,6 +1,9 @@
 #include "trigger/TriggerLabDialog.h"
 
+#include "agents/Harness.h"
 #include "charts/ChartStyle.h"
+#include "common/HarnessChoice.h"
+#include "llm/ChatClient.h"
 #include "project/Project.h"
 #include "skill/DiffView.h"
 #include "skill/SkillDocument.h"
@@ -41,6 +44,8 @@ TriggerLabDialog::TriggerLabDialog(ChatClient &client, const Project &project, Q
     , m_skill(new QComboBox(this))
     , m_students(new QLineEdit(this))
     , m_teacher(new QLineEdit(this))
+    , m_harness(new HarnessChoice(this, &client.providers()))
+    , m_harnessSummary(new QLabel(this))
     , m_runs(new QSpinBox(this))
     , m_iterations(new QSpinBox(this))
     , m_holdout(new QDoubleSpinBox(this))
@@ -80,6 +85,11 @@ TriggerLabDialog::TriggerLabDialog(ChatClient &client, const Project &project, Q
     m_cancelButton->setEnabled(false);
     m_status->setWordWrap(true);
     m_estimate->setWordWrap(true);
+    m_harnessSummary->setObjectName(QStringLiteral("harnessSummary"));
+    m_harnessSummary->setWordWrap(true);
+    m_harnessSummary->setTextFormat(Qt::PlainText);
+    m_measureButton->setObjectName(QStringLiteral("measure"));
+    m_optimizeButton->setObjectName(QStringLiteral("optimize"));
 
     // Queries: the set being edited.
     m_queryTable->setModel(m_queries);
@@ -185,6 +195,8 @@ TriggerLabDialog::TriggerLabDialog(ChatClient &client, const Project &project, Q
     form->addRow(tr("Skill:"), m_skill);
     form->addRow(tr("Students:"), m_students);
     form->addRow(tr("Teacher:"), m_teacher);
+    m_harness->addRowsTo(form);
+    form->addRow(m_harnessSummary);
     auto *numbers = new QHBoxLayout;
     numbers->addWidget(new QLabel(tr("Runs per query"), this));
     numbers->addWidget(m_runs);
@@ -219,6 +231,7 @@ TriggerLabDialog::TriggerLabDialog(ChatClient &client, const Project &project, Q
     for (QSpinBox *spin : {m_runs, m_iterations})
         connect(spin, &QSpinBox::valueChanged, this, &TriggerLabDialog::updateEstimate);
     connect(m_queries, &QAbstractItemModel::dataChanged, this, &TriggerLabDialog::updateEstimate);
+    connect(m_harness, &HarnessChoice::changed, this, &TriggerLabDialog::updateEstimate);
     loadDefaultQueries();
 }
 
@@ -277,6 +290,11 @@ QString TriggerLabDialog::estimateText() const
     return m_estimate->text();
 }
 
+QString TriggerLabDialog::harnessText() const
+{
+    return m_harnessSummary->text();
+}
+
 QString TriggerLabDialog::skillDir() const
 {
     return m_skill->currentData().toString();
@@ -297,6 +315,8 @@ TriggerConfig TriggerLabDialog::config() const
     TriggerConfig config;
     config.models = students();
     config.runs = m_runs->value();
+    config.harness = m_harness->harness();
+    config.harnessCli = m_harness->harnessCli();
     if (m_maxCost->value() > 0)
         config.maxCostUsd = m_maxCost->value();
     return config;
@@ -315,7 +335,8 @@ std::optional<SkillCatalogue> TriggerLabDialog::catalogue(QString *why) const
         return std::nullopt;
     }
     const QString name = doc.name().isEmpty() ? QFileInfo(skillDir()).fileName() : doc.name();
-    return SkillCatalogue({name, doc.description().trimmed()}, SkillCatalogue::besideAndBundled(skillDir()));
+    return SkillCatalogue({name, doc.description().trimmed(), skillDir()},
+                          SkillCatalogue::besideAndBundled(skillDir()));
 }
 
 void TriggerLabDialog::loadDefaultQueries()
@@ -356,6 +377,7 @@ void TriggerLabDialog::updateEstimate()
 {
     QString why;
     const auto cat = catalogue(&why);
+    updateHarness(cat ? &*cat : nullptr);
     if (!cat || m_queries->queries().isEmpty() || students().isEmpty()) {
         m_estimate->setText(!cat ? why : tr("Add queries and at least one student."));
         return;
@@ -380,11 +402,34 @@ void TriggerLabDialog::updateEstimate()
     m_estimate->setText(text + QLatin1Char('.'));
 }
 
+void TriggerLabDialog::updateHarness(const SkillCatalogue *cat)
+{
+    const QString harness = m_harness->harness();
+    QStringList lines;
+    if (Harness::isAgentCli(harness)) {
+        const QString label = Harness::label(harness);
+        const QString skills =
+            cat ? tr("all %n catalogue skills", nullptr, int(cat->entries().size())) : tr("every catalogue skill");
+        lines << tr("In %1 each trial runs the real CLI once, in the sandbox, with %2 installed in %3: a trial costs "
+                    "%1's whole prompt (its own instructions and tools, and the skills' listing), not one short "
+                    "request.")
+                     .arg(label, skills, HarnessChoice::skillsFolderOf(harness));
+        lines << m_harness->statusLines(students());
+    } else {
+        lines << tr("Each trial is one request to the student with the catalogue listed and a tool to load a skill.");
+    }
+    m_harnessSummary->setText(lines.join(u'\n'));
+    const bool ready = m_harness->problem(students()).isEmpty();
+    m_measureButton->setEnabled(!m_running && ready);
+    m_optimizeButton->setEnabled(!m_running && ready);
+}
+
 void TriggerLabDialog::setRunning(bool running)
 {
-    m_measureButton->setEnabled(!running);
-    m_optimizeButton->setEnabled(!running);
+    m_running = running;
+    m_harness->setEnabled(!running);
     m_cancelButton->setEnabled(running);
+    updateEstimate();
 }
 
 void TriggerLabDialog::measure()
@@ -395,6 +440,11 @@ void TriggerLabDialog::measure()
         m_status->setText(!cat ? why : tr("Add queries and at least one student."));
         return;
     }
+    if (const QString problem = m_harness->problem(students()); !problem.isEmpty()) {
+        m_status->setText(problem);
+        return;
+    }
+    m_harness->remember();
     m_iterationsShown.clear();
     m_proposals->clear();
     m_chart->removeAllSeries();
@@ -460,6 +510,11 @@ void TriggerLabDialog::optimize()
         m_status->setText(tr("Choose a teacher to rewrite the description."));
         return;
     }
+    if (const QString problem = m_harness->problem(students()); !problem.isEmpty()) {
+        m_status->setText(problem);
+        return;
+    }
+    m_harness->remember();
     TriggerOptimizeRequest request;
     request.skillDir = skillDir();
     request.queries = m_queries->queries();

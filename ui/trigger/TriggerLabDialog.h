@@ -21,6 +21,7 @@ namespace sf {
 
 class ChatClient;
 class DiffView;
+class HarnessChoice;
 class Project;
 class TriggerQueryModel;
 class TriggerResultsModel;
@@ -32,7 +33,9 @@ class TriggerRunner;
  * student against the fixed catalogue (the skills beside it and the bundled decoys) and fills the per-query table;
  * Optimize lets a teacher rewrite the description within a budget, and each proposal is shown as a diff to accept
  * (restoring its version into the skill) or leave. The chart shows recall and false-positive rate per model and
- * iteration.
+ * iteration. The students answer in Skillforge's loop (one request listing the catalogue) or in their real CLI
+ * (Claude Code, Codex, with every catalogue skill installed); Measure and Optimize wait for the CLI to be found and
+ * refuse models it cannot speak to.
  */
 class TriggerLabDialog final : public QDialog
 {
@@ -65,6 +68,10 @@ public:
     QListWidget *proposalList() const { return m_proposals; }
     QString statusText() const;
     QString estimateText() const;
+    /// What the dialog says of the student harness: what a trial runs and costs, the CLI found, models that do not fit.
+    QString harnessText() const;
+    /// What Measure runs with, from the fields as they are.
+    TriggerConfig config() const;
     bool isRunning() const { return m_runner || m_optimizer; }
 
 Q_SIGNALS:
@@ -74,10 +81,12 @@ Q_SIGNALS:
 private:
     QString skillDir() const;
     QStringList students() const;
-    TriggerConfig config() const;
     std::optional<SkillCatalogue> catalogue(QString *why) const;
     void updateEstimate();
     void setRunning(bool running);
+    /// Says what the chosen harness does with @p cat (null: the skill has none yet) and enables Measure and Optimize
+    /// when the students can run in it.
+    void updateHarness(const SkillCatalogue *cat);
     void onMeasured();
     void onIteration(const TriggerIteration &iteration);
     void onOptimized(const QString &reason);
@@ -90,6 +99,8 @@ private:
     QComboBox *m_skill;
     QLineEdit *m_students;
     QLineEdit *m_teacher;
+    HarnessChoice *m_harness;
+    QLabel *m_harnessSummary;
     QSpinBox *m_runs;
     QSpinBox *m_iterations;
     QDoubleSpinBox *m_holdout;
@@ -111,6 +122,7 @@ private:
     QPointer<TriggerOptimizer> m_optimizer;
     QList<TriggerIteration> m_iterationsShown;
     QString m_original;
+    bool m_running = false;
 };
 
 } // namespace sf

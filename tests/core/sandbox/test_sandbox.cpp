@@ -124,6 +124,21 @@ private Q_SLOTS:
         QCOMPARE(input.readAll(), QByteArray("data"));
     }
 
+    void writablePaths_areWritableBesideTheWorkspace()
+    {
+        QTemporaryDir home;
+        QTemporaryDir elsewhere;
+        SandboxSpec spec = shell(QStringLiteral("echo kept > %1/note.txt && echo x > %2/note.txt || echo refused")
+                                     .arg(home.path(), elsewhere.path()));
+        spec.writablePaths = {home.path()};
+        const SandboxResult result = runSandboxed(spec);
+        QCOMPARE(result.stdOut, QByteArray("refused\n"));
+        QFile note(home.filePath(QStringLiteral("note.txt")));
+        QVERIFY(note.open(QIODevice::ReadOnly));
+        QCOMPARE(note.readAll(), QByteArray("kept\n"));
+        QVERIFY(!QFile::exists(elsewhere.filePath(QStringLiteral("note.txt"))));
+    }
+
     void network_isUnreachable()
     {
         QTcpServer server;

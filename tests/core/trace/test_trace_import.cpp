@@ -4,6 +4,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonDocument>
+#include <QJsonObject>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
@@ -193,6 +194,106 @@ private Q_SLOTS:
         QCOMPARE(usage.cacheRead, 1800);
         QCOMPARE(usage.output, 150);
         QCOMPARE(usage.reasoning, 40);
+    }
+
+    // Sessions the real CLIs wrote (tests/fixtures/agents/README.md): every step and token kept, and the totals
+    // those CLIs printed.
+    void claudeCode_2_1_332_realSession_everyStepTokenAndTheCostKept()
+    {
+        const Trace trace = load(QStringLiteral(SKILLFORGE_SOURCE_DIR
+                                                "/tests/fixtures/agents/claude-code-with-skill/home/.claude/projects/"
+                                                "-tmp-skillforge-fixture-claude-code-with-skill-workspace/"
+                                                "a56ff5a9-f558-486e-937c-3d8b892baae9.jsonl"));
+        QCOMPARE(trace.format, u"claude-code"_s);
+        QCOMPARE(trace.skippedCount, 0); // api-request-blob, atis-latch, cost-state and the rest are bookkeeping
+        const TraceStats stats = TraceStats::of(trace);
+        QCOMPARE(stats.threads, 1);
+        QCOMPARE(stats.toolCalls, (QList<QPair<QString, qint64>>{{u"Read"_s, 1}, {u"Skill"_s, 1}, {u"Write"_s, 1}}));
+        QCOMPARE(stats.stepsByKind[int(StepKind::ToolResult)], 3);
+        QCOMPARE(stats.toolErrors, 0);
+        QCOMPARE(stats.stepsByKind[int(StepKind::System)], 1); // the skill's content, which Claude Code marks isMeta
+        QCOMPARE(stats.assistantTurnsWithUsage, 4);
+        const TraceStep *skill = findCall(trace.threads[0], u"toolu_sf_skill_1"_s);
+        QVERIFY(skill);
+        QCOMPARE(skill->input.toString(), u"{\"skill\":\"csv-tidy\"}"_s);
+        QCOMPARE(trace.threads[0].steps.back().text.toString(), u"ANSWER-WITH-SKILL"_s);
+        // The CLI printed: usage {input_tokens 22132, cache_read 44260, cache_creation 22129, output 28}, cost 0.163...
+        QCOMPARE(stats.usage.uncachedInput, 22132);
+        QCOMPARE(stats.usage.cacheRead, 44260);
+        QCOMPARE(stats.usage.cacheWrite5m, 22129);
+        QCOMPARE(stats.usage.output, 28);
+        QVERIFY(trace.reportedCostUsd);
+        QVERIFY(qFuzzyCompare(*trace.reportedCostUsd, 0.16307775000000002));
+
+        // Read on two threads, the cost-state line lies in the second half: the same cost and tokens.
+        TraceImportOptions twoThreads;
+        twoThreads.twoThreadsFromBytes = 0;
+        const Result<Trace> halves = importTrace(trace.path, twoThreads);
+        QVERIFY2(halves, qPrintable(halves.error));
+        QCOMPARE(halves.value->reportedCostUsd, trace.reportedCostUsd);
+        QCOMPARE(TraceStats::of(*halves.value).usage.cacheRead, stats.usage.cacheRead);
+        QCOMPARE(halves.value->stepCount(), trace.stepCount());
+    }
+
+    void codex_0_163_realRollout_everyCallAndTokenKept()
+    {
+        const Trace trace = load(QStringLiteral(
+            SKILLFORGE_SOURCE_DIR "/tests/fixtures/agents/codex-with-skill/home/.codex/sessions/2026/12/04/"
+                                  "rollout-2026-12-04T15-14-06-01a2419e-a82b-7af1-8421-4a78ed042d42.jsonl"));
+        QCOMPARE(trace.format, u"codex"_s);
+        QCOMPARE(trace.skippedCount, 0); // world_state, token_usage_record and the rest are bookkeeping
+        const TraceStats stats = TraceStats::of(trace);
+        QCOMPARE(stats.toolCalls, (QList<QPair<QString, qint64>>{{u"exec_command"_s, 3}}));
+        QCOMPARE(stats.stepsByKind[int(StepKind::ToolResult)], 3);
+        QCOMPARE(stats.toolErrors, 0);
+        QCOMPARE(stats.assistantTurnsWithUsage, 4);
+        QCOMPARE(stats.models, QStringList{u"gpt-5"_s});
+        QCOMPARE(trace.threads[0].steps.back().text.toString(), u"ANSWER-WITH-SKILL"_s);
+        // turn.completed printed: input_tokens 40597 (cached 20298), output_tokens 28.
+        QCOMPARE(stats.usage.totalInput(), 40597);
+        QCOMPARE(stats.usage.cacheRead, 20298);
+        QCOMPARE(stats.usage.output, 28);
+    }
+
+    void codex_execCommandExitCodeHeader_nonZeroIsAnError()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u"rollout-2026-12-04T10-00-00-x.jsonl"_s);
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        auto item = [&file](const QJsonObject &payload) {
+            file.write(QJsonDocument(QJsonObject{{u"timestamp"_s, u"2026-12-04T10:00:00Z"_s},
+                                                 {u"type"_s, u"response_item"_s},
+                                                 {u"payload"_s, payload}})
+                           .toJson(QJsonDocument::Compact) +
+                       '\n');
+        };
+        file.write(R"({"timestamp":"2026-12-04T10:00:00Z","type":"session_meta","payload":{"id":"x","cwd":"/w"}})"
+                   "\n");
+        const QStringList outputs = {
+            u"Chunk ID: a1\nWall time: 0.0010 seconds\nProcess exited with code 1\nOriginal token count: 9\nOutput:\n"
+            "cat: SKILL.md: No such file or directory\n"_s,
+            u"Chunk ID: a2\nWall time: 0.0010 seconds\nProcess exited with code 0\nOriginal token count: 9\nOutput:\n"
+            "Process exited with code 3\n"_s, // the command's own output says so: not the exit code
+            u"Chunk ID: a3\nWall time: 10.0 seconds\nProcess running with session ID 7\nOutput:\n"_s};
+        for (int i = 0; i < outputs.size(); ++i) {
+            const QString id = u"call_%1"_s.arg(i);
+            item({{u"type"_s, u"function_call"_s},
+                  {u"name"_s, u"exec_command"_s},
+                  {u"arguments"_s, u"{\"cmd\":\"cat SKILL.md\"}"_s},
+                  {u"call_id"_s, id}});
+            item({{u"type"_s, u"function_call_output"_s}, {u"call_id"_s, id}, {u"output"_s, outputs[i]}});
+        }
+        file.close();
+        const Trace trace = load(path);
+        const TraceThread &main = trace.threads[0];
+        QList<bool> errors;
+        for (const QString &id : {u"call_0"_s, u"call_1"_s, u"call_2"_s}) {
+            const TraceStep *call = findCall(main, id);
+            QVERIFY(call && call->paired >= 0);
+            errors << main.steps[size_t(call->paired)].isError;
+        }
+        QCOMPARE(errors, (QList<bool>{true, false, false}));
     }
 
     void openAiMessages_toolMessagesPairedOutOfOrder()

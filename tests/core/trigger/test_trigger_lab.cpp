@@ -266,8 +266,7 @@ private Q_SLOTS:
         config.models = {u"openai:gpt-4.1"_s};
         config.runs = 3;
         config.concurrency = 1;
-        const double bound =
-            *trialCostBound(catalogue, knownQueries().first().query, config.models.first(), config.maxTokens);
+        const double bound = *trialCostBound(catalogue, knownQueries().first().query, config.models.first(), config);
         config.maxCostUsd = bound * 4;
         TriggerRunner runner(*m_client, catalogue, knownQueries(), config);
         QSignalSpy finished(&runner, &TriggerRunner::finished);
