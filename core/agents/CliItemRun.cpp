@@ -38,6 +38,14 @@ QStringList binaryFolders(const QString &binary)
 
 } // namespace
 
+CliItemSpec specInSandbox(const CliItemSpec &spec)
+{
+    CliItemSpec inside = spec;
+    inside.home = QStringLiteral("/home/student");
+    inside.workspace = QStringLiteral("/work/") + QString(spec.sessionId).remove(u'-').left(12);
+    return inside;
+}
+
 CliItemRun::CliItemRun(DoorServices services, std::unique_ptr<AgentCli> cli, CliItemSpec spec, DoorLimits limits,
                        int timeoutMs, QObject *parent)
     : QObject(parent)
@@ -94,24 +102,29 @@ QString CliItemRun::prepare()
 void CliItemRun::start()
 {
     m_clock.start();
-    m_outcome.settingsFingerprint = cliSettingsFingerprint(*m_cli, m_spec);
+    m_outcome.settingsFingerprint = cliSettingsFingerprint(*m_cli, specInSandbox(m_spec));
     if (const QString error = prepare(); !error.isEmpty()) {
         m_outcome.error = error;
         finish();
         return;
     }
+    // Inside the sandbox the workspace and home have neutral paths: the host's name the item and its arm, and the
+    // CLI tells its model its working directory.
+    const CliItemSpec inside = specInSandbox(m_spec);
+    m_outcome.workspaceInSandbox = inside.workspace;
     SandboxSpec sandbox;
     sandbox.program = QStringLiteral("/bin/sh");
     sandbox.arguments = QStringList{QStringLiteral("-c"), kRelayScript.arg(kDoorPortInSandbox), QStringLiteral("sh"),
                                     m_socketDir->filePath(QStringLiteral("door")), m_spec.binary.path} +
-                        m_cli->arguments(m_spec, doorUrlInSandbox());
+                        m_cli->arguments(inside, doorUrlInSandbox());
     sandbox.workspace = m_spec.workspace;
-    sandbox.writablePaths = {m_spec.home};
+    sandbox.workspaceMountPoint = inside.workspace;
+    sandbox.writableMounts = {{m_spec.home, inside.home}};
     sandbox.readOnlyPaths =
         binaryFolders(m_spec.binary.path) + m_cli->readOnlyPaths(m_spec) + QStringList{m_socketDir->path()};
     if (!m_spec.mcpConfig.isEmpty())
         sandbox.readOnlyPaths.append(m_spec.mcpConfig);
-    sandbox.environment = m_cli->environment(m_spec, doorUrlInSandbox());
+    sandbox.environment = m_cli->environment(inside, doorUrlInSandbox());
     sandbox.stdinData = m_spec.prompt.toUtf8();
     sandbox.limits.timeoutMs = m_timeoutMs;
     // A JavaScript runtime reserves far more address space than it uses; the limit is there against runaways.

@@ -39,8 +39,13 @@ struct CliItemOutcome
     qint64 firstRequestMs = -1;         ///< from the CLI's start to its first model request: its start-up cost
     qint64 modelMs = 0;                 ///< time the door spent waiting for the model, requests added up
     QString settingsFingerprint;        ///< cliSettingsFingerprint() of the run
+    QString workspaceInSandbox;         ///< where the CLI saw its workspace: a neutral path of its own
     QString error;                      ///< set when the run could not even start (no sandbox, a folder not written)
 };
+
+/// The item as the CLI sees it inside the sandbox: its home at /home/student and its workspace at /work/ID (ID from
+/// the session id), paths that say nothing of the item or its arm.
+CliItemSpec specInSandbox(const CliItemSpec &spec);
 
 /**
  * Runs one agent CLI for one item: a fresh private home, the skill installed where the CLI finds project skills

@@ -236,7 +236,8 @@ void DoorExchange::start()
     }
     if (m_request.method == "POST") {
         Result<DoorBodyRewrite> rewrite =
-            rewriteDoorRequestBody(m_route, m_request.body, m_door.m_modelId, m_door.limits().maxOutputTokens);
+            rewriteDoorRequestBody(m_route, m_request.body, m_door.m_modelId, m_door.limits().maxOutputTokens,
+                                   m_door.m_local && m_door.m_provider.name == "local"_L1);
         if (!rewrite) {
             answerError(400, rewrite.error);
             return;
@@ -290,7 +291,10 @@ void DoorExchange::send(const QUrl &baseUrl)
     if (const int limit = m_door.limits().requestTimeoutMs; limit > 0) {
         request.totalTimeoutMs = limit;
         request.connectTimeoutMs = std::min(request.connectTimeoutMs, limit);
-        request.firstByteTimeoutMs = std::min(request.firstByteTimeoutMs, limit);
+        // The wait for the first byte is the item's to decide: a CPU can take longer than a provider's default
+        // wait to read a CLI's first prompt (about 11,000 tokens for Claude Code), and a streamed reply says
+        // nothing until it has.
+        request.firstByteTimeoutMs = limit;
         request.idleTimeoutMs = std::min(request.idleTimeoutMs, limit);
     }
     m_reply.reset(m_door.m_engine.send(request));

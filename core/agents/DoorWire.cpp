@@ -208,8 +208,27 @@ HttpHeaders doorUpstreamHeaders(const HttpHeaders &fromCli, const ProviderConfig
     return headers;
 }
 
+namespace {
+
+/// Removes the system text blocks that are Claude Code's billing line ("x-anthropic-billing-header: ...").
+void dropBillingLine(nlohmann::ordered_json &json)
+{
+    const auto system = json.find("system");
+    if (system == json.end() || !system->is_array())
+        return;
+    auto &blocks = *system;
+    for (auto it = blocks.begin(); it != blocks.end();) {
+        const auto text = it->is_object() ? it->find("text") : it->end();
+        const bool billing = it->is_object() && text != it->end() && text->is_string() &&
+                             text->get<std::string>().rfind("x-anthropic-billing-header:", 0) == 0;
+        it = billing ? blocks.erase(it) : it + 1;
+    }
+}
+
+} // namespace
+
 Result<DoorBodyRewrite> rewriteDoorRequestBody(DoorRoute route, const QByteArray &body, const QString &model,
-                                               int maxOutputTokens)
+                                               int maxOutputTokens, bool forPromptCache)
 {
     // nlohmann's ordered_json, not QJsonObject: the body goes on with its fields in the CLI's order and its numbers
     // untouched, so the door changes nothing but what it means to change.
@@ -232,6 +251,8 @@ Result<DoorBodyRewrite> rewriteDoorRequestBody(DoorRoute route, const QByteArray
             capOutputTokens(json, "max_output_tokens", maxOutputTokens);
         }
     }
+    if (forPromptCache && route == DoorRoute::Messages)
+        dropBillingLine(json);
     const std::string text = json.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
     rewrite.body = QByteArray(text.data(), qsizetype(text.size()));
     return Result<DoorBodyRewrite>::success(std::move(rewrite));

@@ -67,8 +67,12 @@ struct DoorBodyRewrite
  * `max_output_tokens`) are capped at `maxOutputTokens`, or set to it when absent (`maxOutputTokens` <= 0:
  * left as asked). A Messages thinking budget is kept below the capped `max_tokens`, as Anthropic requires.
  * Every other field keeps its place and value. Fails on a body that is not a JSON object.
+ *
+ * @p forPromptCache (the embedded llama.cpp server): Claude Code opens its system prompt with a billing line whose
+ * hash changes with each conversation's first message; a llama.cpp server reuses its cache only for a byte-identical
+ * prefix, so that line, which only Anthropic reads, is left out, and items share the CLI's long prefix.
  */
 Result<DoorBodyRewrite> rewriteDoorRequestBody(DoorRoute route, const QByteArray &body, const QString &model,
-                                               int maxOutputTokens);
+                                               int maxOutputTokens, bool forPromptCache = false);
 
 } // namespace sf

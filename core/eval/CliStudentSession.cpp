@@ -135,6 +135,7 @@ void CliStudentSession::onCliFinished(const CliItemOutcome &outcome)
         requests.append(requestJson(record));
     m_transcript.insert(QStringLiteral("requests"), requests);
     m_transcript.insert(QStringLiteral("settings_fingerprint"), outcome.settingsFingerprint);
+    m_transcript.insert(QStringLiteral("workspace_in_sandbox"), outcome.workspaceInSandbox);
     m_transcript.insert(QStringLiteral("first_request_ms"), outcome.firstRequestMs);
     m_result.cliStartupMs = outcome.firstRequestMs;
     m_transcript.insert(QStringLiteral("exit_code"), outcome.process.exitCode);

@@ -71,13 +71,14 @@ QStringList bubblewrapArguments(const SandboxSpec &spec)
         const QString absolute = QFileInfo(path).absoluteFilePath();
         add(args, {QStringLiteral("--ro-bind"), absolute, absolute});
     }
-    for (const QString &path : spec.writablePaths) {
-        const QString absolute = QFileInfo(path).absoluteFilePath();
-        add(args, {QStringLiteral("--bind"), absolute, absolute});
+    for (const SandboxSpec::WritableMount &mount : spec.writableMounts) {
+        const QString absolute = QFileInfo(mount.host).absoluteFilePath();
+        add(args, {QStringLiteral("--bind"), absolute, mount.inside.isEmpty() ? absolute : mount.inside});
     }
     if (!spec.workspace.isEmpty()) {
         const QString workspace = QFileInfo(spec.workspace).absoluteFilePath();
-        add(args, {QStringLiteral("--bind"), workspace, workspace, QStringLiteral("--chdir"), workspace});
+        const QString inside = spec.workspaceMountPoint.isEmpty() ? workspace : spec.workspaceMountPoint;
+        add(args, {QStringLiteral("--bind"), workspace, inside, QStringLiteral("--chdir"), inside});
     } else {
         add(args, {QStringLiteral("--chdir"), QStringLiteral("/tmp")});
     }

@@ -38,9 +38,18 @@ struct SandboxSpec
     /// stay within one limit.
     qint64 workspaceBytesBefore = -1;
     QStringList readOnlyPaths; ///< host files or folders shown read-only at the same place
-    /// Host folders shown writable at the same place, besides the workspace: an agent CLI's private home, kept
-    /// apart from the workspace that verifiers judge. Their growth is not counted against the workspace's limit.
-    QStringList writablePaths;
+    /// Where the workspace appears inside the sandbox (and is the working directory); empty: at its own path. An
+    /// agent CLI tells its model its working directory, and the host's path names the item and its arm.
+    QString workspaceMountPoint;
+    /// Host folders shown writable besides the workspace, each at `inside` (its own path when empty): an agent
+    /// CLI's private home, kept apart from the workspace that verifiers judge. Their growth is not counted against
+    /// the workspace's limit.
+    struct WritableMount
+    {
+        QString host;
+        QString inside;
+    };
+    QList<WritableMount> writableMounts;
     bool allowGpu = false;           ///< bind /dev/nvidia* and /sys so CUDA programs can reach the GPU
     QProcessEnvironment environment; ///< empty: PATH, HOME (the workspace), LANG and TMPDIR only
     QByteArray stdinData;

@@ -1,5 +1,7 @@
 #include "ScriptedHttpServer.h"
 
+#include "agents/DoorHttp.h"
+
 #include <QTcpSocket>
 #include <QTimer>
 #include <algorithm>
@@ -8,41 +10,10 @@ namespace sf::test {
 
 namespace {
 
-QByteArray reasonPhrase(int status)
-{
-    switch (status) {
-    case 200:
-        return "OK";
-    case 400:
-        return "Bad Request";
-    case 401:
-        return "Unauthorized";
-    case 404:
-        return "Not Found";
-    case 408:
-        return "Request Timeout";
-    case 409:
-        return "Conflict";
-    case 429:
-        return "Too Many Requests";
-    case 500:
-        return "Internal Server Error";
-    case 502:
-        return "Bad Gateway";
-    case 503:
-        return "Service Unavailable";
-    case 504:
-        return "Gateway Timeout";
-    case 529:
-        return "Overloaded";
-    default:
-        return "Status";
-    }
-}
-
 QByteArray statusAndHeaders(const ScriptedResponse &response, const QByteArray &framing)
 {
-    QByteArray head = "HTTP/1.1 " + QByteArray::number(response.status) + ' ' + reasonPhrase(response.status) + "\r\n";
+    QByteArray head =
+        "HTTP/1.1 " + QByteArray::number(response.status) + ' ' + httpReasonPhrase(response.status) + "\r\n";
     for (const auto &[name, value] : response.headers) {
         head += name + ": " + value + "\r\n";
     }

@@ -74,6 +74,15 @@ QString evidenceOf(const ItemResult &result)
     return lines.join(u'\n');
 }
 
+/// Where the item's CLI saw its workspace, as its transcript records it.
+QString workspaceInSandbox(const QString &runDir, const ItemResult &result)
+{
+    QFile file(QDir(runDir).filePath(result.transcript));
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    return QJsonDocument::fromJson(file.readAll()).object().value("workspace_in_sandbox"_L1).toString();
+}
+
 const ItemResult *find(const QList<ItemResult> &results, const QString &arm, const QString &caseId)
 {
     for (const ItemResult &r : results) {
@@ -163,9 +172,11 @@ private:
 
         // The listing: the skill offered to the CLI's model in every main request of the with-skill arm, never in
         // the baseline's.
-        const QString withWorkspace = QDir(runDir).filePath(u"artifacts/%1/workspace"_s.arg(with->key.fileName()));
-        const QString withoutWorkspace =
-            QDir(runDir).filePath(u"artifacts/%1/workspace"_s.arg(without->key.fileName()));
+        // Each CLI saw its workspace at a neutral path of its own, which names neither the item nor its arm.
+        const QString withWorkspace = workspaceInSandbox(runDir, *with);
+        const QString withoutWorkspace = workspaceInSandbox(runDir, *without);
+        QVERIFY(withWorkspace.startsWith(u"/work/"_s) && withoutWorkspace.startsWith(u"/work/"_s));
+        QVERIFY(withWorkspace != withoutWorkspace);
         QVERIFY(m_endpoints->mainRequests(withWorkspace) >= 3);
         QCOMPARE(m_endpoints->requestsOfferingSkill(withWorkspace), m_endpoints->mainRequests(withWorkspace));
         QVERIFY(m_endpoints->mainRequests(withoutWorkspace) >= 1);

@@ -1,5 +1,6 @@
 #include "ScriptedHttpServer.h"
 #include "agents/DoorHttp.h"
+#include "agents/DoorWire.h"
 #include "agents/ModelDoor.h"
 #include "llm/HttpEngine.h"
 #include "llm/HttpReply.h"
@@ -7,6 +8,7 @@
 #include "llm/ProviderRegistry.h"
 
 #include <QFileInfo>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLocalSocket>
@@ -502,6 +504,21 @@ private Q_SLOTS:
         QVERIFY(!sent.contains("context_management"_L1));
     }
 
+    void requestBody_forThePromptCache_billingLineLeftOut_elsewhereKept()
+    {
+        const QByteArray body =
+            "{\"model\":\"m\",\"system\":[{\"type\":\"text\",\"text\":\"x-anthropic-billing-header: "
+            "cc_version=2.1.332.5bd;\"},{\"type\":\"text\",\"text\":\"You are a Claude agent.\"}],"
+            "\"messages\":[]}";
+        const Result<DoorBodyRewrite> forCache = rewriteDoorRequestBody(DoorRoute::Messages, body, u"m"_s, 64, true);
+        QVERIFY(forCache.ok());
+        const QJsonArray system = jsonOf(forCache.value->body).value("system"_L1).toArray();
+        QCOMPARE(system.size(), 1);
+        QCOMPARE(system.first().toObject().value("text"_L1).toString(), u"You are a Claude agent."_s);
+        const Result<DoorBodyRewrite> forAnthropic = rewriteDoorRequestBody(DoorRoute::Messages, body, u"m"_s, 64);
+        QCOMPARE(jsonOf(forAnthropic.value->body).value("system"_L1).toArray().size(), 2);
+    }
+
     void countTokens_forwardedWithTheModelReplaced_noOutputCapAdded()
     {
         m_upstream->route("POST", "/v1/messages/count_tokens", ScriptedResponse::json(200, R"({"input_tokens":42})"));
@@ -649,6 +666,24 @@ private Q_SLOTS:
         QCOMPARE(response.status, 504);
         QTRY_COMPARE(door->records().size(), 1);
         QVERIFY(door->records().first().latencyMs < 3000);
+    }
+
+    void slowFirstByte_waitedForUpToTheItemsLimit_notTheProvidersDefault()
+    {
+        // A CPU reading a CLI's long first prompt says nothing for minutes: the item's limit decides how long.
+        ProviderConfig impatient = *m_providers->find(u"scripted"_s);
+        impatient.name = u"impatient"_s;
+        impatient.firstByteTimeoutMs = 200;
+        m_providers->add(impatient);
+        ScriptedResponse slow = ScriptedResponse::streamed({messagesStream()}, 0);
+        slow.delayMs = 1200;
+        m_upstream->route("POST", "/v1/messages", slow);
+        DoorLimits limits;
+        limits.requestTimeoutMs = 20000;
+        const auto door = openDoor(u"impatient:claude-item-model"_s, limits);
+        QVERIFY(door);
+        const HttpResponse response = call(*door, "/v1/messages", messagesBody());
+        QCOMPARE(response.status, 200);
     }
 
     void upstreamStreamBreaksOff_clientStreamIsCutShortToo()

@@ -124,18 +124,23 @@ private Q_SLOTS:
         QCOMPARE(input.readAll(), QByteArray("data"));
     }
 
-    void writablePaths_areWritableBesideTheWorkspace()
+    void writableMounts_areWritableBesideTheWorkspace_whereTheyAreMounted()
     {
         QTemporaryDir home;
+        QTemporaryDir workspace;
         QTemporaryDir elsewhere;
-        SandboxSpec spec = shell(QStringLiteral("echo kept > %1/note.txt && echo x > %2/note.txt || echo refused")
-                                     .arg(home.path(), elsewhere.path()));
-        spec.writablePaths = {home.path()};
+        SandboxSpec spec = shell(QStringLiteral("pwd; echo kept > /home/student/note.txt && echo made > here.txt && "
+                                                "echo x > %1/note.txt || echo refused")
+                                     .arg(elsewhere.path()));
+        spec.workspace = workspace.path();
+        spec.workspaceMountPoint = QStringLiteral("/work/item");
+        spec.writableMounts = {{home.path(), QStringLiteral("/home/student")}};
         const SandboxResult result = runSandboxed(spec);
-        QCOMPARE(result.stdOut, QByteArray("refused\n"));
+        QCOMPARE(result.stdOut, QByteArray("/work/item\nrefused\n"));
         QFile note(home.filePath(QStringLiteral("note.txt")));
         QVERIFY(note.open(QIODevice::ReadOnly));
         QCOMPARE(note.readAll(), QByteArray("kept\n"));
+        QVERIFY(QFile::exists(workspace.filePath(QStringLiteral("here.txt"))));
         QVERIFY(!QFile::exists(elsewhere.filePath(QStringLiteral("note.txt"))));
     }
 
