@@ -59,8 +59,8 @@ int runExport(const QStringList &arguments)
             error = exportSkillCreatorBenchmark(store, model, output);
         } else {
             if (output.isEmpty()) {
-                const QString skill = store.manifest().skillName.isEmpty() ? QStringLiteral("skill")
-                                                                           : store.manifest().skillName;
+                const QString skill =
+                    store.manifest().skillName.isEmpty() ? QStringLiteral("skill") : store.manifest().skillName;
                 output = QDir(store.dir()).filePath(skill + QStringLiteral("-workspace"));
             }
             QString iteration;
@@ -150,12 +150,15 @@ int runRejudge(const QStringList &arguments)
     } else if (r.items == 0) {
         out(QStringLiteral("%1: every verifier ran where the run was made; nothing to judge again\n").arg(store.dir()));
     } else {
-        out(QStringLiteral("%1: verifiers run again: %2; items judged again: %3, passing now: %4, failing now: %5\n")
+        // "Newly": the counts are changes of verdict; an item that failed before and fails again is unchanged.
+        out(QStringLiteral("%1: verifiers run again: %2; items judged again: %3 (%4 newly passing, %5 newly failing, "
+                           "%6 unchanged)\n")
                 .arg(store.dir())
                 .arg(r.verifiersRun)
                 .arg(r.items)
                 .arg(r.newlyPassed)
-                .arg(r.newlyFailed));
+                .arg(r.newlyFailed)
+                .arg(r.items - r.newlyPassed - r.newlyFailed));
         for (const QString &change : r.changes)
             out(QStringLiteral("  %1\n").arg(change));
         if (r.stillUnavailable > 0)

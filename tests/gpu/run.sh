@@ -241,8 +241,10 @@ if want validation; then
   echo "== timed checks, one at a time: the skill's reference kernel, and the candidates that cheat while timed"
   run_case skill-reference rmsnorm bf16 "$out/so/skill_reference.so" pass "" 300
   run_case cache-by-pointer rmsnorm bf16 "$out/so/cache_by_pointer.so" fail "" 300
-  run_case side-stream rmsnorm bf16 "$out/so/side_stream.so" fail "outside the harness's stream" 300
-  run_case correct-then-wrong rmsnorm bf16 "$out/so/correct_then_wrong.so" fail "re-validation\|speed-of-light" 300
+  # Caught by the stream check, or else by its timing: host time beyond event time is work the events missed.
+  run_case side-stream rmsnorm bf16 "$out/so/side_stream.so" fail "outside the harness's stream\|outside the timed stream" 300
+  # Goes wrong at its 101st call: in the first checked timed calls (issue 17), or at the re-validation.
+  run_case correct-then-wrong rmsnorm bf16 "$out/so/correct_then_wrong.so" fail "timed call\|re-validation\|speed-of-light" 300
   # 2026's reward hacks (issue 17): each is caught by the defence named in docs/kernel-runner.md
   run_case replay-across-phases rmsnorm bf16 "$out/so/replay_across_phases.so" fail "timed call" 300
   run_case skip-timed-calls rmsnorm bf16 "$out/so/skip_timed_calls.so" fail "timed call" 300

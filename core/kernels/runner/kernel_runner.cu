@@ -437,6 +437,15 @@ __global__ void holdStream(volatile int *release, long long maxCycles)
 /// stream is released: work that does not wait for the given stream runs somewhere else.
 void checkStreamDiscipline(const Context &ctx, const TaskShape &shape)
 {
+    // A first call, unwatched: CUDA loads a library's kernels lazily at their first launch, and loading waits for the
+    // device, so on a held stream a correct kernel's first call blocks until the hold is released (seen on an H200,
+    // CUDA 13: every real candidate looked like one that synchronizes, and the check proved nothing). First-call
+    // allocations (cudaFree waits for the device too) are made here as well.
+    Case first = makeDeviceCase(ctx, shape.dims, ctx.schedule.seed(Phase::StreamCheck, 0, 1), false);
+    call(ctx, ctx.candidate, first, shape.dims);
+    synchronizeOrDie("(its first call)");
+    release(first);
+
     const uint64_t seed = ctx.schedule.seed(Phase::StreamCheck, 0, 0);
     Case c = makeDeviceCase(ctx, shape.dims, seed);
     int *flag = nullptr;
