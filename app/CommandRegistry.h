@@ -11,12 +11,15 @@ class QCommandLineParser;
 
 namespace sf::cli {
 
-/// Exit codes shared by every command (design.md): 0 success, 1 a gate or check failed, 2 bad usage or input.
+/// Exit codes shared by every command (design.md): 0 success, 1 a gate or check failed, 2 bad usage or input,
+/// 3 the work is not all done (items that ended in errors, a run stopped by a fault, a kernel compiled but not run
+/// here): what the command printed last says how to finish it.
 enum ExitCode
 {
     Success = 0,
     CheckFailed = 1,
-    BadUsage = 2
+    BadUsage = 2,
+    Unfinished = 3
 };
 
 /// One command of the command line: its words ("models list"), a one-line summary, its own help text,

@@ -19,6 +19,7 @@
 #include <QJsonDocument>
 #include <QMap>
 #include <QRegularExpression>
+#include <algorithm>
 #include <numeric>
 #include <unistd.h>
 
@@ -197,6 +198,31 @@ QStringList unmetGates(const RunSummary &summary, const QStringList &models, std
         }
     }
     return unmet;
+}
+
+/// Empty when every item of the run has a judged result; else why not, and the command that finishes the run.
+QString unfinishedLine(const EvalRunner &runner, const RunStore &store)
+{
+    const QList<ItemResult> &results = store.results();
+    const auto errors =
+        std::count_if(results.cbegin(), results.cend(), [](const ItemResult &r) { return r.isError(); });
+    const qsizetype notRun = runner.total() - results.size();
+    if (errors == 0 && notRun <= 0 && runner.stopReason().isEmpty())
+        return {};
+    QString text;
+    if (!runner.stopReason().isEmpty())
+        text += QStringLiteral("stopped: %1\n").arg(runner.stopReason());
+    QStringList parts;
+    if (notRun > 0)
+        parts << QStringLiteral("%1 not run").arg(notRun);
+    if (errors > 0) {
+        const auto firstError =
+            std::find_if(results.cbegin(), results.cend(), [](const ItemResult &r) { return r.isError(); });
+        parts << QStringLiteral("%1 ended in errors (the first: %2)").arg(errors).arg(firstError->error.left(200));
+    }
+    return text + QStringLiteral("run not finished: of %1 items, %2; finish it with: skillforge eval --resume %3\n")
+                      .arg(runner.total())
+                      .arg(parts.join(QStringLiteral(", ")), store.dir());
 }
 
 int runEval(const QStringList &arguments)
@@ -420,6 +446,11 @@ int runEval(const QStringList &arguments)
     }
     for (const QString &gate : unmet)
         err(QStringLiteral("gate not met: %1\n").arg(gate));
+    if (const QString unfinished = unfinishedLine(runner, *store); !unfinished.isEmpty()) {
+        // Last, so that it is what a user (or a script's log tail) sees: the verdict above lacks these items.
+        err(unfinished);
+        return Unfinished;
+    }
     return unmet.isEmpty() ? Success : CheckFailed;
 }
 
@@ -479,7 +510,12 @@ Command evalCommand()
             "  With slurm, command and cuda_kernel verifiers run as job arrays (a job that fails on its node is\n"
             "  an error item that --resume runs again); the student's own tool calls stay here. run.json records\n"
             "  the executor and its Slurm options: --resume uses them again, and options given override them.\n\n"
-            "Progress goes to stderr. Exit codes: 0 done (gates met), 1 a gate was not met, 2 bad usage or input.\n");
+            "The embedded model's server is restarted when it crashes or stops answering (no answer to /health for\n"
+            "10 s), and the requests it held are sent again to the new one; a server that fails 4 times within a\n"
+            "minute stops the run, with its last output.\n\n"
+            "Progress goes to stderr. Exit codes: 0 done (gates met), 1 a gate was not met, 2 bad usage or input,\n"
+            "3 not finished: items ended in errors or the run was stopped; the last line gives the --resume "
+            "command.\n");
     command.run = runEval;
     return command;
 }

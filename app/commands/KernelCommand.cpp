@@ -15,9 +15,6 @@ namespace sf::cli {
 
 namespace {
 
-// A kernel that was compiled but could not be run (no CUDA device) is neither a pass nor a failure.
-constexpr int NotRun = 3;
-
 QString dimsText(const KernelTask &task, const KernelShape &shape)
 {
     QStringList parts;
@@ -87,8 +84,9 @@ int runTasks(const QStringList &arguments)
         err(e.toString() + u'\n');
     }
     if (parser.isSet(QStringLiteral("json")))
-        out(QString::fromUtf8(QJsonDocument(QJsonObject{{QStringLiteral("tasks"), list}, {QStringLiteral("errors"), errorList}})
-                                  .toJson(QJsonDocument::Indented)));
+        out(QString::fromUtf8(
+            QJsonDocument(QJsonObject{{QStringLiteral("tasks"), list}, {QStringLiteral("errors"), errorList}})
+                .toJson(QJsonDocument::Indented)));
     else
         out(text);
     return broken ? CheckFailed : Success;
@@ -114,7 +112,8 @@ int runCheck(const QStringList &arguments)
     const QString candidatePath = parser.value(QStringLiteral("candidate"));
     QFile candidate(candidatePath);
     if (!candidate.open(QIODevice::ReadOnly)) {
-        err(QStringLiteral("skillforge kernel check: cannot read %1: %2\n").arg(candidatePath, candidate.errorString()));
+        err(QStringLiteral("skillforge kernel check: cannot read %1: %2\n")
+                .arg(candidatePath, candidate.errorString()));
         return BadUsage;
     }
     KernelCheckRequest request;
@@ -167,7 +166,8 @@ int runCheck(const QStringList &arguments)
         out(verdict.evidence() + u'\n');
     if (verdict.passed())
         return Success;
-    return verdict.notRun() ? NotRun : CheckFailed;
+    // Compiled but not run (no CUDA device here): neither a pass nor a failure.
+    return verdict.notRun() ? Unfinished : CheckFailed;
 }
 
 } // namespace

@@ -166,7 +166,7 @@ int runRejudge(const QStringList &arguments)
                     .arg(r.stillUnavailable)
                     .arg(r.stillUnavailableWhy.join(QStringLiteral("; "))));
     }
-    return r.stillUnavailable > 0 ? 3 : Success;
+    return r.stillUnavailable > 0 ? Unfinished : Success;
 }
 
 } // namespace

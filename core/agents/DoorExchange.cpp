@@ -244,10 +244,10 @@ void DoorExchange::start()
         }
         m_rewrite = std::move(*rewrite.value);
     }
-    resolveUpstream();
+    resolveUpstream(true);
 }
 
-void DoorExchange::resolveUpstream()
+void DoorExchange::resolveUpstream(bool mayStart)
 {
     if (m_door.m_provider.name != "local"_L1) {
         send(m_door.m_provider.baseUrl);
@@ -255,7 +255,9 @@ void DoorExchange::resolveUpstream()
     }
     // The embedded server may have restarted on another port since the last request: asked every time.
     LocalModelServer *local = m_door.m_local;
-    local->ensureStarted();
+    if (mayStart) {
+        local->ensureStarted();
+    }
     switch (local->state()) {
     case LocalModelServer::State::Ready:
         send(local->baseUrl());
@@ -336,6 +338,16 @@ void DoorExchange::onFinished()
     const HttpReplyPtr reply = std::move(m_reply); // deleted later, after this function is done with it
     const HttpResponse &response = reply->response();
     if (response.kind != HttpError::None) {
+        // The embedded server died (or was killed as hung) before a byte of its answer went to the CLI: the same
+        // request goes to the restarted server, as the built-in student's retry does, rather than costing the CLI
+        // one of its own retries.
+        constexpr int maxResends = 2;
+        if (!m_streaming && m_door.m_provider.name == "local"_L1 &&
+            (response.kind == HttpError::Connect || response.kind == HttpError::Network) && m_resends < maxResends) {
+            ++m_resends;
+            resolveUpstream(false);
+            return;
+        }
         if (m_streaming) {
             m_connection.breakOff();
             end(200, u"The model's stream broke off: %1"_s.arg(response.error), m_meter.finish());

@@ -79,7 +79,9 @@ public:
     void abort(const QString &reason);
 
 private:
-    void resolveUpstream();
+    /// Sends the request to the item's model; for the embedded one, to the address its server has now.
+    /// @p mayStart: start that server when it is stopped or has failed (not when sending again after a fault).
+    void resolveUpstream(bool mayStart);
     void send(const QUrl &baseUrl);
     void onData(const QByteArray &chunk);
     void onFinished();
@@ -99,6 +101,7 @@ private:
     QElapsedTimer m_clock;
     QList<QMetaObject::Connection> m_localConnections;
     bool m_streaming = false;   // the head went out and the body is being streamed through
+    int m_resends = 0;          // to the embedded server, after it died or hung before answering
     QByteArray m_undecided;     // the first bytes of a streaming request's answer, until they show its kind
     bool m_answerWhole = false; // a streaming request answered with one JSON body
     bool m_aborting = false;

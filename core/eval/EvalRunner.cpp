@@ -79,8 +79,9 @@ bool needsWorkspace(const TestCase &testCase, const EvalConfig &config)
         return true;
     const QList<VerifierSpec> verifiers = testCase.allVerifiers();
     return std::any_of(verifiers.cbegin(), verifiers.cend(), [](const VerifierSpec &v) {
-        return !v.path.isEmpty() || v.type == QLatin1String("file_exists") || v.type == QLatin1String("file_contains") ||
-               v.type == QLatin1String("command") || v.type == QLatin1String("cuda_kernel");
+        return !v.path.isEmpty() || v.type == QLatin1String("file_exists") ||
+               v.type == QLatin1String("file_contains") || v.type == QLatin1String("command") ||
+               v.type == QLatin1String("cuda_kernel");
     });
 }
 
@@ -135,6 +136,15 @@ void EvalRunner::cancel()
     m_inFlight = 0;
     m_pending.clear();
     end(true);
+}
+
+void EvalRunner::stop(const QString &reason)
+{
+    if (!m_running)
+        return;
+    m_stopReason = reason;
+    qCWarning(lcEval).noquote() << "run stopped:" << reason;
+    cancel();
 }
 
 void EvalRunner::end(bool cancelled)

@@ -30,6 +30,10 @@ public:
     void start();
     /// Abandons the items in flight (they stay missing, so a resume runs them) and ends with finished(true).
     void cancel();
+    /// As cancel(), because the run cannot go on (the embedded model's server cannot stay up): every further item
+    /// would only end in the same error. stopReason() says why.
+    void stop(const QString &reason);
+    QString stopReason() const { return m_stopReason; }
 
     int total() const { return int(m_matrix.size()); }
     int done() const { return int(m_done.size()); }
@@ -60,6 +64,7 @@ private:
     int m_finishedThisSession = 0;
     QElapsedTimer m_clock;
     bool m_running = false;
+    QString m_stopReason;
 };
 
 } // namespace sf

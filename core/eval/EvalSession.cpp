@@ -5,6 +5,7 @@
 #include "agents/Harness.h"
 #include "agents/HarnessModels.h"
 #include "llm/ChatClient.h"
+#include "llm/LocalModelServer.h"
 #include "llm/ModelName.h"
 #include "sandbox/Sandbox.h"
 
@@ -14,6 +15,7 @@
 #include <QFileInfo>
 #include <QHostInfo>
 #include <QSysInfo>
+#include <algorithm>
 
 namespace sf {
 
@@ -130,6 +132,18 @@ std::variant<std::unique_ptr<EvalSession>, QString> EvalSession::prepare(ChatCli
         session->m_executor = std::make_unique<LocalExecutor>(chat, std::move(setup));
     }
     session->m_runner = std::make_unique<EvalRunner>(*session->m_executor, *session->m_store, session->m_suite, config);
+    // The server restarts itself after a crash or a hang; once it gives up, every further item would end in the
+    // same error, and starting it again per item would only repeat the failure: the run stops, resumable.
+    const QStringList models = config.models + QStringList{config.judgeModel};
+    const bool usesLocalModel = std::any_of(models.cbegin(), models.cend(), [](const QString &model) {
+        const Result<ModelName> name = ModelName::parse(model);
+        return name && name.value->provider == QLatin1String("local");
+    });
+    if (LocalModelServer *local = chat.localServer(); local && usesLocalModel) {
+        EvalRunner *runner = session->m_runner.get();
+        QObject::connect(local, &LocalModelServer::failed, runner,
+                         [runner](const QString &message) { runner->stop(message); });
+    }
     return session;
 }
 

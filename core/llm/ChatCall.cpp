@@ -9,8 +9,8 @@
 #include "JsonBody_p.h"
 #include "LlmLogging.h"
 #include "OpenAiChatFormat.h"
-#include "usage/Pricing.h"
 #include "RetryPolicy.h"
+#include "usage/Pricing.h"
 
 #include <QRandomGenerator>
 
@@ -43,7 +43,7 @@ ChatCall::ChatCall(ChatClient *client, QString modelText, ChatRequest request)
     , m_request(std::move(request))
 {
     m_waitTimer.setSingleShot(true);
-    connect(&m_waitTimer, &QTimer::timeout, this, &ChatCall::startAttempt);
+    connect(&m_waitTimer, &QTimer::timeout, this, &ChatCall::retry);
 }
 
 ChatCall::~ChatCall()
@@ -65,6 +65,18 @@ void ChatCall::send(const QUrl &baseUrl)
     }
     dropLocalConnections(); // a later restart of the local server must not send this request twice
     m_baseUrl = baseUrl;
+    startAttempt();
+}
+
+void ChatCall::retry()
+{
+    if (m_done || !m_client) {
+        return;
+    }
+    if (m_provider.name == "local"_L1) {
+        m_client->waitForLocalServer(this, false); // then send(), to the server's address now
+        return;
+    }
     startAttempt();
 }
 

@@ -23,7 +23,8 @@ class ChatStreamDecoder;
  *
  * Failed attempts that may succeed when repeated (busy or broken provider, dropped connection,
  * stalled or truncated stream) are retried with backoff; each is announced by retrying() and kept
- * in attempts(). A streaming request (ChatRequest::stream) emits deltas as they arrive; after
+ * in attempts(). A retry to the embedded server goes to the address it has then: one that died or hung
+ * was restarted on another port. A streaming request (ChatRequest::stream) emits deltas as they arrive; after
  * retrying() the reply starts again from scratch, so whatever the deltas built must be dropped.
  */
 class ChatCall final : public QObject
@@ -60,6 +61,7 @@ private:
 
     void send(const QUrl &baseUrl);
     void startAttempt();
+    void retry();
     void onData(const QByteArray &chunk);
     void onReplyFinished();
     void attemptFailed(int status, const QString &message, bool retryable, std::optional<qint64> retryAfter = {});

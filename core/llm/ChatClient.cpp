@@ -118,26 +118,30 @@ void ChatClient::dispatch(ChatCall *call)
     ++m_inFlight[call->m_provider.name];
     call->m_holdsSlot = true;
     if (call->m_provider.name == "local"_L1) {
-        waitForLocalServer(call);
+        waitForLocalServer(call, true);
     } else {
         call->send(call->m_provider.baseUrl);
     }
 }
 
-void ChatClient::waitForLocalServer(ChatCall *call)
+void ChatClient::waitForLocalServer(ChatCall *call, bool mayStart)
 {
     if (!m_local) {
         call->fail(u"The local model is not available in this session"_s);
         return;
     }
-    m_local->ensureStarted();
+    if (mayStart) {
+        m_local->ensureStarted();
+    }
     switch (m_local->state()) {
     case LocalModelServer::State::Ready:
         call->send(m_local->baseUrl());
         return;
     case LocalModelServer::State::Failed:
-    case LocalModelServer::State::Stopped:
         call->fail(u"The local model server failed: %1"_s.arg(m_local->errorString()));
+        return;
+    case LocalModelServer::State::Stopped:
+        call->fail(u"The local model server was stopped"_s);
         return;
     case LocalModelServer::State::Starting:
         break;

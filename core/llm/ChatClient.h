@@ -77,7 +77,10 @@ private:
 
     void start(ChatCall *call);
     void dispatch(ChatCall *call);
-    void waitForLocalServer(ChatCall *call);
+    /// Sends @p call to the embedded server once it is ready, at the address it has now. @p mayStart: start it when
+    /// it is stopped or has failed (a new request); a retry never does, so a server that cannot stay up ends its
+    /// requests instead of being started again and again.
+    void waitForLocalServer(ChatCall *call, bool mayStart);
     void releaseSlot(const QString &provider);
     /// The most requests to `provider` in flight at once now; 0 for no limit.
     int inFlightLimit(const ProviderConfig &provider) const;

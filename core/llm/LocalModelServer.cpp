@@ -64,7 +64,6 @@ LocalModelServer::LocalModelServer(HttpEngine &engine, Options options, QObject 
 {
     m_clock.start();
     m_pollTimer.setSingleShot(true);
-    m_pollTimer.setInterval(healthPollMs);
     connect(&m_pollTimer, &QTimer::timeout, this, &LocalModelServer::pollHealth);
     m_startupTimer.setSingleShot(true);
     connect(&m_startupTimer, &QTimer::timeout, this, &LocalModelServer::onStartupTimeout);
@@ -124,6 +123,8 @@ void LocalModelServer::launch()
 {
     discardProcess();
     m_healthReply.reset();
+    // The tail is this process's own: a message after several failed starts shows the last, not a mix of all.
+    m_stderrTail.clear();
     const quint16 port = freeLoopbackPort();
     if (port == 0) {
         fail(u"No free loopback port for the local model server"_s);
@@ -157,12 +158,12 @@ void LocalModelServer::launch()
     qCDebug(lcLocalModel).noquote() << "starting" << m_options.serverPath << "on port" << port;
     m_process->start();
     m_startupTimer.start(m_options.startupTimeoutMs);
-    m_pollTimer.start();
+    m_pollTimer.start(healthPollMs);
 }
 
 void LocalModelServer::pollHealth()
 {
-    if (m_state != State::Starting || !m_process) {
+    if ((m_state != State::Starting && m_state != State::Ready) || !m_process) {
         return;
     }
     HttpRequest request;
@@ -177,17 +178,51 @@ void LocalModelServer::pollHealth()
 void LocalModelServer::onHealthFinished()
 {
     const HttpReplyPtr reply = std::move(m_healthReply);
-    if (m_state != State::Starting || !reply) {
+    if (!reply) {
+        return;
+    }
+    if (m_state == State::Ready) {
+        // Any HTTP answer is a sign of life (a busy server may say 503); only silence is a hang.
+        onLivenessAnswer(reply->response().kind == HttpError::None);
+        return;
+    }
+    if (m_state != State::Starting) {
         return;
     }
     if (reply->response().status != 200) {
-        m_pollTimer.start(); // refused while the process starts, 503 while the model loads
+        m_pollTimer.start(healthPollMs); // refused while the process starts, 503 while the model loads
         return;
     }
     m_startupTimer.stop();
     qCInfo(lcLocalModel).noquote() << "local model server ready at" << m_baseUrl.toString();
+    m_lastAnswerMs = m_clock.elapsed();
     setState(State::Ready);
+    m_pollTimer.start(m_options.healthIntervalMs);
     Q_EMIT ready(m_baseUrl);
+}
+
+void LocalModelServer::onLivenessAnswer(bool answered)
+{
+    const qint64 now = m_clock.elapsed();
+    if (answered) {
+        m_lastAnswerMs = now;
+    } else if (now - m_lastAnswerMs >= m_options.hangAfterMs) {
+        killAsHung();
+        return;
+    }
+    m_pollTimer.start(m_options.healthIntervalMs);
+}
+
+void LocalModelServer::killAsHung()
+{
+    const QString note = u"no answer to /health for %1 s: the server was killed as hung"_s.arg(
+        QString::number((m_clock.elapsed() - m_lastAnswerMs) / 1000.0, 'f', 1));
+    qCWarning(lcLocalModel).noquote() << "local model server" << note;
+    m_stderrTail.append(u"(Skillforge) "_s + note);
+    m_killedAsHung = true;
+    // SIGKILL ends a stopped process too; onProcessFinished() restarts it, and the requests it held fail
+    // with a reset connection, so their retries go to the new server.
+    m_process->kill();
 }
 
 void LocalModelServer::onProcessFinished()
@@ -205,15 +240,21 @@ void LocalModelServer::onProcessFinished()
                                       [&](qint64 at) { return now - at > m_options.restartWindowMs; }),
                        m_crashTimes.end());
     if (m_crashTimes.size() >= m_options.maxRestarts) {
-        fail(u"The local model server exited (code %1) %2 times within %3 s; giving up. Last output:\n%4"_s.arg(
-            QString::number(exitCode), QString::number(m_crashTimes.size() + 1),
-            QString::number(m_options.restartWindowMs / 1000), tailText()));
+        const QString how = m_killedAsHung ? u"stopped answering"_s : u"exited (code %1)"_s.arg(exitCode);
+        fail(u"The local model server failed %1 times within %2 s (the last time it %3); giving up. Last output:\n%4"_s
+                 .arg(QString::number(m_crashTimes.size() + 1), QString::number(m_options.restartWindowMs / 1000), how,
+                      tailText()));
         return;
     }
     m_crashTimes.append(now);
     ++m_restartCount;
-    qCWarning(lcLocalModel).nospace() << "local model server exited with code " << exitCode << "; restart "
-                                      << m_restartCount;
+    if (std::exchange(m_killedAsHung, false)) {
+        ++m_hangCount;
+        qCWarning(lcLocalModel).nospace() << "local model server killed as hung; restart " << m_restartCount;
+    } else {
+        qCWarning(lcLocalModel).nospace()
+            << "local model server exited with code " << exitCode << "; restart " << m_restartCount;
+    }
     setState(State::Starting);
     launch();
     Q_EMIT restarted(m_restartCount);

@@ -19,6 +19,9 @@ class HttpEngine;
  * Runs the embedded llama.cpp server (`llama-server`) on a free loopback port, on demand. It is Ready
  * once `/health` answers 200; if the process dies unexpectedly it is restarted, up to `maxRestarts`
  * times within `restartWindowMs`, after which it is Failed with the tail of the server's stderr.
+ * While Ready, `/health` is asked every `healthIntervalMs`; a server that gives no answer at all for
+ * `hangAfterMs` (stopped, suspended, wedged) is killed and restarted like one that crashed. The port
+ * changes with each start, so callers take baseUrl() afresh for every attempt.
  * Nothing here blocks the calling thread except the bounded wait in stop().
  */
 class LocalModelServer final : public QObject
@@ -48,6 +51,10 @@ public:
         QString chatTemplate; // Jinja; empty: the template in the model's metadata
         int maxRestarts = 3;
         int restartWindowMs = 60000;
+        // llama-server answers /health from its HTTP threads, also while its slots work (measured: at most 17 ms
+        // while two 5,000-token prompts were read on two busy cores), so silence means the process is not running.
+        int healthIntervalMs = 2000;
+        int hangAfterMs = 10000;
         QStringList extraArguments;
 
         /** Paths from LocalRuntime, everything else at its default. */
@@ -64,6 +71,8 @@ public:
     /** The server's pid, 0 when no process runs. */
     qint64 processId() const;
     int restartCount() const { return m_restartCount; }
+    /** Of those restarts, the ones after the server stopped answering (killed as hung). */
+    int hangCount() const { return m_hangCount; }
     /** How many tokens one request may hold, prompt and reply together. */
     int requestContextTokens() const { return m_options.contextSize; }
     int slots() const { return m_options.slots; }
@@ -89,6 +98,8 @@ private:
     void launch();
     void pollHealth();
     void onHealthFinished();
+    void onLivenessAnswer(bool answered);
+    void killAsHung();
     void onProcessFinished();
     void onProcessError(QProcess::ProcessError error);
     void onStartupTimeout();
@@ -110,6 +121,9 @@ private:
     QElapsedTimer m_clock;
     QList<qint64> m_crashTimes;
     int m_restartCount = 0;
+    int m_hangCount = 0;
+    bool m_killedAsHung = false;
+    qint64 m_lastAnswerMs = 0;
     int m_portRetries = 0;
     QStringList m_stderrTail;
     QByteArray m_partialLine;

@@ -292,10 +292,16 @@ private Q_SLOTS:
         });
         const QString runs = m_dir.filePath(QStringLiteral("runs-errors"));
         Result r = run(evalArguments(runs, {QStringLiteral("--json")}));
-        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        // Not finished: exit 3, and the last line says how many items erred and how to finish the run.
+        QVERIFY2(r.exitCode == 3, qPrintable(r.err));
         const QString runDir =
             QJsonDocument::fromJson(r.out.toUtf8()).object().value(QStringLiteral("run_dir")).toString();
         QCOMPARE(resultLines(runDir).size(), 12);
+        const QString lastLine = r.err.trimmed().split(u'\n').last();
+        QVERIFY2(lastLine.startsWith(QStringLiteral("run not finished: of 12 items, 4 ended in errors (the first: ")),
+                 qPrintable(lastLine));
+        QVERIFY2(lastLine.endsWith(QStringLiteral("finish it with: skillforge eval --resume ") + runDir),
+                 qPrintable(lastLine));
 
         m_server.routeHandler("POST", "/v1/chat/completions",
                               [](const RecordedRequest &request) { return skillFollower(request); });

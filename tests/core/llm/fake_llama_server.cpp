@@ -5,6 +5,7 @@
 //   FAKE_LLAMA_FAIL_AT_START    print a model-loading error and exit 1 at once
 //   FAKE_LLAMA_BIND_FAIL_ONCE   a marker path: the first process to see it missing creates it and
 //                               exits complaining that the port is taken, as llama-server does
+//   FAKE_LLAMA_CHAT_DELAY_MS    silence before a chat answer, as a long generation (default 0)
 #include "ScriptedHttpServer.h"
 
 #include <QCoreApplication>
@@ -70,7 +71,9 @@ int main(int argc, char *argv[])
     QTimer::singleShot(envInt("FAKE_LLAMA_HEALTH_DELAY_MS", 300), &server, [&server] {
         server.route("GET", "/health", ScriptedResponse::json(200, R"({"status":"ok"})"));
     });
-    server.route("POST", "/v1/chat/completions", ScriptedResponse::json(200, chatAnswer));
+    ScriptedResponse answer = ScriptedResponse::json(200, chatAnswer);
+    answer.delayMs = envInt("FAKE_LLAMA_CHAT_DELAY_MS", 0);
+    server.route("POST", "/v1/chat/completions", answer);
     // The body of the last chat request, so a test sees what the client really sent.
     server.routeHandler("GET", "/fake/last-chat", [&server](const RecordedRequest &) {
         QByteArray body = "{}";

@@ -80,7 +80,7 @@ private Q_SLOTS:
     void cleanup()
     {
         for (const char *knob : {"FAKE_LLAMA_EXIT_AFTER_MS", "FAKE_LLAMA_FAIL_AT_START", "FAKE_LLAMA_BIND_FAIL_ONCE",
-                                 "FAKE_LLAMA_HEALTH_DELAY_MS"}) {
+                                 "FAKE_LLAMA_HEALTH_DELAY_MS", "FAKE_LLAMA_CHAT_DELAY_MS"}) {
             qunsetenv(knob);
         }
         m_engine.reset();
@@ -210,6 +210,77 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(ready.count(), 2, 15000);
         QVERIFY(server.processId() != firstPid);
         QCOMPARE(server.state(), LocalModelServer::State::Ready);
+    }
+
+    void hungServer_isKilledAndRestarted()
+    {
+        LocalModelServer::Options options = fakeOptions();
+        options.healthIntervalMs = 200;
+        options.hangAfterMs = 1500;
+        LocalModelServer server(*m_engine, options);
+        QSignalSpy ready(&server, &LocalModelServer::ready);
+        QSignalSpy restarted(&server, &LocalModelServer::restarted);
+        server.ensureStarted();
+        QTRY_COMPARE_WITH_TIMEOUT(ready.count(), 1, 15000);
+        // Alive and answering: several health intervals pass without a restart.
+        QTest::qWait(2000);
+        QCOMPARE(restarted.count(), 0);
+        const qint64 firstPid = server.processId();
+        const QUrl firstUrl = server.baseUrl();
+
+        QCOMPARE(::kill(pid_t(firstPid), SIGSTOP), 0); // a suspended or wedged process: running, never answering
+        QTRY_COMPARE_WITH_TIMEOUT(restarted.count(), 1, 10000);
+        QCOMPARE(server.hangCount(), 1);
+        QTRY_VERIFY_WITH_TIMEOUT(!processExists(firstPid), 5000);
+        QTRY_COMPARE_WITH_TIMEOUT(ready.count(), 2, 15000);
+        QVERIFY(server.processId() != firstPid);
+        QVERIFY(server.baseUrl() != firstUrl);
+    }
+
+    void chatInFlight_whenTheServerDies_isAnsweredByTheRestartedServer()
+    {
+        qputenv("FAKE_LLAMA_CHAT_DELAY_MS", "4000");
+        LocalModelServer server(*m_engine, fakeOptions());
+        ProviderRegistry providers;
+        ChatClient client(*m_engine, providers, &server);
+        QSignalSpy ready(&server, &LocalModelServer::ready);
+        ChatRequest request;
+        request.messages = {{u"user"_s, u"Hello?"_s}};
+        std::unique_ptr<ChatCall> call(client.chat(sf::LocalRuntime::qualifiedModelName(), request));
+        QSignalSpy finished(call.get(), &ChatCall::finished);
+        QSignalSpy failed(call.get(), &ChatCall::failed);
+        QSignalSpy retrying(call.get(), &ChatCall::retrying);
+        QTRY_COMPARE_WITH_TIMEOUT(ready.count(), 1, 15000);
+        QTest::qWait(500); // the request is with the server now
+        const QUrl firstUrl = server.baseUrl();
+        QCOMPARE(::kill(pid_t(server.processId()), SIGKILL), 0);
+
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count() + failed.count(), 1, 30000);
+        QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.first().first().toString()));
+        QCOMPARE(retrying.count(), 1);
+        QCOMPARE(finished.first().first().value<ChatResponse>().text, u"Fake reply from the local model."_s);
+        QVERIFY(server.baseUrl() != firstUrl); // answered on the new port, not retried on the dead one
+        QCOMPARE(server.restartCount(), 1);
+    }
+
+    void chatRetry_afterTheServerGaveUp_failsWithItsReason_andDoesNotStartItAgain()
+    {
+        qputenv("FAKE_LLAMA_CHAT_DELAY_MS", "60000");
+        qputenv("FAKE_LLAMA_EXIT_AFTER_MS", "1500");
+        LocalModelServer server(*m_engine, fakeOptions());
+        ProviderRegistry providers;
+        ChatClient client(*m_engine, providers, &server);
+        QSignalSpy failedServer(&server, &LocalModelServer::failed);
+        ChatRequest request;
+        request.messages = {{u"user"_s, u"Hello?"_s}};
+        std::unique_ptr<ChatCall> call(client.chat(sf::LocalRuntime::qualifiedModelName(), request));
+        QSignalSpy failed(call.get(), &ChatCall::failed);
+        QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, 60000);
+        QCOMPARE(failedServer.count(), 1);
+        QVERIFY2(failed.first().first().toString().contains("giving up"_L1),
+                 qPrintable(failed.first().first().toString()));
+        QTest::qWait(500);
+        QCOMPARE(server.state(), LocalModelServer::State::Failed); // the retry did not start it again
     }
 
     void repeatedCrashes_giveUpAfterThreeRestarts_withStderrTail()
