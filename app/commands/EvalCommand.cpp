@@ -1,6 +1,7 @@
 #include "CommandRegistry.h"
 #include "ExecutorOptions.h"
 #include "LlmServices.h"
+#include "ToolOptions.h"
 #include "VerdictOptions.h"
 #include "agents/Harness.h"
 #include "cluster/EvalLaunch.h"
@@ -164,6 +165,40 @@ QString cliOverheadLines(const QList<ItemResult> &results, const RunManifest &ma
     return text;
 }
 
+// Which items the built-in student had its tools in, and why: by default only the cases that need them get them.
+QString studentToolsLine(const TestSuite &suite, const EvalConfig &config, const QList<ItemResult> &results)
+{
+    QHash<QString, ToolDecision> byCase;
+    for (const TestCase &testCase : suite.cases)
+        byCase.insert(testCase.id, studentToolsFor(testCase, config));
+    QMap<QString, int> offeredWhy;
+    int known = 0, offered = 0;
+    for (const ItemResult &r : results) {
+        if (!r.toolsOffered)
+            continue; // an agent CLI's item, or one recorded before the choice was made per case
+        ++known;
+        if (*r.toolsOffered) {
+            ++offered;
+            ++offeredWhy[byCase.value(r.key.caseId).why];
+        }
+    }
+    if (known == 0)
+        return {};
+    if (offered == 0)
+        return QStringLiteral("student tools: in none of the %1 items (%2)\n")
+            .arg(known)
+            .arg(config.studentTools == ToolOffer::Never ? QStringLiteral("--no-tools")
+                                                         : QStringLiteral("no case needs them; --tools offers them"));
+    QStringList reasons;
+    for (auto it = offeredWhy.cbegin(); it != offeredWhy.cend(); ++it)
+        reasons << QStringLiteral("%1: %2").arg(it.value()).arg(it.key());
+    QString line =
+        QStringLiteral("student tools: in %1 of %2 items (%3)").arg(offered).arg(known).arg(reasons.join(u"; "));
+    if (offered < known)
+        line += QStringLiteral("; the other %1 answered in text").arg(known - offered);
+    return line + u'\n';
+}
+
 // The gates look at held-out results when there are any: those are the cases the skill was not tuned on.
 QStringList unmetGates(const RunSummary &summary, const QStringList &models, std::optional<double> minLift,
                        std::optional<double> minPassRate, std::optional<double> maxCostPerPass)
@@ -251,7 +286,7 @@ int runEval(const QStringList &arguments)
                                       {"allowed-tools", "TOOLS"}})
         parser.addOption({QString::fromLatin1(name), QString(), QString::fromLatin1(value)});
     parser.addOption(QCommandLineOption(QStringLiteral("json")));
-    parser.addOption(QCommandLineOption(QStringLiteral("no-tools")));
+    addToolOptions(parser);
     parser.addOption(QCommandLineOption(QStringLiteral("override-case-repeats")));
     addVerdictOptions(parser);
     addExecutorOptions(parser);
@@ -339,7 +374,12 @@ int runEval(const QStringList &arguments)
             err(QStringLiteral("skillforge eval: --mcp-config %1: no such file\n").arg(config.mcpConfig));
             return BadUsage;
         }
-        config.studentTools = !parser.isSet(QStringLiteral("no-tools"));
+        const std::optional<ToolOffer> tools = toolOfferFromOptions(parser);
+        if (!tools) {
+            err(QStringLiteral("skillforge eval: --tools and --no-tools contradict each other\n"));
+            return BadUsage;
+        }
+        config.studentTools = *tools;
         if (plan.skillDir.isEmpty() || config.models.isEmpty()) {
             err(QStringLiteral(
                 "skillforge eval: needs SKILL_DIR and at least one --model PROVIDER:MODEL (see --help)\n"));
@@ -440,6 +480,7 @@ int runEval(const QStringList &arguments)
         out(summaryTable(summary));
         out(costLines(summary));
         out(cliOverheadLines(store->results(), store->manifest()));
+        out(studentToolsLine(session.suite(), session.config(), store->results()));
         out(verdictLines(verdicts, *thresholds));
         out(QStringLiteral("contamination: %1\n").arg(contamination.summary()));
         out(QStringLiteral("results: %1\n").arg(store->dir()));
@@ -467,7 +508,7 @@ Command evalCommand()
             "                       [--mode inline|agentic] [--concurrency C] [--out RUNS_DIR] [--resume RUN_DIR] "
             "[--json]\n"
             "                       [--min-lift X] [--min-pass-rate X] [--max-cost-per-pass USD] [--judge M] "
-            "[--no-tools]\n"
+            "[--tools|--no-tools]\n"
             "                       [--harness builtin|claude-code|codex [--harness-cli CLI] [--mcp-config FILE]\n"
             "                        [--allowed-tools T]]\n"
             "                       [--max-turns N] [--timeout S] [--max-output-tokens N] [--temperature T] [--seed "
@@ -488,8 +529,9 @@ Command evalCommand()
             "                      ended in an error (provider fault) run again, their new result superseding it\n"
             "  --runs N            repeats per case and arm (1); a case's own \"repeats\" wins over it, unless\n"
             "                      --override-case-repeats makes N apply to every case\n"
-            "  --judge M           the model that grades llm_judge verifiers and skill-creator expectations\n"
-            "  --no-tools          offer the student no tools (for models that cannot call them)\n"
+            "  --judge M           the model that grades llm_judge verifiers and skill-creator expectations\n") +
+        toolOptionsHelp() +
+        QStringLiteral(
             "  --harness H         who drives the student: builtin (Skillforge's loop, default), claude-code or\n"
             "                      codex: the real CLI once per item, in the sandbox, its only way out the model\n"
             "                      (through Skillforge); with the skill, the skill folder is installed where the CLI\n"

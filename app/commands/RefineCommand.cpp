@@ -1,5 +1,6 @@
 #include "CommandRegistry.h"
 #include "LlmServices.h"
+#include "ToolOptions.h"
 #include "agents/Harness.h"
 #include "eval/SandboxCommand.h"
 #include "generate/RefineLoop.h"
@@ -38,7 +39,7 @@ int runRefine(const QStringList &arguments)
     parser.addOption({QStringLiteral("out"), QString(), QStringLiteral("RUNS_DIR"), QStringLiteral("runs")});
     parser.addOption({QStringLiteral("budget-tokens"), QString(), QStringLiteral("N"), QStringLiteral("6000")});
     parser.addOption({QStringLiteral("profile"), QString(), QStringLiteral("P"), QStringLiteral("agentskills")});
-    parser.addOption(QCommandLineOption(QStringLiteral("no-tools")));
+    addToolOptions(parser);
     parser.addOption({QStringLiteral("harness"), QString(), QStringLiteral("H"), Harness::Builtin});
     parser.addOption({QStringLiteral("harness-cli"), QString(), QStringLiteral("CLI")});
     if (!parseArguments(parser, kCommand, arguments)) {
@@ -72,7 +73,11 @@ int runRefine(const QStringList &arguments)
     if (request.config.mode != u"inline" && request.config.mode != u"agentic") {
         return usage(QStringLiteral("--mode must be inline or agentic"));
     }
-    request.config.studentTools = !parser.isSet(QStringLiteral("no-tools"));
+    const std::optional<ToolOffer> tools = toolOfferFromOptions(parser);
+    if (!tools) {
+        return usage(QStringLiteral("--tools and --no-tools contradict each other"));
+    }
+    request.config.studentTools = *tools;
     // The students may be real agent CLIs, as in eval: each evaluation of the loop then runs them.
     request.config.harness = parser.value(QStringLiteral("harness"));
     if (!Harness::all().contains(request.config.harness)) {
@@ -157,22 +162,25 @@ Command refineCommand()
     Command command;
     command.words = {kCommand};
     command.summary = QStringLiteral("improve a skill with a teacher until students do well with it");
-    command.help = QStringLiteral(
-        "Usage: skillforge refine SKILL_DIR --teacher M --student M... [--tests FILE] [--iterations K]\n"
-        "                         [--target-lift X] [--target-pass-rate X] [--plateau D] [--max-cost USD]\n"
-        "                         [--runs N] [--mode inline|agentic] [--concurrency C] [--out RUNS_DIR]\n"
-        "                         [--budget-tokens N] [--profile P] [--no-tools]\n"
-        "                         [--harness builtin|claude-code|codex [--harness-cli CLI]]\n\n"
-        "Evaluates the skill with each student (with and without it), shows the teacher the training\n"
-        "cases they failed with the skill (each verifier's evidence, their answers, the lift so far;\n"
-        "held-out cases are measured but never shown), lets the teacher write a new version, and\n"
-        "evaluates again. It stops at the first of: --target-lift reached, --target-pass-rate reached,\n"
-        "a plateau (lift changing by less than D, default 0.02, twice in a row), K improvements (default\n"
-        "3: the teacher writes at most K new versions, so at most K + 1 evaluations), or --max-cost spent\n"
-        "(needs priced models). Each version is kept in the skill's .versions/\n"
-        "(origin refine:N) and each evaluation is a run in RUNS_DIR (default runs/). --harness runs the\n"
-        "students in their real CLI, as `skillforge eval --harness` does (see its --help).\n\n"
-        "Exit codes: 0 the loop ended on a criterion, 1 a model or evaluation failed, 2 bad usage.\n");
+    command.help =
+        QStringLiteral(
+            "Usage: skillforge refine SKILL_DIR --teacher M --student M... [--tests FILE] [--iterations K]\n"
+            "                         [--target-lift X] [--target-pass-rate X] [--plateau D] [--max-cost USD]\n"
+            "                         [--runs N] [--mode inline|agentic] [--concurrency C] [--out RUNS_DIR]\n"
+            "                         [--budget-tokens N] [--profile P] [--tools|--no-tools]\n"
+            "                         [--harness builtin|claude-code|codex [--harness-cli CLI]]\n\n"
+            "Evaluates the skill with each student (with and without it), shows the teacher the training\n"
+            "cases they failed with the skill (each verifier's evidence, their answers, the lift so far;\n"
+            "held-out cases are measured but never shown), lets the teacher write a new version, and\n"
+            "evaluates again. It stops at the first of: --target-lift reached, --target-pass-rate reached,\n"
+            "a plateau (lift changing by less than D, default 0.02, twice in a row), K improvements (default\n"
+            "3: the teacher writes at most K new versions, so at most K + 1 evaluations), or --max-cost spent\n"
+            "(needs priced models). Each version is kept in the skill's .versions/\n"
+            "(origin refine:N) and each evaluation is a run in RUNS_DIR (default runs/). --harness runs the\n"
+            "students in their real CLI, as `skillforge eval --harness` does (see its --help).\n\n") +
+        toolOptionsHelp() +
+        QStringLiteral("\nExit codes: 0 the loop ended on a criterion, 1 a model or evaluation failed, 2 bad "
+                       "usage.\n");
     command.run = runRefine;
     return command;
 }

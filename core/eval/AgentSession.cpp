@@ -36,12 +36,12 @@ bool isAgenticWithSkill(const AgentSetup &setup, const QString &arm)
 
 } // namespace
 
-QString systemPromptFor(const AgentSetup &setup, const QString &arm)
+QString systemPromptFor(const AgentSetup &setup, const QString &arm, bool tools)
 {
     QString prompt = QStringLiteral(
         "You are a capable assistant solving a task. You work in a workspace folder that holds any files the task "
         "mentions.");
-    if (setup.config.studentTools)
+    if (tools)
         prompt += QStringLiteral(" You can use the tools read_file, write_file, list_files and run_command (a shell in "
                                  "the workspace, without network).");
     prompt += QStringLiteral(" When you are done, reply with your final answer as text.");
@@ -135,8 +135,10 @@ void AgentSession::start()
         stop(StopReason::Error, error);
         return;
     }
-    m_system = systemPromptFor(m_setup, m_item.key.arm);
-    if (m_setup.config.studentTools)
+    const bool tools = studentToolsFor(m_item.testCase, m_setup.config).offered;
+    m_result.toolsOffered = tools;
+    m_system = systemPromptFor(m_setup, m_item.key.arm, tools);
+    if (tools)
         m_tools = studentTools(isAgenticWithSkill(m_setup, m_item.key.arm));
     ChatMessage user;
     user.role = QStringLiteral("user");

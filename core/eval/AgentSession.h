@@ -25,8 +25,8 @@ struct AgentSetup
 };
 
 /// The system prompt of an arm: the same base text for both arms, plus the skill (inline: its body; agentic:
-/// its name, description and where it lives) for with_skill.
-QString systemPromptFor(const AgentSetup &setup, const QString &arm);
+/// its name, description and where it lives) for with_skill. @p tools: whether the student has its tools.
+QString systemPromptFor(const AgentSetup &setup, const QString &arm, bool tools);
 /// The first user message: the case's input, then its context files as fenced blocks (they are also in the
 /// workspace), as upskill does, so a model without tools sees them too.
 QString userPromptFor(const TestCase &testCase);

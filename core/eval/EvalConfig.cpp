@@ -21,7 +21,7 @@ QJsonObject EvalConfig::toJson() const
             {QStringLiteral("top_p"), optional(topP)},
             {QStringLiteral("seed"), optional(seed)},
             {QStringLiteral("judge_model"), judgeModel},
-            {QStringLiteral("student_tools"), studentTools},
+            {QStringLiteral("student_tools"), toolOfferName(studentTools)},
             {QStringLiteral("harness"), harness},
             {QStringLiteral("harness_cli"), harnessCli},
             {QStringLiteral("mcp_config"), mcpConfig},
@@ -49,7 +49,11 @@ EvalConfig EvalConfig::fromJson(const QJsonObject &o)
     if (o.value(QStringLiteral("seed")).isDouble())
         c.seed = o.value(QStringLiteral("seed")).toInteger();
     c.judgeModel = o.value(QStringLiteral("judge_model")).toString();
-    c.studentTools = o.value(QStringLiteral("student_tools")).toBool(true);
+    // Runs made before "auto" recorded a flag: true offered tools to every case, and resuming one keeps that.
+    if (const QJsonValue tools = o.value(QStringLiteral("student_tools")); tools.isBool())
+        c.studentTools = tools.toBool() ? ToolOffer::Always : ToolOffer::Never;
+    else
+        c.studentTools = toolOfferFromName(tools.toString(), ToolOffer::Auto);
     c.harness = o.value(QStringLiteral("harness")).toString(c.harness);
     c.harnessCli = o.value(QStringLiteral("harness_cli")).toString();
     c.mcpConfig = o.value(QStringLiteral("mcp_config")).toString();

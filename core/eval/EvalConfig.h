@@ -1,5 +1,7 @@
 #pragma once
 
+#include "ToolOffer.h"
+
 #include <QJsonObject>
 #include <QString>
 #include <QStringList>
@@ -24,7 +26,8 @@ struct EvalConfig
     std::optional<double> topP;
     std::optional<qint64> seed;
     QString judgeModel;
-    bool studentTools = true; ///< offer read_file/write_file/list_files/run_command (off for plain Q&A models)
+    /// When the built-in student is offered read_file/write_file/list_files/run_command (ToolOffer.h).
+    ToolOffer studentTools = ToolOffer::Auto;
     /// Who drives the student (agents/Harness.h): "builtin" (Skillforge's loop; `mode` applies) or a real agent
     /// CLI, "claude-code" or "codex", run once per item with the skill installed where that CLI finds skills.
     QString harness = QStringLiteral("builtin");

@@ -81,6 +81,8 @@ QJsonObject ItemResult::toJson() const
                   {QStringLiteral("error"), error.isEmpty() ? QJsonValue() : QJsonValue(error)},
                   {QStringLiteral("transcript"), transcript},
                   {QStringLiteral("started_at"), startedAt}};
+    if (toolsOffered)
+        o.insert(QStringLiteral("tools_offered"), *toolsOffered);
     if (skillLoaded) {
         o.insert(QStringLiteral("skill_loaded"), *skillLoaded);
         if (*skillLoaded)
@@ -135,6 +137,8 @@ std::optional<ItemResult> ItemResult::fromJson(const QJsonObject &o)
         r.toolCallCounts.insert(it.key(), it.value().toInt());
     r.stopReason = o.value(QStringLiteral("stop_reason")).toString();
     r.error = o.value(QStringLiteral("error")).toString();
+    if (o.value(QStringLiteral("tools_offered")).isBool())
+        r.toolsOffered = o.value(QStringLiteral("tools_offered")).toBool();
     if (o.contains(QStringLiteral("skill_loaded")))
         r.skillLoaded = o.value(QStringLiteral("skill_loaded")).toBool();
     r.skillLoadedAtTurn = o.value(QStringLiteral("skill_loaded_at_turn")).toInt();

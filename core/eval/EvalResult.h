@@ -69,14 +69,15 @@ struct ItemResult
     int toolErrors = 0;
     QMap<QString, int> toolCallCounts;
     QString stopReason;
-    QString error;                   ///< non-empty: the item could not be judged (provider fault...)
-    std::optional<bool> skillLoaded; ///< agentic and agent-CLI with_skill items: did it load the skill
-    int skillLoadedAtTurn = 0;       ///< 1-based model call after which it loaded it
-    QStringList skillFilesRead;      ///< agent-CLI items: files of the skill's folder it read, relative to the folder
-    QString harnessSession;          ///< agent-CLI items: the CLI's own session file, relative to the run folder
-    qint64 cliStartupMs = -1;        ///< agent-CLI items: from the CLI's start to its first model request
-    QString transcript;              ///< path relative to the run folder
-    QString startedAt;               ///< ISO 8601 UTC
+    QString error;                    ///< non-empty: the item could not be judged (provider fault...)
+    std::optional<bool> skillLoaded;  ///< agentic and agent-CLI with_skill items: did it load the skill
+    std::optional<bool> toolsOffered; ///< built-in student: was it offered its tools (ToolOffer.h); unset before
+    int skillLoadedAtTurn = 0;        ///< 1-based model call after which it loaded it
+    QStringList skillFilesRead;       ///< agent-CLI items: files of the skill's folder it read, relative to the folder
+    QString harnessSession;           ///< agent-CLI items: the CLI's own session file, relative to the run folder
+    qint64 cliStartupMs = -1;         ///< agent-CLI items: from the CLI's start to its first model request
+    QString transcript;               ///< path relative to the run folder
+    QString startedAt;                ///< ISO 8601 UTC
 
     bool isError() const { return !error.isEmpty(); }
     qint64 totalTokens() const { return usage.totalInput() + usage.output; }

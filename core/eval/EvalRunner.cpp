@@ -1,6 +1,7 @@
 #include "EvalRunner.h"
 
 #include "EvalLogging.h"
+#include "agents/Harness.h"
 
 #include <QDateTime>
 #include <algorithm>
@@ -70,12 +71,13 @@ void EvalRunner::start()
 
 namespace {
 
-/// Whether an item needs a workspace folder: the student has file tools, the case gives it files, or a verifier
+/// Whether an item needs a workspace folder: the student is an agent CLI or has file tools, the case gives it files, or a verifier
 /// reads the workspace. Questions answered in text need none, and a run of many such items is spared two folders
 /// an item (measured: creating them was most of the CPU time of a 400-item run).
 bool needsWorkspace(const TestCase &testCase, const EvalConfig &config)
 {
-    if (config.studentTools || !testCase.files.isEmpty())
+    // An agent CLI always works in a folder of its own, whatever the case.
+    if (Harness::isAgentCli(config.harness) || studentToolsFor(testCase, config).offered || !testCase.files.isEmpty())
         return true;
     const QList<VerifierSpec> verifiers = testCase.allVerifiers();
     return std::any_of(verifiers.cbegin(), verifiers.cend(), [](const VerifierSpec &v) {

@@ -107,7 +107,7 @@ int main(int argc, char *argv[])
     AgentSetup setup;
     setup.skill = std::get<SkillUnderTest>(loadSkillUnderTest(dir.filePath(QStringLiteral("skill"))));
     setup.config.models = {QStringLiteral("generic:bench")};
-    setup.config.studentTools = false;
+    setup.config.studentTools = sf::ToolOffer::Never;
     setup.runCommand = refusingCommandRunner(QStringLiteral("bench"));
 
     // 1. Zero latency, concurrency 64: 100 cases x 10 repeats x 2 arms = 2000 items.

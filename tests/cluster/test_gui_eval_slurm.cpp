@@ -43,7 +43,7 @@ class TestGuiEvalSlurm final : public QObject
         p.config.models = {QStringLiteral("generic:student")};
         p.config.runs = 2;
         p.config.concurrency = 4;
-        p.config.studentTools = false;
+        p.config.studentTools = sf::ToolOffer::Never;
         return p;
     }
 

@@ -51,6 +51,8 @@ private:
 
     void runOn(const QString &harness)
     {
+        // SKILLFORGE_TEST_KEEP=1 keeps the run folders (door records, the CLI's session) to read after a failure.
+        m_dir.setAutoRemove(qEnvironmentVariableIsEmpty("SKILLFORGE_TEST_KEEP"));
         if (!LocalRuntime::isInstalled())
             SF_SKIP("the local model is not installed (scripts/setup-local-model)");
         if (const Result<AgentCliBinary> cli = findAgentCli(harness, {}); !cli)

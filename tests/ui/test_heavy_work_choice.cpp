@@ -211,7 +211,7 @@ private Q_SLOTS:
         plan.runsDir = m_project->runsPath();
         plan.config.models = {QStringLiteral("generic:s")};
         plan.config.runs = 1;
-        plan.config.studentTools = false;
+        plan.config.studentTools = sf::ToolOffer::Never;
         QVERIFY(view->startEvaluation(plan, ExecutorChoice::onSlurm(AppSettings().slurmProfile())));
         Job *job = jobs.jobAt(0);
         // Both arms answered; their command verifiers wait on Slurm jobs that stay pending.

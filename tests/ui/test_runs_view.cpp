@@ -89,7 +89,7 @@ private:
         p.config.models = {QStringLiteral("generic:s")};
         p.config.runs = 2;
         p.config.concurrency = 2;
-        p.config.studentTools = false;
+        p.config.studentTools = sf::ToolOffer::Never;
         return p;
     }
 

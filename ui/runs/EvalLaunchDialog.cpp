@@ -42,7 +42,7 @@ EvalLaunchDialog::EvalLaunchDialog(const Project &project, const ChatClient *cha
     , m_harness(new HarnessChoice(this, chat ? &chat->providers() : nullptr))
     , m_mode(new QComboBox(this))
     , m_concurrency(new QSpinBox(this))
-    , m_tools(new QCheckBox(tr("Offer the student file and shell tools (sandboxed)"), this))
+    , m_tools(new QComboBox(this))
     , m_judge(new QLineEdit(this))
     , m_executor(new ExecutorChoiceBox(this))
     , m_summary(new QLabel(this))
@@ -76,7 +76,11 @@ EvalLaunchDialog::EvalLaunchDialog(const Project &project, const ChatClient *cha
     m_mode->setCurrentIndex(project.defaults().skillDelivery == QLatin1String("agentic") ? 1 : 0);
     m_concurrency->setRange(1, 64);
     m_concurrency->setValue(4);
-    m_tools->setChecked(true);
+    // Where a case needs them only, by default: a question answered in text gains nothing from tools, and a small
+    // model offered them loops through calls (ToolOffer.h).
+    m_tools->addItem(tr("Where a case needs them (files, a workspace verifier, agentic mode)"), int(ToolOffer::Auto));
+    m_tools->addItem(tr("In every case"), int(ToolOffer::Always));
+    m_tools->addItem(tr("Never (the model cannot call tools)"), int(ToolOffer::Never));
     m_judge->setPlaceholderText(tr("only needed for llm_judge verifiers"));
 
     auto *form = new QFormLayout(this);
@@ -96,7 +100,7 @@ EvalLaunchDialog::EvalLaunchDialog(const Project &project, const ChatClient *cha
     form->addRow(tr("Repeats:"), repeatsRow);
     form->addRow(tr("Skill delivery:"), m_mode);
     form->addRow(tr("Concurrency:"), m_concurrency);
-    form->addRow(QString(), m_tools);
+    form->addRow(tr("Student tools:"), m_tools);
     form->addRow(tr("Judge model:"), m_judge);
     form->addRow(tr("Run heavy work on:"), m_executor);
     m_summary->setObjectName(QStringLiteral("planSummary"));
@@ -301,7 +305,7 @@ EvalPlan EvalLaunchDialog::plan() const
     plan.config.runsForEveryCase = m_repeatsForEveryCase->isChecked();
     plan.config.mode = m_mode->currentData().toString();
     plan.config.concurrency = m_concurrency->value();
-    plan.config.studentTools = m_tools->isChecked();
+    plan.config.studentTools = ToolOffer(m_tools->currentData().toInt());
     plan.config.judgeModel = m_judge->text().trimmed();
     plan.config.harness = m_harness->harness();
     plan.config.harnessCli = m_harness->harnessCli();

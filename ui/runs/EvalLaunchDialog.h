@@ -67,7 +67,7 @@ private:
     HarnessChoice *m_harness;
     QComboBox *m_mode;
     QSpinBox *m_concurrency;
-    QCheckBox *m_tools;
+    QComboBox *m_tools; ///< when the student gets its file and shell tools (sandboxed)
     QLineEdit *m_judge;
     ExecutorChoiceBox *m_executor;
     QLabel *m_summary;

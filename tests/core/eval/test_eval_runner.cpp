@@ -106,7 +106,7 @@ private:
         s.config.models = {QStringLiteral("generic:student")};
         s.config.runs = runs;
         s.config.concurrency = 3;
-        s.config.studentTools = false;
+        s.config.studentTools = sf::ToolOffer::Never;
         s.runCommand = refusingCommandRunner(QStringLiteral("no sandbox in this test"));
         return s;
     }
@@ -331,7 +331,7 @@ private Q_SLOTS:
         });
         AgentSetup s = setup(1);
         s.config.mode = QStringLiteral("agentic");
-        s.config.studentTools = true;
+        s.config.studentTools = sf::ToolOffer::Always;
         RunStore store = newStore();
         const QList<ItemResult> results = runAll(s, threeCases(), store);
         QCOMPARE(results.size(), 6);
@@ -368,7 +368,7 @@ private Q_SLOTS:
             return reply(QStringLiteral("written"));
         });
         AgentSetup s = setup(1);
-        s.config.studentTools = true;
+        s.config.studentTools = sf::ToolOffer::Always;
         RunStore store = newStore();
         const TestSuite files = suite(R"([{"id": "w", "input": "Write a kernel to out/kernel.cu",
             "context": {"files": {"ref.cu": "reference"}},
@@ -392,7 +392,7 @@ private Q_SLOTS:
             return reply(QStringLiteral("written"));
         });
         AgentSetup s = setup(1);
-        s.config.studentTools = true;
+        s.config.studentTools = sf::ToolOffer::Always;
         RunStore store = newStore();
         const TestSuite files = suite(R"([{"id": "w", "input": "Write a kernel to out/kernel.cu",
             "verifiers": [{"type": "file_contains", "path": "out/kernel.cu", "text": "__global__"}]}])");
@@ -440,7 +440,7 @@ private Q_SLOTS:
         m_server->routeHandler("POST", "/v1/chat/completions",
                                [](const RecordedRequest &) { return toolCall(QStringLiteral("list_files"), {}); });
         AgentSetup s = setup(1);
-        s.config.studentTools = true;
+        s.config.studentTools = sf::ToolOffer::Always;
         s.config.maxTurns = 3;
         RunStore store = newStore();
         const QList<ItemResult> results = runAll(s, threeCases(), store);

@@ -61,7 +61,7 @@ private:
         request.suitePath = m_dir->filePath(u"tests/demo.json"_s);
         request.teacherModel = u"openai:teacher"_s;
         request.config.models = {u"openai:student"_s};
-        request.config.studentTools = false;
+        request.config.studentTools = sf::ToolOffer::Never;
         request.config.concurrency = 4;
         request.runsDir = m_dir->filePath(u"runs"_s);
         request.criteria.maxIterations = 4;
