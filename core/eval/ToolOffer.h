@@ -9,8 +9,8 @@ struct TestCase;
 
 /// Whether the student is offered its tools (read_file, write_file, list_files, run_command): "auto" offers them
 /// only to a case that needs them, so a question answered in text is not turned into a tool loop (measured with the
-/// embedded model on upskill's 7-case suite: 94 requests and 477 s with tools, 42 requests and 131 s without, the
-/// same passes).
+/// embedded model on a 7-case upskill suite, 3 repeats: 477 s and 94 requests with tools, 131 s without, the same
+/// passes).
 enum class ToolOffer
 {
     Auto,   ///< where the case needs them (the default)
