@@ -12,12 +12,15 @@ Command evalCommand();
 Command generateCommand();
 Command guiCommand();
 Command modelsListCommand();
+Command pricesShowCommand();
+Command pricesUpdateCommand();
 Command refineCommand();
 Command reportCommand();
 Command runsExportCommand();
 Command runsImportCommand();
 Command runsRejudgeCommand();
 Command skillInstallCommand();
+Command skillListCommand();
 Command skillPackCommand();
 Command testsGenerateCommand();
 Command validateCommand();
@@ -35,12 +38,15 @@ const std::vector<Command> &commands()
     static const std::vector<Command> all = {
         guiCommand(),
         modelsListCommand(),
+        pricesShowCommand(),
+        pricesUpdateCommand(),
         chatCommand(),
         traceStatsCommand(),
         traceExportCommand(),
         validateCommand(),
         skillPackCommand(),
         skillInstallCommand(),
+        skillListCommand(),
         generateCommand(),
         testsGenerateCommand(),
         refineCommand(),

@@ -8,7 +8,6 @@
 #include "eval/SandboxCommand.h"
 #include "generate/GenerateSkillDialog.h"
 #include "generate/RefineDialog.h"
-#include "trigger/TriggerLabDialog.h"
 #include "generate/SkillGenerator.h"
 #include "jobs/JobListModel.h"
 #include "llm/LocalRuntime.h"
@@ -18,8 +17,10 @@
 #include "project/Project.h"
 #include "project/SampleProject.h"
 #include "runs/RunsView.h"
+#include "settings/PricesDialog.h"
 #include "settings/ProvidersPage.h"
 #include "skill/SkillView.h"
+#include "trigger/TriggerLabDialog.h"
 
 #include <QApplication>
 #include <QDeadlineTimer>
@@ -130,6 +131,12 @@ void wireModels(MainWindow &window, LlmServices &llm, JobListModel &jobs)
         layout->addWidget(page);
         layout->addWidget(buttons);
         dialog.resize(860, 520);
+        dialog.exec();
+    });
+    QAction *prices = tools->addAction(QObject::tr("Update &Prices…"));
+    prices->setToolTip(QObject::tr("Where costs' prices come from; look one up; update the price table"));
+    QObject::connect(prices, &QAction::triggered, &window, [&window, &llm] {
+        PricesDialog dialog(llm.engine(), &window);
         dialog.exec();
     });
     tools->addSeparator();

@@ -1,4 +1,5 @@
 #include "CommandRegistry.h"
+#include "EvalTestsFirst.h"
 #include "ExecutorOptions.h"
 #include "LlmServices.h"
 #include "ToolOptions.h"
@@ -11,6 +12,7 @@
 #include "eval/EvalSession.h"
 #include "eval/RunSummary.h"
 #include "eval/SandboxCommand.h"
+#include "eval/TestSuite.h"
 #include "llm/ModelName.h"
 
 #include <QCommandLineParser>
@@ -238,11 +240,9 @@ QStringList unmetGates(const RunSummary &summary, const QStringList &models, std
 /// Empty when every item of the run has a judged result; else why not, and the command that finishes the run.
 QString unfinishedLine(const EvalRunner &runner, const RunStore &store)
 {
-    const QList<ItemResult> &results = store.results();
-    const auto errors =
-        std::count_if(results.cbegin(), results.cend(), [](const ItemResult &r) { return r.isError(); });
-    const qsizetype notRun = runner.total() - results.size();
-    if (errors == 0 && notRun <= 0 && runner.stopReason().isEmpty())
+    const ErrorItems errors = errorItems(store.results());
+    const qsizetype notRun = runner.total() - store.results().size();
+    if (errors.count == 0 && notRun <= 0 && runner.stopReason().isEmpty())
         return {};
     QString text;
     if (!runner.stopReason().isEmpty())
@@ -250,11 +250,9 @@ QString unfinishedLine(const EvalRunner &runner, const RunStore &store)
     QStringList parts;
     if (notRun > 0)
         parts << QStringLiteral("%1 not run").arg(notRun);
-    if (errors > 0) {
-        const auto firstError =
-            std::find_if(results.cbegin(), results.cend(), [](const ItemResult &r) { return r.isError(); });
-        parts << QStringLiteral("%1 ended in errors (the first: %2)").arg(errors).arg(firstError->error.left(200));
-    }
+    if (errors.count > 0)
+        parts
+            << QStringLiteral("%1 ended in errors (the first: %2)").arg(errors.count).arg(errors.firstError.left(200));
     return text + QStringLiteral("run not finished: of %1 items, %2; finish it with: skillforge eval --resume %3\n")
                       .arg(runner.total())
                       .arg(parts.join(QStringLiteral(", ")), store.dir());
@@ -283,7 +281,9 @@ int runEval(const QStringList &arguments)
                                       {"harness", "H"},
                                       {"harness-cli", "CLI"},
                                       {"mcp-config", "FILE"},
-                                      {"allowed-tools", "TOOLS"}})
+                                      {"allowed-tools", "TOOLS"},
+                                      {"teacher", "M"},
+                                      {"test-count", "N"}})
         parser.addOption({QString::fromLatin1(name), QString(), QString::fromLatin1(value)});
     parser.addOption(QCommandLineOption(QStringLiteral("json")));
     addToolOptions(parser);
@@ -405,6 +405,27 @@ int runEval(const QStringList &arguments)
     const std::shared_ptr<JobRunner> &jobs = std::get<std::shared_ptr<JobRunner>>(jobRunner);
     routeHeavyWork(plan, jobs, executor);
     LlmServices services;
+    // A skill without tests: the teacher the user names writes them first; never a model of our choosing.
+    if (plan.resumeDir.isEmpty() && plan.suitePath.isEmpty() && !hasSkillTestSuite(plan.skillDir)) {
+        const QString teacher = parser.value(QStringLiteral("teacher"));
+        if (teacher.isEmpty()) {
+            err(QStringLiteral("skillforge eval: %1 carries no tests (neither evals/evals.json nor tests in "
+                               "skill_meta.json): give --tests FILE, or --teacher MODEL to have a teacher write them "
+                               "into its evals/ first\n")
+                    .arg(plan.skillDir));
+            return BadUsage;
+        }
+        const int count =
+            parser.isSet(QStringLiteral("test-count")) ? parser.value(QStringLiteral("test-count")).toInt(&ok) : 6;
+        if (!ok || count < 1 || count > 200) {
+            err(QStringLiteral("skillforge eval: --test-count must be a number from 1 to 200\n"));
+            return BadUsage;
+        }
+        const std::optional<QString> suite = writeTestsFirst(services, plan.skillDir, teacher, count);
+        if (!suite)
+            return CheckFailed;
+        plan.suitePath = *suite;
+    }
     // Commands (the command verifier, the student's run_command) only ever run contained; without the sandbox
     // they are refused and reported as not available.
     auto prepared = EvalSession::prepare(services.chat(), plan, sandboxCommandRunner());
@@ -504,7 +525,8 @@ Command evalCommand()
     command.summary = QStringLiteral("measure a skill: models with and without it on a test suite");
     command.help =
         QStringLiteral(
-            "Usage: skillforge eval SKILL_DIR [--tests FILE] --model M... [--runs N [--override-case-repeats]]\n"
+            "Usage: skillforge eval SKILL_DIR [--tests FILE | --teacher M [--test-count N]] --model M...\n"
+            "                       [--runs N [--override-case-repeats]]\n"
             "                       [--mode inline|agentic] [--concurrency C] [--out RUNS_DIR] [--resume RUN_DIR] "
             "[--json]\n"
             "                       [--min-lift X] [--min-pass-rate X] [--max-cost-per-pass USD] [--judge M] "
@@ -529,7 +551,9 @@ Command evalCommand()
             "                      ended in an error (provider fault) run again, their new result superseding it\n"
             "  --runs N            repeats per case and arm (1); a case's own \"repeats\" wins over it, unless\n"
             "                      --override-case-repeats makes N apply to every case\n"
-            "  --judge M           the model that grades llm_judge verifiers and skill-creator expectations\n") +
+            "  --judge M           the model that grades llm_judge verifiers and skill-creator expectations\n"
+            "  --teacher M         when the skill carries no tests: M writes --test-count N (6) of them into the\n"
+            "                      skill's evals/evals.json first, and the run uses them\n") +
         toolOptionsHelp() +
         QStringLiteral(
             "  --harness H         who drives the student: builtin (Skillforge's loop, default), claude-code or\n"

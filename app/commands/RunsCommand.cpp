@@ -90,6 +90,25 @@ int runImport(const QStringList &arguments)
         return BadUsage;
     }
     const QString folder = parser.positionalArguments().first();
+    // upskill's runs/ folder: a batch per `eval`, each imported as a run of its own.
+    if (const QStringList batches = upskillBatchesIn(folder); !batches.isEmpty() && !isSkillCreatorWorkspace(folder)) {
+        int failed = 0;
+        for (const QString &batch : batches) {
+            auto one = importUpskillBatch(batch, parser.value(QStringLiteral("out")));
+            if (const QString *e = std::get_if<QString>(&one)) {
+                err(QStringLiteral("skillforge runs import: %1\n").arg(*e));
+                ++failed;
+            } else {
+                out(std::get<RunStore>(one).dir() + u'\n');
+            }
+        }
+        if (failed > 0)
+            err(QStringLiteral("skillforge runs import: %1 of %2 batches in %3 not imported\n")
+                    .arg(failed)
+                    .arg(batches.size())
+                    .arg(folder));
+        return failed == 0 ? Success : CheckFailed;
+    }
     auto imported = isSkillCreatorWorkspace(folder)
                         ? importSkillCreatorWorkspace(folder, parser.value(QStringLiteral("out")))
                         : importUpskillBatch(folder, parser.value(QStringLiteral("out")));
@@ -215,15 +234,19 @@ Command runsImportCommand()
     command.words = {QStringLiteral("runs"), QStringLiteral("import")};
     command.summary = QStringLiteral("read an upskill batch or a skill-creator workspace into a new run");
     command.help = QStringLiteral(
-        "Usage: skillforge runs import UPSKILL_BATCH_DIR|SKILL_CREATOR_WORKSPACE [--out RUNS_DIR]\n\n"
-        "Reads the folder into a new run folder under RUNS_DIR (default ./runs) and prints its path.\n"
+        "Usage: skillforge runs import UPSKILL_BATCH_DIR|UPSKILL_RUNS_DIR|SKILL_CREATOR_WORKSPACE [--out RUNS_DIR]\n\n"
+        "Reads the folder into a new run folder under RUNS_DIR (default ./runs) and prints its path; upskill's\n"
+        "runs/ folder (a batch per eval) becomes a run per batch.\n"
         "upskill: where it kept each test's result (<eval>/<with-skill|baseline>/test_K/test_result.json), each\n"
-        "test of each arm becomes one item (case test_K); otherwise each run_N/run_result.json (one arm over the\n"
-        "whole suite) becomes one item.\n"
+        "test of each arm becomes one item (case test_K); otherwise (upskill 0.2.1) each run_N/run_result.json\n"
+        "becomes assertions_total items, assertions_passed of them passing: the pass rates upskill printed, each\n"
+        "item unpaired (the files do not say which test it was), so no paired statistic is claimed. A batch\n"
+        "interrupted part-way imports the runs that finished.\n"
         "skill-creator: the newest iteration-N/ (or the iteration folder given): each eval-<id>/ is a case,\n"
         "with_skill/ and without_skill/ its arms, each run-N/ a repeat; an item passes when every statement of its\n"
         "grading.json passed (\"expectations\" or \"assertion_results\"); timing.json gives tokens and time.\n\n"
-        "Exit codes: 0 imported, 2 bad usage or neither kind of folder.\n");
+        "Exit codes: 0 imported, 1 some batches of a runs/ folder not imported, 2 bad usage or neither kind of\n"
+        "folder.\n");
     command.run = runImport;
     return command;
 }

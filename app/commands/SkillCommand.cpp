@@ -1,9 +1,16 @@
 #include "CommandRegistry.h"
+#include "VerdictOptions.h"
+#include "eval/SkillOverview.h"
+#include "project/Project.h"
 #include "skill/SkillFolder.h"
 #include "skill/SkillPackage.h"
 
 #include <QCommandLineParser>
 #include <QDir>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 
 namespace sf::cli {
 
@@ -84,7 +91,121 @@ int runInstall(const QStringList &arguments)
     return Success;
 }
 
+QJsonObject overviewJson(const SkillOverview &skill)
+{
+    QJsonObject object{{QStringLiteral("name"), skill.name},
+                       {QStringLiteral("path"), skill.path},
+                       {QStringLiteral("description"), skill.description},
+                       {QStringLiteral("tokens"), skill.totalTokens}};
+    if (!skill.problem.isEmpty())
+        object.insert(QStringLiteral("problem"), skill.problem);
+    QJsonArray files;
+    for (const SkillFile &file : skill.files)
+        files.append(QJsonObject{{QStringLiteral("path"), file.relativePath},
+                                 {QStringLiteral("bytes"), file.bytes},
+                                 {QStringLiteral("tokens"), file.tokens}});
+    object.insert(QStringLiteral("files"), files);
+    object.insert(QStringLiteral("test_cases"), skill.testCases < 0 ? QJsonValue() : QJsonValue(skill.testCases));
+    if (skill.lastEvaluation) {
+        const SkillEvaluation &last = *skill.lastEvaluation;
+        QJsonArray verdicts;
+        for (const Verdict &verdict : last.verdicts)
+            verdicts.append(QJsonObject{{QStringLiteral("model"), verdict.model},
+                                        {QStringLiteral("verdict"), verdict.code()},
+                                        {QStringLiteral("reason"), verdict.reason()}});
+        object.insert(QStringLiteral("last_evaluation"),
+                      QJsonObject{{QStringLiteral("run"), last.runDir},
+                                  {QStringLiteral("started_at"), last.startedAt},
+                                  {QStringLiteral("skill_version"), last.skillVersion},
+                                  {QStringLiteral("status"), last.status},
+                                  {QStringLiteral("verdicts"), verdicts}});
+    } else {
+        object.insert(QStringLiteral("last_evaluation"), QJsonValue());
+    }
+    return object;
+}
+
+int runList(const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    parser.addOption(QCommandLineOption(QStringLiteral("json")));
+    parser.addOption({QStringLiteral("runs"), QString(), QStringLiteral("DIR")});
+    addVerdictOptions(parser);
+    if (!parseArguments(parser, QStringLiteral("skill list"), arguments))
+        return BadUsage;
+    if (parser.positionalArguments().size() > 1) {
+        err(QStringLiteral("skillforge skill list: name at most one folder (a project or a folder of skills)\n"));
+        return BadUsage;
+    }
+    const std::optional<VerdictThresholds> thresholds =
+        verdictThresholdsFromOptions(parser, QStringLiteral("skill list"));
+    if (!thresholds)
+        return BadUsage;
+    const QString given = expandHome(parser.positionalArguments().value(0, QStringLiteral(".")));
+    if (!QFileInfo(given).isDir()) {
+        err(QStringLiteral("skillforge skill list: %1: no such folder\n").arg(given));
+        return BadUsage;
+    }
+    // A project lists its skills/ and finds their runs in runs/; any other folder lists the skills in it.
+    QString skillsDir = given;
+    QString runsDir = parser.value(QStringLiteral("runs"));
+    if (QFileInfo::exists(QDir(given).filePath(Project::FileName))) {
+        auto project = Project::open(given);
+        if (const LoadError *error = std::get_if<LoadError>(&project)) {
+            err(QStringLiteral("skillforge skill list: %1\n").arg(error->toString()));
+            return BadUsage;
+        }
+        skillsDir = std::get<Project>(project).skillsPath();
+        if (runsDir.isEmpty())
+            runsDir = std::get<Project>(project).runsPath();
+    }
+    const QList<SkillOverview> skills = overviewOfSkills(skillsDir, runsDir, *thresholds);
+    if (parser.isSet(QStringLiteral("json"))) {
+        QJsonArray list;
+        for (const SkillOverview &skill : skills)
+            list.append(overviewJson(skill));
+        out(QString::fromUtf8(QJsonDocument(QJsonObject{{QStringLiteral("folder"), QDir(skillsDir).absolutePath()},
+                                                        {QStringLiteral("skills"), list}})
+                                  .toJson(QJsonDocument::Indented)));
+        return Success;
+    }
+    if (skills.isEmpty()) {
+        out(QStringLiteral("No skills in %1 (a skill is a folder with a SKILL.md)\n")
+                .arg(QDir::toNativeSeparators(QDir(skillsDir).absolutePath())));
+        return Success;
+    }
+    QString text = QStringLiteral("%1 skill%2 in %3\n")
+                       .arg(skills.size())
+                       .arg(skills.size() == 1 ? QString() : QStringLiteral("s"),
+                            QDir::toNativeSeparators(QDir(skillsDir).absolutePath()));
+    for (const SkillOverview &skill : skills) {
+        text += QStringLiteral("\n%1\n").arg(skill.name);
+        for (const QString &line : skill.summaryText().split(u'\n'))
+            text += QStringLiteral("  ") + line + u'\n';
+    }
+    out(text);
+    return Success;
+}
+
 } // namespace
+
+Command skillListCommand()
+{
+    Command command;
+    command.words = {QStringLiteral("skill"), QStringLiteral("list")};
+    command.summary = QStringLiteral("every skill in a project or folder: description, tokens, tests, last verdict");
+    command.help =
+        QStringLiteral(
+            "Usage: skillforge skill list [PROJECT|FOLDER] [--runs DIR] [--json] [--verdict-min-lift X]\n"
+            "                             [--verdict-min-pairs N]\n\n"
+            "Lists every skill in a project (its skills/ folder) or in a folder of skills (default: the current one):\n"
+            "its description, an estimate of the tokens each file costs in context, the test cases it carries\n"
+            "(evals/evals.json or skill_meta.json) and its last evaluation with the verdict per model. A project's\n"
+            "runs are in its runs/ folder; --runs DIR names another.\n") +
+        verdictOptionsHelp() + QStringLiteral("\nExit codes: 0 listed, 2 bad usage.\n");
+    command.run = runList;
+    return command;
+}
 
 Command skillPackCommand()
 {

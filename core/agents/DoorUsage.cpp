@@ -29,10 +29,12 @@ QString errorMessageOf(const QJsonObject &object)
 TokenUsage parseResponsesUsage(const QJsonObject &usage)
 {
     const qint64 input = usage.value("input_tokens"_L1).toInteger();
-    const qint64 cached = usage.value("input_tokens_details"_L1).toObject().value("cached_tokens"_L1).toInteger();
+    const QJsonObject details = usage.value("input_tokens_details"_L1).toObject();
     TokenUsage result;
-    result.cacheRead = std::min(cached, input);
-    result.uncachedInput = input - result.cacheRead;
+    result.cacheRead = std::min(details.value("cached_tokens"_L1).toInteger(), input);
+    // OpenAI bills cache writes of its newer models (GPT-5.6, GPT-6.x) at their own rate; input_tokens holds them.
+    result.cacheWrite5m = std::min(details.value("cache_write_tokens"_L1).toInteger(), input - result.cacheRead);
+    result.uncachedInput = input - result.cacheRead - result.cacheWrite5m;
     result.output = usage.value("output_tokens"_L1).toInteger();
     result.reasoning = usage.value("output_tokens_details"_L1).toObject().value("reasoning_tokens"_L1).toInteger();
     return result;

@@ -151,4 +151,16 @@ std::optional<ItemResult> ItemResult::fromJson(const QJsonObject &o)
     return r;
 }
 
+ErrorItems errorItems(const QList<ItemResult> &results)
+{
+    ErrorItems errors;
+    for (const ItemResult &r : results) {
+        if (!r.isError())
+            continue;
+        if (errors.count++ == 0)
+            errors.firstError = r.error;
+    }
+    return errors;
+}
+
 } // namespace sf

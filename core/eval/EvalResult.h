@@ -86,6 +86,15 @@ struct ItemResult
     static std::optional<ItemResult> fromJson(const QJsonObject &object);
 };
 
+/// The items of @p results that ended in an error: how many, and the first one's message (what a run that is not
+/// finished says before pointing to --resume or Resume).
+struct ErrorItems
+{
+    qsizetype count = 0;
+    QString firstError;
+};
+ErrorItems errorItems(const QList<ItemResult> &results);
+
 QJsonObject usageToJson(const TokenUsage &usage);
 TokenUsage usageFromJson(const QJsonObject &object);
 

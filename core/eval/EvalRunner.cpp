@@ -71,20 +71,14 @@ void EvalRunner::start()
 
 namespace {
 
-/// Whether an item needs a workspace folder: the student is an agent CLI or has file tools, the case gives it files, or a verifier
-/// reads the workspace. Questions answered in text need none, and a run of many such items is spared two folders
-/// an item (measured: creating them was most of the CPU time of a 400-item run).
+/// Whether an item needs a workspace folder: the student is an agent CLI or has file tools, or the case needs one
+/// (workspaceNeedOf). Questions answered in text need none, and a run of many such items is spared two folders an
+/// item (measured: creating them was most of the CPU time of a 400-item run).
 bool needsWorkspace(const TestCase &testCase, const EvalConfig &config)
 {
     // An agent CLI always works in a folder of its own, whatever the case.
-    if (Harness::isAgentCli(config.harness) || studentToolsFor(testCase, config).offered || !testCase.files.isEmpty())
-        return true;
-    const QList<VerifierSpec> verifiers = testCase.allVerifiers();
-    return std::any_of(verifiers.cbegin(), verifiers.cend(), [](const VerifierSpec &v) {
-        return !v.path.isEmpty() || v.type == QLatin1String("file_exists") ||
-               v.type == QLatin1String("file_contains") || v.type == QLatin1String("command") ||
-               v.type == QLatin1String("cuda_kernel");
-    });
+    return Harness::isAgentCli(config.harness) || studentToolsFor(testCase, config).offered ||
+           !workspaceNeedOf(testCase).isEmpty();
 }
 
 } // namespace

@@ -13,6 +13,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QRegularExpression>
+#include <algorithm>
 #include <cmath>
 #include <optional>
 
@@ -64,6 +65,59 @@ QList<UpskillRun> groupRuns(const RunStore &store)
     return runs;
 }
 
+/// What upskill 0.2.1's `eval` writes for a run (cli.py, evaluate.py, models.EvalResults): a case passes or not
+/// (an error fails it); "assertions" count the suite's cases, int(rate x cases) passed; a baseline run passed when
+/// more than half its cases did; a with-skill run passed when the skill is "beneficial" against the baseline of the
+/// same model and repeat: lift above 5 points, or no loss with over 20% fewer tokens; a with-skill run without a
+/// baseline (upskill's benchmark) passed when every case did. So `upskill runs` says what `upskill eval` would have.
+struct UpskillVerdict
+{
+    bool passed = false;
+    int assertionsPassed = 0;
+    int assertionsTotal = 0;
+};
+
+double upskillRate(const UpskillRun &run)
+{
+    const auto passed = std::count_if(run.items.cbegin(), run.items.cend(),
+                                      [](const ItemResult &r) { return r.passed && !r.isError(); });
+    return run.items.isEmpty() ? 0.0 : double(passed) / double(run.items.size());
+}
+
+qint64 upskillTokens(const UpskillRun &run)
+{
+    qint64 tokens = 0;
+    for (const ItemResult &r : run.items)
+        tokens += r.usage.totalInput() + r.usage.output;
+    return tokens;
+}
+
+UpskillVerdict upskillVerdict(const QList<UpskillRun> &runs, qsizetype index)
+{
+    const UpskillRun &run = runs[index];
+    const double rate = upskillRate(run);
+    const int cases = int(run.items.size());
+    // int(rate * cases) as Python computes it: the same double arithmetic, truncated.
+    UpskillVerdict verdict{false, int(rate * double(cases)), cases};
+    if (run.arm == kBaselineArm) {
+        verdict.passed = rate > 0.5;
+        return verdict;
+    }
+    const auto baseline = std::find_if(runs.cbegin(), runs.cend(), [&](const UpskillRun &other) {
+        return other.arm == kBaselineArm && other.model == run.model && other.repeat == run.repeat;
+    });
+    if (baseline == runs.cend()) {
+        verdict.passed = std::all_of(run.items.cbegin(), run.items.cend(),
+                                     [](const ItemResult &r) { return r.passed && !r.isError(); });
+        return verdict;
+    }
+    const double lift = rate - upskillRate(*baseline);
+    const qint64 baselineTokens = upskillTokens(*baseline);
+    const double savings = baselineTokens == 0 ? 0.0 : 1.0 - double(upskillTokens(run)) / double(baselineTokens);
+    verdict.passed = lift > 0.05 || (lift >= 0 && savings > 0.2);
+    return verdict;
+}
+
 QJsonObject spread(const QList<double> &values)
 {
     if (values.isEmpty())
@@ -107,17 +161,11 @@ QString exportUpskillBatch(const RunStore &store, const QString &outDir)
     for (qsizetype i = 0; i < runs.size(); ++i) {
         const UpskillRun &run = runs[i];
         const int number = int(i) + 1;
-        int casesPassed = 0, assertionsPassed = 0, assertionsTotal = 0, turns = 0, toolCalls = 0, toolErrors = 0,
-            executeCalls = 0;
+        int turns = 0, toolCalls = 0, toolErrors = 0, executeCalls = 0;
         qint64 input = 0, output = 0, span = 0, llm = 0;
         QJsonObject toolMap;
         QStringList errors;
         for (const ItemResult &r : run.items) {
-            casesPassed += r.passed ? 1 : 0;
-            for (const VerifierOutcome &v : r.verifiers) {
-                ++assertionsTotal;
-                assertionsPassed += v.passed ? 1 : 0;
-            }
             input += r.usage.totalInput();
             output += r.usage.output;
             span += r.latencyMs;
@@ -131,7 +179,8 @@ QString exportUpskillBatch(const RunStore &store, const QString &outDir)
             if (r.isError())
                 errors.append(QStringLiteral("%1: %2").arg(r.key.caseId, r.error));
         }
-        const bool passed = 2 * casesPassed > int(run.items.size());
+        const UpskillVerdict verdict = upskillVerdict(runs, i);
+        const bool passed = verdict.passed;
         passedRuns += passed ? 1 : 0;
         const QString timestamp = run.items.first().startedAt;
         const QJsonObject metadata{{QStringLiteral("model"), run.model},
@@ -157,8 +206,8 @@ QString exportUpskillBatch(const RunStore &store, const QString &outDir)
             {QStringLiteral("metadata"), metadata},
             {QStringLiteral("stats"), stats},
             {QStringLiteral("passed"), passed},
-            {QStringLiteral("assertions_passed"), assertionsPassed},
-            {QStringLiteral("assertions_total"), assertionsTotal},
+            {QStringLiteral("assertions_passed"), verdict.assertionsPassed},
+            {QStringLiteral("assertions_total"), verdict.assertionsTotal},
             {QStringLiteral("error_message"), errorMessage.isEmpty() ? QJsonValue() : QJsonValue(errorMessage)},
             {QStringLiteral("session_id"), QStringLiteral("%1-%2").arg(m.runId).arg(number)},
             {QStringLiteral("session_history_file"), QJsonValue()},
@@ -177,8 +226,8 @@ QString exportUpskillBatch(const RunStore &store, const QString &outDir)
                            csvField(m.skillName),
                            timestamp,
                            passed ? QStringLiteral("True") : QStringLiteral("False"),
-                           QString::number(assertionsPassed),
-                           QString::number(assertionsTotal),
+                           QString::number(verdict.assertionsPassed),
+                           QString::number(verdict.assertionsTotal),
                            QString::number(input),
                            QString::number(output),
                            QString::number(input + output),
@@ -401,7 +450,65 @@ std::optional<ItemResult> upskillTestItem(const QString &path, const QString &mo
     return r;
 }
 
+// upskill 0.2.1 keeps no result per test, only a run's count (assertions_passed of assertions_total): the run becomes
+// that many items, so its pass rate is the one upskill printed. Which test each was, the files do not say: every
+// item gets a case of its own ("run3-1"), no item pairs with the other arm's, and no paired statistic is claimed.
+// The run's tokens and times are shared out evenly, their sums kept.
+QList<ItemResult> itemsOfCounts(const ItemResult &run, int number, int passed, int total)
+{
+    const auto share = [total](qint64 sum, int index) { return sum / total + (index < sum % total ? 1 : 0); };
+    QList<ItemResult> items;
+    for (int i = 0; i < total; ++i) {
+        ItemResult item = run;
+        item.key.caseId = QStringLiteral("run%1-%2").arg(number).arg(i + 1);
+        item.passed = i < passed;
+        item.usage = TokenUsage();
+        item.usage.uncachedInput = share(run.usage.uncachedInput, i);
+        item.usage.output = share(run.usage.output, i);
+        item.latencyMs = share(run.latencyMs, i);
+        item.llmMs = share(run.llmMs, i);
+        item.turns = int(share(run.turns, i));
+        item.toolCalls = int(share(run.toolCalls, i));
+        item.toolErrors = int(share(run.toolErrors, i));
+        item.toolCallCounts.clear();
+        item.verifiers.first().passed = item.passed;
+        item.verifiers.first().evidence =
+            QStringLiteral("one of upskill run %1's %2 of %3 (which test it was, upskill's files do not say)")
+                .arg(number)
+                .arg(passed)
+                .arg(total);
+        // An error message belongs to the run; it fails no particular test.
+        item.error.clear();
+        item.stopReason = StopReason::Answered;
+        items.append(item);
+    }
+    return items;
+}
+
 } // namespace
+
+QStringList upskillBatchesIn(const QString &folder)
+{
+    static const QRegularExpression runFolder(QStringLiteral("^run_\\d+$"));
+    const auto isBatch = [](const QDir &dir) {
+        if (QFileInfo::exists(dir.filePath(QStringLiteral("batch_summary.json"))))
+            return true;
+        const QStringList entries = dir.entryList(QDir::Dirs | QDir::NoDotAndDotDot);
+        return std::any_of(entries.cbegin(), entries.cend(), [&](const QString &name) {
+            return runFolder.match(name).hasMatch() &&
+                   QFileInfo::exists(dir.filePath(name + QStringLiteral("/run_metadata.json")));
+        });
+    };
+    const QDir parent(folder);
+    if (isBatch(parent))
+        return {};
+    QStringList batches;
+    for (const QString &name : parent.entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name)) {
+        if (isBatch(QDir(parent.filePath(name))))
+            batches.append(parent.filePath(name));
+    }
+    return batches;
+}
 
 std::variant<RunStore, QString> importUpskillBatch(const QString &batchDir, const QString &runsDir)
 {
@@ -409,12 +516,15 @@ std::variant<RunStore, QString> importUpskillBatch(const QString &batchDir, cons
     static const QRegularExpression testFolder(QStringLiteral("^test_(\\d+)$"));
     const QDir batch(batchDir);
     QList<QPair<int, QString>> runFolders;
-    QStringList groups; // eval, eval_<model>, attempt_N: upskill v2's per-test artifacts
+    int unfinishedRuns = 0; // run_N with its metadata but no result: the batch was interrupted there
+    QStringList groups;     // eval, eval_<model>, attempt_N: upskill v2's per-test artifacts
     for (const QString &name : batch.entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name)) {
         const QRegularExpressionMatch match = runFolder.match(name);
         if (match.hasMatch()) {
             if (QFileInfo::exists(batch.filePath(name + QStringLiteral("/run_result.json"))))
                 runFolders.append({match.captured(1).toInt(), name});
+            else if (QFileInfo::exists(batch.filePath(name + QStringLiteral("/run_metadata.json"))))
+                ++unfinishedRuns;
         } else {
             groups.append(name);
         }
@@ -424,12 +534,14 @@ std::variant<RunStore, QString> importUpskillBatch(const QString &batchDir, cons
     RunManifest manifest;
     manifest.status = QStringLiteral("finished");
     QString error;
-    QList<ItemResult> runItems;
+    QList<ItemResult> runItems;   // one per run_N: what the run's flag says
+    QList<ItemResult> countItems; // one per counted test of each run_N: what upskill printed
+    bool everyRunCounted = true;
     QHash<QString, int> repeats;
     for (const auto &[number, name] : runFolders) {
         QString skillName;
-        std::optional<ItemResult> r =
-            upskillRunItem(batch.filePath(name + QStringLiteral("/run_result.json")), number, &skillName, &error);
+        const QString path = batch.filePath(name + QStringLiteral("/run_result.json"));
+        std::optional<ItemResult> r = upskillRunItem(path, number, &skillName, &error);
         if (!r)
             return error;
         r->key.repeat = ++repeats[r->key.model + u'|' + r->key.arm];
@@ -438,6 +550,13 @@ std::variant<RunStore, QString> importUpskillBatch(const QString &batchDir, cons
         if (manifest.startedAt.isEmpty() || (!r->startedAt.isEmpty() && r->startedAt < manifest.startedAt))
             manifest.startedAt = r->startedAt;
         runItems.append(*r);
+        const std::optional<QJsonObject> o = readJsonObject(path, &error);
+        const int total = o ? o->value(QStringLiteral("assertions_total")).toInt() : 0;
+        const int passed = o ? o->value(QStringLiteral("assertions_passed")).toInt() : 0;
+        if (total > 0 && passed >= 0 && passed <= total)
+            countItems.append(itemsOfCounts(*r, number, passed, total));
+        else
+            everyRunCounted = false;
     }
     QStringList runModels;
     for (const ItemResult &r : runItems) {
@@ -489,16 +608,35 @@ std::variant<RunStore, QString> importUpskillBatch(const QString &batchDir, cons
             }
         }
     }
-    if (runItems.isEmpty() && testItems.isEmpty())
+    if (runItems.isEmpty() && testItems.isEmpty()) {
+        if (unfinishedRuns > 0)
+            return QStringLiteral("%1: an upskill batch interrupted before any run finished (%2 run folders with "
+                                  "run_metadata.json, none with run_result.json): nothing to import")
+                .arg(batchDir)
+                .arg(unfinishedRuns);
         return QStringLiteral("%1: no run_N/run_result.json or <eval>/<arm>/test_K/test_result.json (not an upskill "
                               "batch)")
             .arg(batchDir);
+    }
 
-    const QList<ItemResult> &results = testItems.isEmpty() ? runItems : testItems;
-    manifest.parameters = {
-        {QStringLiteral("imported_from"), QFileInfo(batchDir).absoluteFilePath()},
-        {QStringLiteral("format"), QStringLiteral("upskill")},
-        {QStringLiteral("granularity"), testItems.isEmpty() ? QStringLiteral("run") : QStringLiteral("test")}};
+    // Per test where upskill kept them; else the counts it printed, unpaired; else (no counts) the runs' own flags.
+    const bool byCounts = testItems.isEmpty() && everyRunCounted && !countItems.isEmpty();
+    const QList<ItemResult> &results = !testItems.isEmpty() ? testItems : byCounts ? countItems : runItems;
+    if (unfinishedRuns > 0)
+        manifest.status = QStringLiteral("interrupted");
+    manifest.finishedAt = QFileInfo(batch.filePath(QStringLiteral("batch_summary.json"))).exists()
+                              ? QFileInfo(batch.filePath(QStringLiteral("batch_summary.json")))
+                                    .lastModified()
+                                    .toUTC()
+                                    .toString(Qt::ISODate)
+                              : QString();
+    manifest.parameters = {{QStringLiteral("imported_from"), QFileInfo(batchDir).absoluteFilePath()},
+                           {QStringLiteral("format"), QStringLiteral("upskill")},
+                           {QStringLiteral("granularity"), !testItems.isEmpty() ? QStringLiteral("test")
+                                                           : byCounts           ? QStringLiteral("counts")
+                                                                                : QStringLiteral("run")},
+                           {QStringLiteral("paired"), !testItems.isEmpty()},
+                           {QStringLiteral("runs_without_result"), unfinishedRuns}};
     for (const ItemResult &r : results) {
         if (std::none_of(manifest.models.cbegin(), manifest.models.cend(),
                          [&](const RunModel &m) { return m.name == r.key.model; }))

@@ -21,9 +21,14 @@ QString exportSkillCreatorBenchmark(const RunStore &store, const QString &model,
 /// Reads an upskill batch folder into a new run under @p runsDir, at the finest grain the folder records. Where
 /// upskill v2 kept each test's result (<eval|eval_MODEL|attempt_N>/<with-skill|baseline>/test_K/test_result.json),
 /// each becomes one item of case "test_K", so the arms pair up case by case; the model comes from the folder name,
-/// or from run_N when the batch ran one model. Otherwise each upskill run (run_N/run_result.json) becomes one item
-/// whose case is the whole suite ("suite"), numbered per model and arm so the arms pair up as upskill's own `runs`
-/// command pairs them. The new store, or an error naming the file.
+/// or from run_N when the batch ran one model. Otherwise (upskill 0.2.1) each run_N/run_result.json becomes as many
+/// items as its assertions_total, assertions_passed of them passing, so the pass rates are the ones upskill printed;
+/// each on a case of its own, as the files do not say which test was which, so nothing pairs and no paired
+/// statistic is claimed (run.json's parameters say "granularity": "counts", "paired": false). A batch interrupted
+/// part-way imports the runs that finished ("interrupted"). The new store, or an error naming the file.
 std::variant<RunStore, QString> importUpskillBatch(const QString &batchDir, const QString &runsDir);
+/// The upskill batches directly inside @p folder (upskill's runs/ folder holds one per `eval`), by name; empty when
+/// @p folder is itself a batch or holds none.
+QStringList upskillBatchesIn(const QString &folder);
 
 } // namespace sf

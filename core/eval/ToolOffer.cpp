@@ -41,18 +41,25 @@ ToolDecision studentToolsFor(const TestCase &testCase, const EvalConfig &config)
     }
     if (config.mode == "agentic"_L1)
         return {true, u"agentic mode (the skill is loaded with a tool)"_s};
+    if (const QString need = workspaceNeedOf(testCase); !need.isEmpty())
+        return {true, need};
+    return {false, u"answered in text"_s};
+}
+
+QString workspaceNeedOf(const TestCase &testCase)
+{
     if (!testCase.files.isEmpty())
-        return {true, u"the case gives files"_s};
+        return u"the case gives files"_s;
     const QList<VerifierSpec> verifiers = testCase.allVerifiers();
     for (const VerifierSpec &v : verifiers) {
         if (v.type == "command"_L1)
-            return {true, u"a verifier runs a command in the workspace"_s};
+            return u"a verifier runs a command in the workspace"_s;
         if (v.type == "cuda_kernel"_L1)
-            return {true, u"a verifier builds a kernel from the workspace"_s};
+            return u"a verifier builds a kernel from the workspace"_s;
         if (!v.path.isEmpty() || v.type == "file_exists"_L1 || v.type == "file_contains"_L1)
-            return {true, u"a verifier reads the workspace"_s};
+            return u"a verifier reads the workspace"_s;
     }
-    return {false, u"answered in text"_s};
+    return {};
 }
 
 } // namespace sf

@@ -30,4 +30,8 @@ struct ToolDecision
 };
 ToolDecision studentToolsFor(const TestCase &testCase, const EvalConfig &config);
 
+/// Why @p testCase needs a workspace folder whatever the student's tools: files it gives, or a verifier that reads
+/// the workspace or runs in it. Empty when it needs none.
+QString workspaceNeedOf(const TestCase &testCase);
+
 } // namespace sf

@@ -13,15 +13,6 @@ const QRegularExpression &fileLine()
     return re;
 }
 
-// Models like to wrap a whole file in ```markdown ... ```; the fence is not part of the file.
-QString unwrapFence(const QString &content)
-{
-    static const QRegularExpression fenced(QStringLiteral(R"(^\s*```[A-Za-z0-9_+-]*[ \t]*\n(.*)\n```\s*$)"),
-                                           QRegularExpression::DotMatchesEverythingOption);
-    const QRegularExpressionMatch match = fenced.match(content);
-    return match.hasMatch() ? match.captured(1) + u'\n' : content;
-}
-
 QString checkPath(const QString &path)
 {
     if (path.isEmpty()) {
@@ -39,6 +30,15 @@ QString checkPath(const QString &path)
 }
 
 } // namespace
+
+// Models like to wrap a whole file in ```markdown ... ```; the fence is not part of the file.
+QString SkillDraft::unwrapFence(const QString &content)
+{
+    static const QRegularExpression fenced(QStringLiteral(R"(^\s*```[A-Za-z0-9_+-]*[ \t]*\n(.*)\n```\s*$)"),
+                                           QRegularExpression::DotMatchesEverythingOption);
+    const QRegularExpressionMatch match = fenced.match(content);
+    return match.hasMatch() ? match.captured(1) + u'\n' : content;
+}
 
 SkillDraft SkillDraft::parse(const QString &reply)
 {

@@ -19,6 +19,8 @@ struct SkillDraft
     QStringList problems;            ///< what was wrong with the reply; files is empty when fatal
 
     static SkillDraft parse(const QString &reply);
+    /** @p content without the code fence a model wrapped it in whole (```markdown … ```), else as it is. */
+    static QString unwrapFence(const QString &content);
     /** The draft written back in the reply format, for showing a skill to a teacher. */
     static QString format(const QMap<QString, QByteArray> &files);
 

@@ -1,6 +1,8 @@
 #include "StructuredReply.h"
 
+#include "SkillDraft.h"
 #include "llm/ModelName.h"
+#include "skill/SkillDocument.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -39,11 +41,11 @@ QJsonObject constant(const QString &value)
     return {{QStringLiteral("type"), QStringLiteral("string")}, {QStringLiteral("enum"), QJsonArray{value}}};
 }
 
-// A JSON string is a valid YAML double-quoted scalar: front matter that holds whatever the model wrote.
-QString yamlQuoted(const QString &value)
+// Front matter every reader takes: one line, plain where YAML reads it back unchanged, quoted only where it must be
+// (upskill's line reader keeps quotes as part of the value, so needless ones are a bug there).
+QString frontMatterValue(const QString &value)
 {
-    const QByteArray json = QJsonDocument(QJsonArray{value}).toJson(QJsonDocument::Compact);
-    return QString::fromUtf8(json.mid(1, json.size() - 2));
+    return SkillDocument::yamlScalar(value.simplified());
 }
 
 ReplySchema schemaNamed(const QString &name, const QJsonObject &schema)
@@ -122,15 +124,14 @@ SkillDraft skillDraftFromJson(const QString &reply)
     const QJsonObject skill = document.object();
     const QString name = skill.value(QStringLiteral("name")).toString().trimmed();
     const QString description = skill.value(QStringLiteral("description")).toString().trimmed();
-    const QString body = skill.value(QStringLiteral("body")).toString().trimmed();
+    const QString body = SkillDraft::unwrapFence(skill.value(QStringLiteral("body")).toString()).trimmed();
     if (name.isEmpty() || description.isEmpty() || body.isEmpty()) {
         draft.problems << QStringLiteral("the reply lacks a name, a description or a body");
         return draft;
     }
-    draft.files.insert(QStringLiteral("SKILL.md"),
-                       QStringLiteral("---\nname: %1\ndescription: %2\n---\n\n%3\n")
-                           .arg(yamlQuoted(name), yamlQuoted(description), body)
-                           .toUtf8());
+    draft.files.insert(QStringLiteral("SKILL.md"), QStringLiteral("---\nname: %1\ndescription: %2\n---\n\n%3\n")
+                                                       .arg(frontMatterValue(name), frontMatterValue(description), body)
+                                                       .toUtf8());
     static const QRegularExpression allowedPath(kFilePathPattern);
     for (const QJsonValue &value : skill.value(QStringLiteral("files")).toArray()) {
         const QString path = value.toObject().value(QStringLiteral("path")).toString();

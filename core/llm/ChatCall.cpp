@@ -250,7 +250,7 @@ void ChatCall::succeed(ChatResponse response)
             }
         }
     }
-    response.costUsd = Pricing::shared().costFor(m_modelText, response.usage);
+    response.costUsd = Pricing::costFor(m_modelText, response.usage);
     qCDebug(lcChat).noquote() << "chat" << m_modelText << "finished in" << response.latencyMs << "ms,"
                               << response.usage.totalInput() << "in /" << response.usage.output << "out";
     Q_EMIT finished(response);

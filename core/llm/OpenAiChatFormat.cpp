@@ -41,8 +41,10 @@ TokenUsage parseUsage(const QJsonObject &usage)
     }
     TokenUsage result;
     result.cacheRead = cached;
-    // prompt_tokens already includes the cached tokens; counting both would bill them twice.
-    result.uncachedInput = std::max<qint64>(0, prompt - cached);
+    // OpenAI bills cache writes of its newer models (GPT-5.6, GPT-6.x) at their own rate.
+    result.cacheWrite5m = usage.value("prompt_tokens_details"_L1).toObject().value("cache_write_tokens"_L1).toInteger();
+    // prompt_tokens already includes the cached and the written tokens; counting both would bill them twice.
+    result.uncachedInput = std::max<qint64>(0, prompt - cached - result.cacheWrite5m);
     result.output = usage.value("completion_tokens"_L1).toInteger();
     result.reasoning = usage.value("completion_tokens_details"_L1).toObject().value("reasoning_tokens"_L1).toInteger();
     return result;

@@ -1,7 +1,11 @@
 #include "project/ProjectTreeModel.h"
 
-#include <QDir>
+#include "eval/SkillOverview.h"
+#include "project/AppSettings.h"
 
+#include <QDateTime>
+#include <QDir>
+#include <QFileInfo>
 #include <algorithm>
 
 namespace sf {
@@ -126,12 +130,30 @@ QVariant ProjectTreeModel::data(const QModelIndex &index, int role) const
     const ProjectItem &item = m_items[kindRow].at(index.row());
     switch (role) {
     case Qt::DisplayRole: return item.title.isEmpty() ? item.name : item.title;
-    case Qt::ToolTipRole: return item.title.isEmpty() ? item.path : QStringLiteral("%1\n%2").arg(item.name, item.path);
+    case Qt::ToolTipRole:
+        if (kind == ProjectItem::Kind::Skill)
+            return QStringLiteral("%1\n%2").arg(skillSummary(item), item.path);
+        return item.title.isEmpty() ? item.path : QStringLiteral("%1\n%2").arg(item.name, item.path);
     case KindRole: return int(kind);
     case PathRole: return item.path;
     case IsCategoryRole: return false;
     default: return {};
     }
+}
+
+QString ProjectTreeModel::skillSummary(const ProjectItem &item) const
+{
+    const QString runs = m_project->runsPath();
+    const QString key =
+        QStringLiteral("%1|%2|%3")
+            .arg(item.path)
+            .arg(QFileInfo(QDir(item.path).filePath(QStringLiteral("SKILL.md"))).lastModified().toMSecsSinceEpoch())
+            .arg(QFileInfo(runs).lastModified().toMSecsSinceEpoch());
+    auto cached = m_skillSummaries.constFind(key);
+    if (cached == m_skillSummaries.cend())
+        cached = m_skillSummaries.insert(
+            key, overviewOfSkill(item.path, runs, AppSettings().verdictThresholds()).summaryText());
+    return *cached;
 }
 
 QModelIndex ProjectTreeModel::indexForPath(const QString &path) const

@@ -4,7 +4,7 @@
 
 #include <QAbstractItemModel>
 #include <QFileSystemWatcher>
-
+#include <QHash>
 #include <array>
 #include <optional>
 
@@ -52,10 +52,14 @@ private:
 
     void watchFolders();
     std::array<QList<ProjectItem>, Kinds.size()> collectItems() const;
+    /// A skill's overview (description, tokens, tests, last verdict) for its tooltip, kept until the skill or the
+    /// runs change.
+    QString skillSummary(const ProjectItem &item) const;
 
     std::optional<Project> m_project;
     std::array<QList<ProjectItem>, Kinds.size()> m_items;
     QFileSystemWatcher m_watcher;
+    mutable QHash<QString, QString> m_skillSummaries; ///< by path and the times SKILL.md and runs/ last changed
 };
 
 } // namespace sf

@@ -2,8 +2,9 @@
 
 #include "ReportWriters_p.h"
 #include "common/AtomicFile.h"
-#include "eval/RunAnalysis.h"
 #include "common/Secrets.h"
+#include "eval/RunAnalysis.h"
+#include "usage/Pricing.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -42,6 +43,18 @@ QString chartPrefix(const QString &path)
 }
 
 } // namespace
+
+QString runPricesText(const RunManifest &manifest)
+{
+    // Costs were worked out as each request was made; this says which table priced each model on the run's first day.
+    QDateTime started = QDateTime::fromString(manifest.startedAt, Qt::ISODateWithMs);
+    if (!started.isValid())
+        started = QDateTime::currentDateTimeUtc();
+    QStringList models;
+    for (const RunModel &model : manifest.models)
+        models.append(model.name);
+    return Pricing::current()->sourcesOf(models, started);
+}
 
 QString reportFormatName(ReportFormat format)
 {

@@ -23,6 +23,13 @@ enum class ReportFormat
 };
 
 /// "html", "pdf", "md", "csv", "json", "junit".
+struct RunManifest;
+
+/// Which price table priced each model of a run, on the day it started ("in force on 2026-10-01:
+/// anthropic:claude-sonnet-5-5 from genai-prices: anthropic/claude-sonnet-5-5 (genai-prices 0.2.5, shipped with
+/// Skillforge); local:gemma-3-270m from Skillforge's table: local:*"): the reports' "Prices" line, Compare's tooltips.
+QString runPricesText(const RunManifest &manifest);
+
 QString reportFormatName(ReportFormat format);
 std::optional<ReportFormat> reportFormatFromName(const QString &name);
 QStringList reportFormatNames();

@@ -1,3 +1,4 @@
+#include "Report.h"
 #include "ReportTables_p.h"
 #include "agents/Harness.h"
 
@@ -119,6 +120,7 @@ QList<QPair<QString, QString>> measuredFacts(const RunAnalysis &run)
         models.append(line + u')');
     }
     facts.append({QStringLiteral("Models"), models.join(QStringLiteral("; "))});
+    facts.append({QStringLiteral("Prices"), runPricesText(m)});
     int heldOut = 0;
     for (const CaseRow &row : run.matrix.rows)
         heldOut += row.split == u"heldout" ? 1 : 0;
@@ -142,10 +144,21 @@ QList<QPair<QString, QString>> measuredFacts(const RunAnalysis &run)
     facts.append({QStringLiteral("Items"),
                   QStringLiteral("%1 finished of %2 planned").arg(run.results.size()).arg(m.plannedItems)});
     facts.append({QStringLiteral("Run"), QStringLiteral("%1 (%2)").arg(m.runId, m.status)});
-    facts.append({QStringLiteral("Started"), m.startedAt});
-    facts.append(
-        {QStringLiteral("Finished"), m.finishedAt.isEmpty() ? QStringLiteral("(not finished)") : m.finishedAt});
-    facts.append({QStringLiteral("Run made with"), QStringLiteral("Skillforge %1 on %2").arg(m.appVersion, m.host)});
+    // An imported run was made by another tool, which records neither Skillforge's version nor always an end.
+    const QString importedFrom = m.parameters.value(QStringLiteral("imported_from")).toString();
+    const QString madeBy = m.parameters.value(QStringLiteral("format")).toString();
+    facts.append({QStringLiteral("Started"), m.startedAt.isEmpty() ? QStringLiteral("(not recorded)") : m.startedAt});
+    facts.append({QStringLiteral("Finished"), !m.finishedAt.isEmpty() ? m.finishedAt
+                                              : importedFrom.isEmpty()
+                                                  ? QStringLiteral("(not finished)")
+                                                  : QStringLiteral("(not recorded by %1)").arg(madeBy)});
+    if (importedFrom.isEmpty())
+        facts.append(
+            {QStringLiteral("Run made with"), QStringLiteral("Skillforge %1 on %2").arg(m.appVersion, m.host)});
+    else
+        facts.append({QStringLiteral("Run made with"),
+                      QStringLiteral("%1, imported from %2")
+                          .arg(madeBy.isEmpty() ? QStringLiteral("another tool") : madeBy, importedFrom)});
     facts.append({QStringLiteral("Report made with"), generatedBy()});
     return facts;
 }

@@ -254,14 +254,32 @@ void checkOptionalFields(Checker &check, const SkillDocument &doc, ValidationPro
         check.boolean(QStringLiteral("disable-model-invocation"));
     }
     if (profile == ValidationProfile::Upskill) {
-        // upskill's parser reads "key: value" line by line: block and folded values arrive as "|" or ">".
+        // upskill 0.2.1 (models.py, Skill.load) splits the file on "---" and reads "key: value" line by line, keeping
+        // the value's text as it is: block and folded values arrive as "|" or ">", quoted ones with their quotes (a
+        // quoted name then fails its name check and `upskill eval` stops).
+        const QStringList lines = doc.text().split(u'\n');
         for (const QString &key : {QStringLiteral("name"), QStringLiteral("description")}) {
             const FrontMatterEntry *entry = doc.entry(key);
-            if (entry && entry->lastLine > entry->line)
+            if (!entry)
+                continue;
+            if (entry->lastLine > entry->line) {
                 check.add(
-                    Severity::Warning, entry, QStringLiteral("upskill-multiline"),
+                    Severity::Error, entry, QStringLiteral("upskill-multiline"),
                     QStringLiteral("upskill's line-based parser reads only the first line of '%1'; keep it on one line")
                         .arg(key));
+                continue;
+            }
+            const QString line = lines.value(entry->line - 1);
+            const QString raw = line.mid(line.indexOf(u':') + 1).trimmed();
+            // A quoted name breaks upskill; a quoted description is only shown with its quotes.
+            if (raw.size() >= 2 && (raw.front() == u'"' || raw.front() == u'\'') && raw.back() == raw.front())
+                check.add(
+                    key == u"name" ? Severity::Error : Severity::Warning, entry, QStringLiteral("upskill-quoted"),
+                    QStringLiteral("upskill reads '%1' with its quotes (%2); write it without them").arg(key, raw));
+            if (raw.contains(QStringLiteral("---")))
+                check.add(
+                    Severity::Error, entry, QStringLiteral("upskill-fence-in-value"),
+                    QStringLiteral("upskill splits SKILL.md at every \"---\": '%1' must not contain one").arg(key));
         }
     }
 }

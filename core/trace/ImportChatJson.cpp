@@ -1,6 +1,7 @@
 // JSON documents of messages: OpenAI chat messages, fast-agent history, smolagents steps
 // (reference/traces.md 2.2, 2.4, 2.5).
 
+#include "llm/OpenAiChatFormat.h"
 #include "trace/TraceImport_p.h"
 
 #include <QJsonDocument>
@@ -14,17 +15,6 @@ using namespace Qt::StringLiterals;
 QJsonArray messagesOf(const QJsonValue &root)
 {
     return root.isArray() ? root.toArray() : root.toObject().value("messages"_L1).toArray();
-}
-
-/// OpenAI's usage object (prompt_tokens include cached ones) in separate buckets.
-TokenUsage openAiUsage(const QJsonObject &usage)
-{
-    TokenUsage u;
-    u.cacheRead = intField(usage.value("prompt_tokens_details"_L1).toObject(), "cached_tokens"_L1);
-    u.uncachedInput = std::max<qint64>(0, intField(usage, "prompt_tokens"_L1) - u.cacheRead);
-    u.output = intField(usage, "completion_tokens"_L1);
-    u.reasoning = intField(usage.value("completion_tokens_details"_L1).toObject(), "reasoning_tokens"_L1);
-    return u;
 }
 
 void addContentSteps(ThreadBuilder &builder, const QJsonValue &content, StepKind textKind)
@@ -46,6 +36,46 @@ void addContentSteps(ThreadBuilder &builder, const QJsonValue &content, StepKind
         else if (value.isString())
             builder.addStep(textKind, value.toString(), 0);
     }
+}
+
+/// fast-agent's first usage layout (before 0.10): {"turn": {input_tokens, output_tokens, cache_usage, ...}}.
+TokenUsage fastAgentUsageV1(const QJsonObject &usage, QString *model)
+{
+    TokenUsage u;
+    u.cacheRead = intField(usage.value("cache_usage"_L1).toObject(), "cache_hit_tokens"_L1);
+    // effective_input_tokens is what was billed at the full rate; without it, input less cache hits.
+    u.uncachedInput = usage.contains("effective_input_tokens"_L1)
+                          ? intField(usage, "effective_input_tokens"_L1)
+                          : std::max<qint64>(0, intField(usage, "input_tokens"_L1) - u.cacheRead);
+    u.output = intField(usage, "output_tokens"_L1);
+    u.reasoning = intField(usage, "reasoning_tokens"_L1);
+    *model = usage.value("model"_L1).toString();
+    return u;
+}
+
+/// fast-agent.usage/v2 (fast-agent 0.10.48, what upskill installs): one entry per provider attempt of the response,
+/// retries included, each {prompt: {total, uncached, cache_read, cache_write}, completion: {total, reasoning}}. Every
+/// attempt was billed, so they add up; the model is the last attempt's.
+TokenUsage fastAgentUsageV2(const QJsonObject &report, QString *model)
+{
+    TokenUsage u;
+    for (const QJsonValue &value : report.value("provider_attempts"_L1).toArray()) {
+        const QJsonObject attempt = value.toObject();
+        const QJsonObject prompt = attempt.value("prompt"_L1).toObject();
+        const QJsonObject completion = attempt.value("completion"_L1).toObject();
+        const qint64 cacheRead = intField(prompt, "cache_read"_L1);
+        const qint64 cacheWrite = intField(prompt, "cache_write"_L1);
+        u.cacheRead += cacheRead;
+        u.cacheWrite5m += cacheWrite;
+        // Anthropic reports the uncached part; OpenAI-style schemas only the total, which holds the cached part.
+        u.uncachedInput += prompt.contains("uncached"_L1)
+                               ? intField(prompt, "uncached"_L1)
+                               : std::max<qint64>(0, intField(prompt, "total"_L1) - cacheRead - cacheWrite);
+        u.output += intField(completion, "total"_L1);
+        u.reasoning += intField(completion, "reasoning"_L1);
+        *model = attempt.value("model"_L1).toString(*model);
+    }
+    return u;
 }
 
 /// The text of a fast-agent channel: its text blocks joined.
@@ -79,7 +109,8 @@ bool importOpenAiMessages(const QJsonValue &root, Trace *trace, QString *error)
             TraceTurn &turn = builder.beginTurn(role, 0);
             turn.model = message.value("model"_L1).toString(model);
             if (message.value("usage"_L1).isObject())
-                turn.usage = openAiUsage(message.value("usage"_L1).toObject());
+                turn.usage =
+                    OpenAiChatFormat::parseUsage(message.value("usage"_L1).toObject()); // OpenAI's usage object
             const QString reasoning = message.value("reasoning_content"_L1).toString();
             if (!reasoning.isEmpty())
                 builder.addStep(StepKind::Thinking, reasoning, 0);
@@ -140,18 +171,11 @@ bool importFastAgent(const QJsonValue &root, Trace *trace, QString *error)
             TraceTurn &turn = builder.beginTurn(role, 0);
             const QString usageText = channelText(channels, "fast-agent-usage"_L1);
             if (!usageText.isEmpty()) {
-                const QJsonObject usage =
-                    QJsonDocument::fromJson(usageText.toUtf8()).object().value("turn"_L1).toObject();
-                TokenUsage u;
-                u.cacheRead = intField(usage.value("cache_usage"_L1).toObject(), "cache_hit_tokens"_L1);
-                // effective_input_tokens is what was billed at the full rate; without it, input less cache hits.
-                u.uncachedInput = usage.contains("effective_input_tokens"_L1)
-                                      ? intField(usage, "effective_input_tokens"_L1)
-                                      : std::max<qint64>(0, intField(usage, "input_tokens"_L1) - u.cacheRead);
-                u.output = intField(usage, "output_tokens"_L1);
-                u.reasoning = intField(usage, "reasoning_tokens"_L1);
-                turn.usage = u;
-                turn.model = usage.value("model"_L1).toString();
+                const QJsonObject report = QJsonDocument::fromJson(usageText.toUtf8()).object();
+                if (report.contains("provider_attempts"_L1))
+                    turn.usage = fastAgentUsageV2(report, &turn.model);
+                else
+                    turn.usage = fastAgentUsageV1(report.value("turn"_L1).toObject(), &turn.model);
             }
             const QString reasoning = channelText(channels, "reasoning"_L1);
             if (!reasoning.isEmpty())

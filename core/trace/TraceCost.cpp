@@ -2,12 +2,27 @@
 
 #include "usage/Pricing.h"
 
-#include <QDate>
+#include <QDateTime>
 #include <QHash>
 
 namespace sf {
 
 using namespace Qt::StringLiterals;
+
+namespace {
+
+/// When a turn was made, for the price in force then: its timestamp, or its day at noon UTC when only the day reads,
+/// or now when it has none.
+QDateTime requestTime(const QString &timestamp, const QDateTime &now)
+{
+    QDateTime at = QDateTime::fromString(timestamp, Qt::ISODateWithMs);
+    if (at.isValid())
+        return at.timeSpec() == Qt::LocalTime ? QDateTime(at.date(), at.time(), Qt::UTC) : at;
+    const QDate day = QDate::fromString(timestamp.left(10), Qt::ISODate);
+    return day.isValid() ? QDateTime(day, QTime(12, 0), Qt::UTC) : now;
+}
+
+} // namespace
 
 QString pricingModelName(const QString &format, const QString &model)
 {
@@ -45,39 +60,45 @@ std::optional<double> TraceCost::runningTotal(int thread, int turnIndex) const
 
 TraceCost TraceCost::of(const Trace &trace)
 {
-    return of(trace, Pricing::shared());
+    return of(trace, *Pricing::current());
 }
 
 TraceCost TraceCost::of(const Trace &trace, const Pricing &pricing)
 {
     TraceCost cost;
-    const QDate today = QDate::currentDate();
-    // A session has a handful of models and days: the price of each pair is looked up once.
-    QHash<QString, QDate> days;
-    QHash<QString, std::optional<ModelPrice>> prices;
+    const QDateTime now = QDateTime::currentDateTimeUtc();
+    // A session has a handful of models and days: the price of each model is looked up once per minute of the
+    // session (a price may change at a time of day: off-peak rates), so a million-step session is priced in one pass.
+    QHash<QString, std::optional<ModelRates>> prices;
+    QHash<QString, qint32> sourceIndexOf;
     cost.turns.reserve(trace.threads.size());
     cost.running.reserve(trace.threads.size());
+    cost.sourceIndex.reserve(trace.threads.size());
     for (const TraceThread &thread : trace.threads) {
         std::vector<std::optional<double>> turns(thread.turns.size());
         std::vector<std::optional<double>> running(thread.turns.size());
+        std::vector<qint32> sources(thread.turns.size(), -1);
         std::optional<double> soFar;
         for (size_t i = 0; i < thread.turns.size(); ++i) {
             const TraceTurn &turn = thread.turns[i];
             if (turn.usage) {
-                const QString dayText = turn.timestamp.left(10);
-                auto day = days.constFind(dayText);
-                if (day == days.cend()) {
-                    const QDate parsed = QDate::fromString(dayText, Qt::ISODate);
-                    day = days.insert(dayText, parsed.isValid() ? parsed : today);
-                }
                 const QString name = pricingModelName(trace.format, turn.model);
-                const QString key = name + u'@' + day->toString(Qt::ISODate);
+                const QString key = name + u'@' + turn.timestamp.left(16);
                 auto price = prices.constFind(key);
                 if (price == prices.cend())
-                    price = prices.insert(key, name.isEmpty() ? std::nullopt : pricing.priceFor(name, *day));
+                    price = prices.insert(
+                        key, name.isEmpty() ? std::nullopt
+                                            : pricing.priceFor(name, requestTime(turn.timestamp.toString(), now)));
                 if (*price) {
                     const double usd = (*price)->costOf(*turn.usage);
                     turns[i] = usd;
+                    const QString source = u"%1: %2, from %3"_s.arg(name, (*price)->summary(), (*price)->origin);
+                    auto index = sourceIndexOf.constFind(source);
+                    if (index == sourceIndexOf.cend()) {
+                        index = sourceIndexOf.insert(source, qint32(cost.priceSources.size()));
+                        cost.priceSources.append(source);
+                    }
+                    sources[i] = *index;
                     soFar = soFar.value_or(0) + usd;
                     cost.totalUsd += usd;
                     ++cost.pricedTurns;
@@ -92,8 +113,18 @@ TraceCost TraceCost::of(const Trace &trace, const Pricing &pricing)
         }
         cost.turns.push_back(std::move(turns));
         cost.running.push_back(std::move(running));
+        cost.sourceIndex.push_back(std::move(sources));
     }
     return cost;
+}
+
+QString TraceCost::priceSource(int thread, int turnIndex) const
+{
+    if (thread < 0 || thread >= int(sourceIndex.size()) || turnIndex < 0 ||
+        turnIndex >= int(sourceIndex[size_t(thread)].size()))
+        return {};
+    const qint32 index = sourceIndex[size_t(thread)][size_t(turnIndex)];
+    return index >= 0 ? priceSources.at(index) : QString();
 }
 
 QString formatUsd(double usd)

@@ -1,84 +1,98 @@
 #pragma once
 
+#include "GenaiPriceTable.h"
+#include "PriceRates.h"
 #include "TokenUsage.h"
 #include "common/Result.h"
 
-#include <QDate>
+#include <QDateTime>
 #include <QList>
 #include <QRegularExpression>
 #include <QString>
+#include <memory>
 #include <optional>
 
 namespace sf {
 
-/** Dollars per million tokens, per bucket. */
-struct TokenRates
-{
-    double input = 0;
-    double output = 0; // reasoning tokens are part of output and billed as output
-    double cacheRead = 0;
-    double cacheWrite5m = 0;
-    double cacheWrite1h = 0;
-
-    /** What @p usage costs at these rates, in US dollars. */
-    double costOf(const TokenUsage &usage) const;
-};
-
-/** The rates of a request whose prompt is longer than a threshold: every token of such a request is billed at them. */
-struct LongContextRates : TokenRates
-{
-    qint64 aboveInputTokens = 0; // input tokens of the request, cached ones included
-};
-
-/** Prices of one model (or family, by glob `pattern` over `PROVIDER:MODEL`) from a date on, in $ per million tokens. */
-struct ModelPrice : TokenRates
+/** One entry of a price file in Skillforge's own shape: a glob over `PROVIDER:MODEL`, in force from `effective`
+ * until the day before `until` (open-ended when absent). */
+struct PriceEntry
 {
     QString pattern;
-    QDate effective;
-    // Providers bill a request with a long prompt at other rates (2026: Anthropic's Haiku 5.5 above 100K input
-    // tokens, OpenAI's GPT-5.4 and later above 272K); cost is asked per request, so the tier can be told apart.
-    std::optional<LongContextRates> longContext;
-    QString source; // the file it came from, for "where does this price come from?"
     QRegularExpression glob; // `pattern`, compiled once: every finished request looks its price up
+    QDate effective;
+    QDate until;
+    ModelRates rates;
 
-    /** What @p usage (one request's) costs at these prices, in US dollars: at the long-context rates when its input
-     * is above their threshold. */
-    double costOf(const TokenUsage &usage) const;
+    bool inForceOn(QDate day) const { return effective <= day && (!until.isValid() || day < until); }
+};
+
+/** Where the maintained table in use came from: shown by `prices show`, in tooltips and in reports. */
+struct MaintainedTableOrigin
+{
+    QString description; // "genai-prices 0.2.5 (PyPI), shipped with Skillforge"
+    QDate retrieved;
 };
 
 /**
- * The pricing table: the one shipped in resources/pricing.json, overridden by the user's own
- * `pricing.json` in the application config directory (same shape; its entries win). For a model the
- * longest matching pattern wins, and of its entries the latest effective on the day asked about.
- * A model matching nothing has no price: costs are empty, never 0.
+ * What a request costs. Three tables, the first that prices a model at the request's time wins:
+ *  1. the user's own `pricing.json` in the config directory (Skillforge's shape: globs over PROVIDER:MODEL);
+ *  2. Skillforge's small table (resources/pricing/pricing.json, same shape) for what no maintained table has: the
+ *     embedded model, Hugging Face router routes, corrections for dates the maintained table does not model;
+ *  3. pydantic's genai-prices table (resources/pricing/genai-prices.json, MIT), or the newer copy
+ *     `skillforge prices update` installed.
+ * In a glob table the longest matching pattern wins, and of its entries the one in force that day. A model none of
+ * them prices has no price: costs are empty, never 0 and never another model's.
  */
 class Pricing final
 {
 public:
     Pricing() = default;
 
-    /** Parses a table; errors name the file, line and problem. */
+    /** A pricing of one glob-shaped table alone (tests, and each glob table's parser); errors name the file, line
+     * and problem. */
     static Result<Pricing> fromJson(const QByteArray &json, const QString &fileName);
-    /** The built-in table merged with the user's override file (whose errors are logged and skipped). */
-    static const Pricing &shared();
-    /** Where the user's override file lives. */
-    static QString userFilePath();
-
-    /** Cost in US dollars with the shared table; empty when the model has no price. */
-    static std::optional<double> costFor(const QString &modelName, const TokenUsage &usage);
-
-    std::optional<ModelPrice> priceFor(const QString &modelName, QDate on = QDate::currentDate()) const;
-    std::optional<double> cost(const QString &modelName, const TokenUsage &usage,
-                               QDate on = QDate::currentDate()) const;
-    const QList<ModelPrice> &prices() const { return m_prices; }
-    /** Lets `other`'s prices win: a model any of them matches is priced by them alone. */
+    /** Adds a maintained table under the glob tables. */
+    void setMaintained(GenaiPriceTable table, MaintainedTableOrigin origin);
+    /** Lets `other`'s glob entries win: a model any of them prices at a time is priced by them alone. */
     void overrideWith(const Pricing &other);
 
-private:
-    static const ModelPrice *bestOf(const QList<ModelPrice> &prices, const QString &modelName, QDate on);
+    /** The table in use: shipped, updated and user files together; reload() after an update. */
+    static std::shared_ptr<const Pricing> current();
+    static void reload();
+    /** Where the user's own price file lives, and where an updated maintained table is kept. */
+    static QString userFilePath();
+    static QString updatedTablePath();
 
-    QList<ModelPrice> m_overrides;
-    QList<ModelPrice> m_prices;
+    /** Cost in US dollars with the table in use; empty when the model has no price. */
+    static std::optional<double> costFor(const QString &modelName, const TokenUsage &usage,
+                                         const QDateTime &at = QDateTime::currentDateTimeUtc());
+
+    std::optional<ModelRates> priceFor(const QString &modelName,
+                                       const QDateTime &at = QDateTime::currentDateTimeUtc()) const;
+    /** The price in force on @p day (at noon UTC). */
+    std::optional<ModelRates> priceFor(const QString &modelName, QDate day) const;
+    std::optional<double> cost(const QString &modelName, const TokenUsage &usage,
+                               const QDateTime &at = QDateTime::currentDateTimeUtc()) const;
+    std::optional<double> cost(const QString &modelName, const TokenUsage &usage, QDate day) const;
+
+    /** Where @p modelName's price at @p at comes from ("genai-prices: anthropic/claude-sonnet-5-5 (genai-prices
+     * 0.2.5, shipped with Skillforge)"), or "price unknown". */
+    QString sourceOf(const QString &modelName, const QDateTime &at = QDateTime::currentDateTimeUtc()) const;
+    /** Each model's source on @p at's day, in one line: "in force on 2026-10-01: anthropic:claude-sonnet-5-5 from
+     * genai-prices: …; local:gemma-3-270m from Skillforge's table: local:*". */
+    QString sourcesOf(const QStringList &modelNames, const QDateTime &at) const;
+
+    const std::optional<MaintainedTableOrigin> &maintainedOrigin() const { return m_maintainedOrigin; }
+    const std::optional<GenaiPriceTable> &maintained() const { return m_maintained; }
+
+private:
+    static const PriceEntry *bestOf(const QList<PriceEntry> &entries, const QString &modelName, QDate day);
+
+    QList<PriceEntry> m_overrides;
+    QList<PriceEntry> m_entries;
+    std::optional<GenaiPriceTable> m_maintained;
+    std::optional<MaintainedTableOrigin> m_maintainedOrigin;
 };
 
 } // namespace sf

@@ -3,6 +3,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -144,6 +145,50 @@ private Q_SLOTS:
         QVERIFY(r.err.contains(QStringLiteral("--model")));
     }
 
+    // Issue 33: a skill without tests is evaluated on tests the teacher the user names writes first, kept in the
+    // skill's evals/ for the next run; without a teacher, the message says how to give one.
+    void skillWithoutTests_teacherWritesThemIntoEvalsFirst()
+    {
+        const QString skill = m_dir.filePath(QStringLiteral("untested"));
+        QVERIFY(QDir().mkpath(skill));
+        QFile file(QDir(skill).filePath(QStringLiteral("SKILL.md")));
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("---\nname: untested\ndescription: Answers with USE-RMSNORM-EPS. Use for norms.\n---\n"
+                   "Always answer with USE-RMSNORM-EPS.\n");
+        file.close();
+        const QStringList base{QStringLiteral("eval"),
+                               skill,
+                               QStringLiteral("--model"),
+                               QStringLiteral("generic:student"),
+                               QStringLiteral("--no-tools"),
+                               QStringLiteral("--out"),
+                               m_dir.filePath(QStringLiteral("runs-untested"))};
+        Result r = run(base);
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains(QStringLiteral("carries no tests")) &&
+                     r.err.contains(QStringLiteral("--teacher MODEL")),
+                 qPrintable(r.err));
+
+        const QString cases = QStringLiteral(R"({"cases": [
+            {"input": "Normalize x", "expected": {"contains": ["USE-RMSNORM-EPS"]}},
+            {"input": "Normalize y", "expected": {"contains": ["USE-RMSNORM-EPS"]}},
+            {"input": "Normalize z", "expected": {"contains": ["USE-RMSNORM-EPS"]}, "split": "heldout"}]})");
+        m_server.routeHandler("POST", "/v1/chat/completions", [cases](const RecordedRequest &request) {
+            return request.body.contains("\"model\":\"teacher\"") ? reply(cases) : skillFollower(request);
+        });
+        r = run(base + QStringList{QStringLiteral("--teacher"), QStringLiteral("generic:teacher"),
+                                   QStringLiteral("--test-count"), QStringLiteral("3")});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        const QString written = QDir(skill).filePath(QStringLiteral("evals/evals.json"));
+        QVERIFY2(r.err.contains(QStringLiteral("asking generic:teacher to write 3 test cases")), qPrintable(r.err));
+        QVERIFY2(r.err.contains(QStringLiteral("Wrote %1: 3 cases").arg(written)), qPrintable(r.err));
+        QVERIFY(QFileInfo::exists(written));
+        QVERIFY2(r.err.contains(QStringLiteral("6 items")), qPrintable(r.err)); // 3 cases, two arms, one repeat
+        // The next run finds them: no teacher needed.
+        r = run(base);
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    }
+
     void skillFollowingModel_liftOne_gatePasses_jsonHasEveryField()
     {
         m_server.routeHandler("POST", "/v1/chat/completions",
@@ -213,7 +258,17 @@ private Q_SLOTS:
         r = run({QStringLiteral("runs"), QStringLiteral("import"), batch, QStringLiteral("--out"),
                  m_dir.filePath(QStringLiteral("imported"))});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
-        QCOMPARE(resultLines(r.out.trimmed()).size(), 4);
+        QCOMPARE(resultLines(r.out.trimmed()).size(), 12); // each upskill run's 3 counted cases
+
+        // upskill 0.2.1's runs/ folder: a run per batch, the interrupted one too.
+        r = run({QStringLiteral("runs"), QStringLiteral("import"),
+                 QStringLiteral(SKILLFORGE_SOURCE_DIR "/tests/fixtures/runs/upskill-0.2.1-runs"),
+                 QStringLiteral("--out"), m_dir.filePath(QStringLiteral("imported-upskill-runs"))});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        const QStringList imported = r.out.trimmed().split(u'\n');
+        QCOMPARE(imported.size(), 2);
+        QCOMPARE(resultLines(imported.first()).size(), 14);
+        QCOMPARE(resultLines(imported.last()).size(), 7);
 
         // skill-creator: by default a workspace in the run folder, named after the skill as skill-creator names it.
         r = run({QStringLiteral("runs"), QStringLiteral("export"), m_followRun, QStringLiteral("--to"),

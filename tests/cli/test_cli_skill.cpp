@@ -56,13 +56,57 @@ private Q_SLOTS:
     void help_eachSkillCommandHasItsOwnUsage()
     {
         const Result all = run({QStringLiteral("--help")});
-        for (const QString &words :
-             {QStringLiteral("validate"), QStringLiteral("skill pack"), QStringLiteral("skill install")}) {
+        for (const QString &words : {QStringLiteral("validate"), QStringLiteral("skill pack"),
+                                     QStringLiteral("skill install"), QStringLiteral("skill list")}) {
             QVERIFY2(all.out.contains(QStringLiteral("  ") + words + u' '), qPrintable(words));
             const Result own = run(words.split(u' ') + QStringList{QStringLiteral("--help")});
             QCOMPARE(own.exitCode, 0);
             QVERIFY2(own.out.startsWith(QStringLiteral("Usage: skillforge ") + words), qPrintable(own.out));
         }
+    }
+
+    // Issue 33: like `upskill list`, every skill with its description and tokens per file, and beyond it the tests it
+    // carries and what its last evaluation decided.
+    void list_sampleProject_showsEachSkillItsTokensTestsAndLastVerdict()
+    {
+        const QString project = QStringLiteral(SKILLFORGE_SOURCE_DIR "/resources/sample-project");
+        Result r = run({QStringLiteral("skill"), QStringLiteral("list"), project});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY2(r.out.startsWith(QStringLiteral("1 skill in ")), qPrintable(r.out));
+        QVERIFY2(r.out.contains(QStringLiteral("\ndiffusers-cuda-rmsnorm\n")), qPrintable(r.out));
+        QVERIFY2(r.out.contains(QRegularExpression(QStringLiteral("~[0-9,]+ tokens in all: SKILL.md ~[0-9,]+"))),
+                 qPrintable(r.out));
+        QVERIFY2(r.out.contains(QStringLiteral("last evaluation: 2026-12-02 06:23 (20261202T062336Z-73cfd3")),
+                 qPrintable(r.out));
+        QVERIFY2(r.out.contains(QStringLiteral("local:qwen2.5-coder-1.5b: ")), qPrintable(r.out));
+
+        r = run({QStringLiteral("skill"), QStringLiteral("list"), project, QStringLiteral("--json")});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        const QJsonArray skills =
+            QJsonDocument::fromJson(r.out.toUtf8()).object().value(QStringLiteral("skills")).toArray();
+        QCOMPARE(skills.size(), 1);
+        const QJsonObject skill = skills.first().toObject();
+        QCOMPARE(skill.value(QStringLiteral("name")).toString(), QStringLiteral("diffusers-cuda-rmsnorm"));
+        QVERIFY(skill.value(QStringLiteral("tokens")).toInt() > 0);
+        QCOMPARE(
+            skill.value(QStringLiteral("files")).toArray().first().toObject().value(QStringLiteral("path")).toString(),
+            QStringLiteral("SKILL.md"));
+        const QJsonArray verdicts =
+            skill.value(QStringLiteral("last_evaluation")).toObject().value(QStringLiteral("verdicts")).toArray();
+        QCOMPARE(verdicts.size(), 1);
+        QVERIFY(!verdicts.first().toObject().value(QStringLiteral("verdict")).toString().isEmpty());
+
+        // A folder of skills without runs: none evaluated; an empty folder says so.
+        r = run({QStringLiteral("skill"), QStringLiteral("list"),
+                 QStringLiteral(SKILLFORGE_SOURCE_DIR "/tests/fixtures/skills")});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY2(r.out.contains(QStringLiteral("\nvalid-basic\n")) &&
+                     r.out.contains(QStringLiteral("last evaluation: none")),
+                 qPrintable(r.out));
+        r = run({QStringLiteral("skill"), QStringLiteral("list"), m_home.path()});
+        QVERIFY2(r.out.startsWith(QStringLiteral("No skills in ")), qPrintable(r.out));
+        r = run({QStringLiteral("skill"), QStringLiteral("list"), m_home.filePath(QStringLiteral("nowhere"))});
+        QCOMPARE(r.exitCode, 2);
     }
 
     void validate_sampleSkill_isCleanUnderAgentSkills()

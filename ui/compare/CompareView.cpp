@@ -14,6 +14,7 @@
 #include "project/AppSettings.h"
 #include "project/Project.h"
 #include "report/ExportReportDialog.h"
+#include "report/Report.h"
 
 #include <QClipboard>
 #include <QComboBox>
@@ -546,6 +547,10 @@ void CompareView::rebuild()
         m_statusFacts +=
             QStringLiteral(" · ") +
             tr("%1 %2").arg(Harness::label(harness), m.harness.value(QStringLiteral("version")).toString()).trimmed();
+    // Where the costs' prices came from, for whoever wonders about a cost figure.
+    const QString prices = tr("Costs are priced as each request was made. Prices %1").arg(runPricesText(m));
+    for (charts::ChartPanel *panel : {m_barChart, m_scatterChart})
+        panel->setToolTip(prices);
     rebuildCharts();
     fillLiftTable();
     fillVerdicts();

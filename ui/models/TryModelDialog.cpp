@@ -3,6 +3,7 @@
 #include "llm/ChatCall.h"
 #include "llm/ChatClient.h"
 #include "llm/LocalRuntime.h"
+#include "usage/Pricing.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -97,6 +98,10 @@ void TryModelDialog::send()
                          .arg(response.attempts.first().error);
         }
         m_stats->setText(stats);
+        // Where the price came from, for whoever wonders about the figure.
+        m_stats->setToolTip(response.costUsd ? tr("Priced by %1")
+                                                   .arg(Pricing::current()->sourceOf(m_model->currentText().trimmed()))
+                                             : QString());
         m_call->deleteLater();
         m_call.clear();
         setBusy(false);

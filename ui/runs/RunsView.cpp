@@ -519,22 +519,18 @@ void RunsView::run(LaunchedEvaluation launched, Job *job)
     });
     connect(&runner, &EvalRunner::finished, this, [this](bool cancelled) {
         const EvalRunner &r = m_session->runner();
-        const QList<ItemResult> &results = m_session->store().results();
-        const auto errors =
-            std::count_if(results.cbegin(), results.cend(), [](const ItemResult &item) { return item.isError(); });
+        const ErrorItems errors = errorItems(m_session->store().results());
         if (!r.stopReason().isEmpty())
             // The embedded server could not stay up: one reason, not an error per item; Resume finishes the run.
             m_job->fail(tr("Stopped: %1 Select the run and press Resume to finish it.").arg(r.stopReason()));
         else if (cancelled)
             m_job->markCancelled();
-        else if (errors > 0)
+        else if (errors.count > 0)
             m_job->fail(tr("%1 of %2 items ended in errors (the first: %3). Select the run and press Resume to run "
                            "them again.")
-                            .arg(errors)
+                            .arg(errors.count)
                             .arg(r.total())
-                            .arg(std::find_if(results.cbegin(), results.cend(), [](const ItemResult &item) {
-                                     return item.isError();
-                                 })->error.left(200)));
+                            .arg(errors.firstError.left(200)));
         else
             m_job->finish(plural(r.total(), tr("1 item"), tr("%n items")));
         m_job = nullptr;

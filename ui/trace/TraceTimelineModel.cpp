@@ -290,10 +290,13 @@ QVariant TraceTimelineModel::data(const QModelIndex &index, int role) const
                 .arg(locale.toString(u.uncachedInput), locale.toString(u.cacheRead), locale.toString(u.cacheWrite5m),
                      locale.toString(u.cacheWrite1h), locale.toString(u.output), locale.toString(u.reasoning));
         }
-        if ((index.column() == CostColumn || index.column() == TotalCostColumn) && firstOfTurn && turn->usage &&
-            !m_cost.turn(ref.thread, step.turn))
-            return tr("No price for model \"%1\" in the pricing table: this turn's cost is not known and not counted")
-                .arg(turn->model);
+        if ((index.column() == CostColumn || index.column() == TotalCostColumn) && firstOfTurn && turn->usage) {
+            if (!m_cost.turn(ref.thread, step.turn))
+                return tr("No price for model \"%1\" in the pricing table: this turn's cost is not known and not "
+                          "counted")
+                    .arg(turn->model);
+            return tr("Priced as %1").arg(m_cost.priceSource(ref.thread, step.turn));
+        }
         if (index.column() == StepColumn && (step.line > 0 || isKept(ref.thread, ref.step))) {
             QStringList tip;
             if (isKept(ref.thread, ref.step))

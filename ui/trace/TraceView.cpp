@@ -313,6 +313,7 @@ void TraceView::showTrace(std::shared_ptr<const Trace> trace)
     }
     if (!trace) {
         m_header->clear();
+        m_header->setToolTip(QString());
         updateActions();
         return;
     }
@@ -352,6 +353,9 @@ void TraceView::showTrace(std::shared_ptr<const Trace> trace)
                 .arg(reasons.join(u"; "_s).toHtmlEscaped());
     }
     m_header->setText(header);
+    // Where each price came from, for whoever wonders about a figure (the cost cells say it per turn).
+    m_header->setToolTip(cost.priceSources.isEmpty() ? QString()
+                                                     : tr("Priced as:\n%1").arg(cost.priceSources.join(u'\n')));
     if (m_model->rowCount() > 0)
         m_tree->setCurrentIndex(m_filter->index(0, 0));
     restoreSelection();

@@ -79,7 +79,8 @@ private Q_SLOTS:
         QCOMPARE(baseline.value(QStringLiteral("run_type")).toString(), QStringLiteral("baseline"));
         QCOMPARE(with.value(QStringLiteral("run_type")).toString(), QStringLiteral("with_skill"));
         QCOMPARE(baseline.value(QStringLiteral("passed")).toBool(), false); // 1 of 2 is not more than half
-        QCOMPARE(with.value(QStringLiteral("passed")).toBool(), true);
+        QCOMPARE(with.value(QStringLiteral("passed")).toBool(), true);      // +50 points: beneficial
+        QCOMPARE(baseline.value(QStringLiteral("assertions_passed")).toInt(), 1);
         QCOMPARE(with.value(QStringLiteral("assertions_passed")).toInt(), 2);
         QCOMPARE(with.value(QStringLiteral("assertions_total")).toInt(), 2);
         const QJsonObject stats = with.value(QStringLiteral("stats")).toObject();
@@ -99,7 +100,35 @@ private Q_SLOTS:
         QCOMPARE(lines[0].split(',').size(), lines[2].split(',').size());
     }
 
-    void upskillBatch_importedBack_pairsTheArms()
+    // Issue 33: the with-skill run's "passed" is upskill's own is_beneficial against the baseline of the same model and
+    // repeat, not "more than half its cases": 3 of 7 with the skill over 0 of 7 without is beneficial, and 6 of 7
+    // over 6 of 7 with as many tokens is not.
+    void upskillBatch_withSkillPassed_isUpskillsBeneficialRule()
+    {
+        RunManifest manifest;
+        manifest.skillName = QStringLiteral("changelog");
+        manifest.models = {{QStringLiteral("generic:m"), QStringLiteral("generic"), QString()}};
+        RunStore store = std::get<RunStore>(RunStore::create(m_dir.filePath(QStringLiteral("runs-verdict")), manifest));
+        for (int c = 0; c < 7; ++c) {
+            const QString id = QStringLiteral("case-%1").arg(c);
+            store.append(item(kBaselineArm, id, 1, false));
+            store.append(item(kWithSkillArm, id, 1, c < 3));
+            store.append(item(kBaselineArm, id, 2, c < 6));
+            store.append(item(kWithSkillArm, id, 2, c < 6));
+        }
+        const QString out = m_dir.filePath(QStringLiteral("upskill-verdict"));
+        QCOMPARE(exportUpskillBatch(store, out), QString());
+        const auto result = [&](int run) { return readJson(out + QStringLiteral("/run_%1/run_result.json").arg(run)); };
+        QCOMPARE(result(2).value(QStringLiteral("run_type")).toString(), QStringLiteral("with_skill"));
+        QCOMPARE(result(2).value(QStringLiteral("passed")).toBool(), true); // 3/7 < half, yet +43 points
+        QCOMPARE(result(2).value(QStringLiteral("assertions_passed")).toInt(), 3);
+        QCOMPARE(result(2).value(QStringLiteral("assertions_total")).toInt(), 7);
+        QCOMPARE(result(3).value(QStringLiteral("passed")).toBool(), true);  // baseline 6/7 > half
+        QCOMPARE(result(4).value(QStringLiteral("passed")).toBool(), false); // 6/7 over 6/7, same tokens
+        QCOMPARE(readJson(out + QStringLiteral("/batch_summary.json")).value(QStringLiteral("passed_runs")).toInt(), 2);
+    }
+
+    void upskillBatch_importedBack_keepsEachArmsPassRate()
     {
         const RunStore store = sampleRun();
         const QString out = m_dir.filePath(QStringLiteral("upskill-roundtrip"));
@@ -107,13 +136,60 @@ private Q_SLOTS:
         auto imported = importUpskillBatch(out, m_dir.filePath(QStringLiteral("imported")));
         QVERIFY(std::holds_alternative<RunStore>(imported));
         const RunStore &again = std::get<RunStore>(imported);
-        QCOMPARE(again.results().size(), 2);
+        QCOMPARE(again.results().size(), 4); // 2 cases per arm, as counted
         QCOMPARE(again.manifest().skillName, QStringLiteral("rmsnorm"));
-        QCOMPARE(again.results()[0].key.arm, kBaselineArm);
-        QCOMPARE(again.results()[1].key.repeat, 1);
-        QCOMPARE(again.results()[1].passed, true);
-        QCOMPARE(again.results()[1].usage.output, 40);
+        const RunSummary summary = summarizeRun(again.results());
+        QCOMPARE(summary.arm(QStringLiteral("generic:m"), kBaselineArm)->passRate.successes, 1);
+        QCOMPARE(summary.arm(QStringLiteral("generic:m"), kWithSkillArm)->passRate.successes, 2);
+        qint64 output = 0;
+        for (const ItemResult &r : again.results())
+            output += r.key.arm == kWithSkillArm ? r.usage.output : 0;
+        QCOMPARE(output, 40); // the run's tokens, shared out over its items
         QVERIFY(std::holds_alternative<QString>(importUpskillBatch(m_dir.path(), m_dir.filePath(QStringLiteral("x")))));
+    }
+
+    // Issue 33: upskill 0.2.1 printed 0% -> 43% (3 of 7); imported as one item per arm scored by the run's flag it
+    // read 0 of 1 -> 1 of 1, +100 points. Now: the counts upskill printed, unpaired, no paired statistic claimed.
+    void upskill021Batch_importsThePrintedCounts_unpaired()
+    {
+        const QString runs = QStringLiteral(SKILLFORGE_SOURCE_DIR "/tests/fixtures/runs/upskill-0.2.1-runs");
+        auto imported = importUpskillBatch(runs + QStringLiteral("/2026_12_01_10_15"),
+                                           m_dir.filePath(QStringLiteral("imported-021")));
+        if (const QString *error = std::get_if<QString>(&imported))
+            QFAIL(qPrintable(*error));
+        const RunStore &store = std::get<RunStore>(imported);
+        QCOMPARE(store.results().size(), 14);
+        QCOMPARE(store.manifest().parameters.value(QStringLiteral("granularity")).toString(), QStringLiteral("counts"));
+        QCOMPARE(store.manifest().parameters.value(QStringLiteral("paired")).toBool(), false);
+        QCOMPARE(store.manifest().status, QStringLiteral("finished"));
+        QVERIFY(!store.manifest().finishedAt.isEmpty());
+        const QString model = QStringLiteral("generic.qwen2.5-coder-1.5b");
+        const RunSummary summary = summarizeRun(store.results());
+        QCOMPARE(summary.arm(model, kBaselineArm)->passRate.successes, 0);
+        QCOMPARE(summary.arm(model, kBaselineArm)->passRate.trials, 7);
+        QCOMPARE(summary.arm(model, kWithSkillArm)->passRate.successes, 3);
+        QCOMPARE(summary.arm(model, kWithSkillArm)->passRate.trials, 7);
+        const ArmComparison *comparison = summary.comparison(model);
+        QVERIFY(!comparison || comparison->table.pairs() == 0);
+        qint64 latency = 0;
+        for (const ItemResult &r : store.results())
+            latency += r.key.arm == kWithSkillArm ? r.latencyMs : 0;
+        QCOMPARE(latency, 41234); // the run's span, shared out, not counted seven times
+
+        // Interrupted after its baseline: what finished imports, and the run says it was interrupted.
+        imported = importUpskillBatch(runs + QStringLiteral("/2026_12_01_11_02"),
+                                      m_dir.filePath(QStringLiteral("imported-021-cut")));
+        if (const QString *error = std::get_if<QString>(&imported))
+            QFAIL(qPrintable(*error));
+        const RunStore &cut = std::get<RunStore>(imported);
+        QCOMPARE(cut.results().size(), 7);
+        QCOMPARE(cut.manifest().status, QStringLiteral("interrupted"));
+        QCOMPARE(cut.manifest().parameters.value(QStringLiteral("runs_without_result")).toInt(), 1);
+
+        // upskill's runs/ folder: a batch per eval.
+        QCOMPARE(upskillBatchesIn(runs),
+                 QStringList({runs + QStringLiteral("/2026_12_01_10_15"), runs + QStringLiteral("/2026_12_01_11_02")}));
+        QVERIFY(upskillBatchesIn(runs + QStringLiteral("/2026_12_01_10_15")).isEmpty());
     }
 
     void upskillV2Batch_eachTestOfEachArmBecomesAnItem_modelsFromTheFolderNames()
@@ -154,7 +230,7 @@ private Q_SLOTS:
         QCOMPARE(summary.comparison(QStringLiteral("hf:moonshotai/Kimi-K2"))->lift, 0.5);
     }
 
-    void upskillV1Batch_withoutPerTestResults_importsOneItemPerRun()
+    void upskillV1Batch_withoutPerTestResults_importsItsCounts_orOneItemPerRunWithout()
     {
         const QString batch = m_dir.filePath(QStringLiteral("v1-batch"));
         QVERIFY(QDir().mkpath(batch + QStringLiteral("/run_1")));
@@ -167,9 +243,24 @@ private Q_SLOTS:
         auto imported = importUpskillBatch(batch, m_dir.filePath(QStringLiteral("imported-v1")));
         QVERIFY(std::holds_alternative<RunStore>(imported));
         const RunStore &store = std::get<RunStore>(imported);
-        QCOMPARE(store.results().size(), 1);
-        QCOMPARE(store.results().first().key.caseId, QStringLiteral("suite"));
-        QCOMPARE(store.manifest().parameters.value(QStringLiteral("granularity")).toString(), QStringLiteral("run"));
+        QCOMPARE(store.results().size(), 2);
+        QCOMPARE(store.results().first().key.caseId, QStringLiteral("run1-1"));
+        QCOMPARE(store.manifest().parameters.value(QStringLiteral("granularity")).toString(), QStringLiteral("counts"));
+
+        // No counts at all: the run's own flag, one item for the whole suite.
+        const QString bare = m_dir.filePath(QStringLiteral("v1-batch-bare"));
+        QVERIFY(QDir().mkpath(bare + QStringLiteral("/run_1")));
+        QFile flagOnly(bare + QStringLiteral("/run_1/run_result.json"));
+        QVERIFY(flagOnly.open(QIODevice::WriteOnly));
+        flagOnly.write(R"({"metadata": {"model": "kimi", "task": "t", "batch_id": "b", "run_number": 1,
+                           "timestamp": "2026-01-01T00:00:00"}, "passed": true, "run_type": "with_skill"})");
+        flagOnly.close();
+        imported = importUpskillBatch(bare, m_dir.filePath(QStringLiteral("imported-v1-bare")));
+        QVERIFY(std::holds_alternative<RunStore>(imported));
+        QCOMPARE(std::get<RunStore>(imported).results().size(), 1);
+        QCOMPARE(std::get<RunStore>(imported).results().first().key.caseId, QStringLiteral("suite"));
+        QCOMPARE(std::get<RunStore>(imported).manifest().parameters.value(QStringLiteral("granularity")).toString(),
+                 QStringLiteral("run"));
     }
 
     void upskillTestResultThatIsNotJson_isAnErrorNamingTheFile()

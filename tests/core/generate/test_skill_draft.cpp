@@ -1,10 +1,28 @@
 // Reading a teacher's reply into skill files, whatever shape the reply takes.
 #include "generate/SkillDraft.h"
+#include "generate/StructuredReply.h"
+#include "skill/SkillValidator.h"
 
+#include <QDir>
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace sf;
 using namespace Qt::StringLiterals;
+
+namespace {
+
+// A teacher's reply in the JSON reply format (generate --reply-format json).
+QString jsonReply(const QString &name, const QString &description, const QString &body)
+{
+    return QString::fromUtf8(
+        QJsonDocument(QJsonObject{{u"name"_s, name}, {u"description"_s, description}, {u"body"_s, body}}).toJson());
+}
+
+} // namespace
 
 class TestSkillDraft final : public QObject
 {
@@ -64,6 +82,41 @@ private Q_SLOTS:
         const QString text = SkillDraft::format(files);
         QVERIFY(text.startsWith(u"=== FILE: SKILL.md ==="_s));
         QCOMPARE(SkillDraft::parse(text).files, files);
+    }
+
+    // Issue 33: `generate --reply-format json` wrote name: "write-changelog-entry"; upskill keeps the quotes and its
+    // eval stops. Front matter is written plain where YAML reads it back unchanged, quoted only where it must be.
+    void jsonReply_frontMatterWithoutNeedlessQuotes_loadsInUpskill()
+    {
+        const SkillDraft draft = skillDraftFromJson(
+            jsonReply(u"write-changelog-entry"_s, u"Writes a changelog entry. Use when a change is ready to ship."_s,
+                      u"```markdown\n# Changelog entries\n\nWrite one line per change.\n```"_s));
+        QVERIFY2(draft.isUsable(), qPrintable(draft.problems.join(u"; "_s)));
+        const QByteArray skill = draft.files.value(u"SKILL.md"_s);
+        QCOMPARE(skill,
+                 QByteArray("---\nname: write-changelog-entry\ndescription: Writes a changelog entry. Use when a "
+                            "change is ready to ship.\n---\n\n# Changelog entries\n\nWrite one line per "
+                            "change.\n"));
+
+        QTemporaryDir root;
+        QVERIFY(QDir(root.path()).mkdir(u"write-changelog-entry"_s));
+        QFile file(root.filePath(u"write-changelog-entry/SKILL.md"_s));
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(skill);
+        file.close();
+        const QList<SkillProblem> problems =
+            validateSkill(root.filePath(u"write-changelog-entry"_s), ValidationProfile::Upskill);
+        QVERIFY(!hasErrors(problems));
+    }
+
+    void jsonReply_valuesYamlWouldMisread_areQuoted_onOneLine()
+    {
+        const SkillDraft draft = skillDraftFromJson(
+            jsonReply(u"yes"_s, u"Formats dates: ISO 8601.\nUse when dates appear."_s, u"# Dates"_s));
+        QVERIFY(draft.isUsable());
+        QCOMPARE(draft.files.value(u"SKILL.md"_s),
+                 QByteArray("---\nname: \"yes\"\ndescription: \"Formats dates: ISO 8601. Use when dates appear.\"\n---"
+                            "\n\n# Dates\n"));
     }
 };
 

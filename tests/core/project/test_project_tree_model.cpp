@@ -59,6 +59,25 @@ private Q_SLOTS:
                  QStringLiteral("20261203T000000Z-000000"));
     }
 
+    // Issue 33: the sidebar's skill tooltip is the skill at a glance, as `skillforge skill list` shows it.
+    void skills_tooltipSaysWhatTheSkillDoesCostsAndLastDecided()
+    {
+        QTemporaryDir dir;
+        auto project = std::get<Project>(Project::create(dir.filePath(QStringLiteral("p")), QStringLiteral("p")));
+        const QString skill = project.skillsPath() + QStringLiteral("/rmsnorm");
+        QVERIFY(
+            writeFileAtomically(skill + QStringLiteral("/SKILL.md"),
+                                "---\nname: rmsnorm\ndescription: Writes RMSNorm kernels. Use for CUDA norms.\n---\n"
+                                "# RMSNorm\n\nOne block per row.\n")
+                .isEmpty());
+        ProjectTreeModel model;
+        model.setProject(project);
+        const QString tip = model.indexForPath(QFileInfo(skill).absoluteFilePath()).data(Qt::ToolTipRole).toString();
+        QVERIFY2(tip.startsWith(QStringLiteral("Writes RMSNorm kernels. Use for CUDA norms.\n")), qPrintable(tip));
+        QVERIFY2(tip.contains(QStringLiteral("tokens in all: SKILL.md ~")), qPrintable(tip));
+        QVERIFY2(tip.contains(QStringLiteral("last evaluation: none")), qPrintable(tip));
+    }
+
     void kernelTaskGroup_countsTheProjectsOwn_andSaysWhereTheBundledAre()
     {
         QTemporaryDir dir;

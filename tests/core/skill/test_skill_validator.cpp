@@ -213,7 +213,10 @@ private Q_SLOTS:
         QTest::newRow("upskill-unknown") << QStringLiteral("unknown-keys") << upskill
                                          << QStringLiteral("unexpected-key") << true << 4 << 1;
         QTest::newRow("upskill-multiline")
-            << QStringLiteral("multiline-yaml") << upskill << QStringLiteral("upskill-multiline") << false << 4 << 1;
+            << QStringLiteral("multiline-yaml") << upskill << QStringLiteral("upskill-multiline") << true << 4 << 1;
+        // What `generate --reply-format json` wrote before: upskill keeps the quotes and its eval stops.
+        QTest::newRow("upskill-quoted-name")
+            << QStringLiteral("multiline-yaml") << upskill << QStringLiteral("upskill-quoted") << true << 3 << 1;
         QTest::newRow("upskill-keys-in-agentskills")
             << QStringLiteral("upskill-style") << agent << QStringLiteral("unexpected-key") << true << 5 << 1;
     }

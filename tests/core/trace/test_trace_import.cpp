@@ -332,6 +332,23 @@ private Q_SLOTS:
         QCOMPARE(trace.threads[0].steps[size_t(call->paired)].text.toString(), u"hello"_s);
     }
 
+    // Issue 33: fast-agent 0.10.48 (what upskill installs) writes fast-agent.usage/v2, one entry per provider attempt;
+    // read as the old layout it gave 0 tokens. Every attempt was billed: a retried request counts twice.
+    void fastAgent_usageV2_addsEveryProviderAttempt()
+    {
+        const Trace trace = load(fixture(u"fast-agent/history_usage_v2.json"_s));
+        QCOMPARE(trace.format, u"fast-agent"_s);
+        const TraceStats stats = TraceStats::of(trace);
+        QCOMPARE(stats.turns, 4);
+        QCOMPARE(stats.usage.uncachedInput, 20 + 20 + 100); // Anthropic's uncached; OpenAI's total less cached
+        QCOMPARE(stats.usage.cacheRead, 1000 + 1200 + 1400);
+        QCOMPARE(stats.usage.cacheWrite5m, 200);
+        QCOMPARE(stats.usage.output, 55 + 30);
+        QCOMPARE(stats.usage.reasoning, 12);
+        QCOMPARE(trace.threads[0].turns[1].model, u"claude-sonnet-4-5-20250929"_s);
+        QCOMPARE(trace.threads[0].turns[3].model, u"gpt-5.6-terra"_s);
+    }
+
     void smolagents_stepsBecomeTurnsWithErrors()
     {
         const Trace trace = load(fixture(u"smolagents/steps.json"_s));

@@ -45,6 +45,7 @@ private Q_SLOTS:
         const std::optional<double> cost =
             parsed(table).cost(u"anthropic:claude-opus-4-5-20251101"_s, usage, QDate(2025, 12, 1));
         QVERIFY(cost);
+        QVERIFY(cost);
         const double expected = (1000 * 5 + 2000 * 0.5 + 400 * 6.25 + 100 * 10 + 300 * 25) / 1e6;
         QCOMPARE(*cost, expected);
     }
@@ -60,9 +61,9 @@ private Q_SLOTS:
     void longestPatternWins_andDatesChooseTheEntryInForce()
     {
         const Pricing pricing = parsed(table);
-        QCOMPARE(pricing.priceFor(u"openai:gpt-4.1-mini"_s, QDate(2025, 6, 1))->input, 0.4);
-        QCOMPARE(pricing.priceFor(u"openai:gpt-4.1"_s, QDate(2025, 6, 1))->input, 2.0);
-        QCOMPARE(pricing.priceFor(u"openai:gpt-4.1"_s, QDate(2026, 2, 1))->input, 1.0);
+        QCOMPARE(pricing.priceFor(u"openai:gpt-4.1-mini"_s, QDate(2025, 6, 1))->input.usdPerMillion, 0.4);
+        QCOMPARE(pricing.priceFor(u"openai:gpt-4.1"_s, QDate(2025, 6, 1))->input.usdPerMillion, 2.0);
+        QCOMPARE(pricing.priceFor(u"openai:gpt-4.1"_s, QDate(2026, 2, 1))->input.usdPerMillion, 1.0);
         QVERIFY(!pricing.priceFor(u"openai:gpt-4.1"_s, QDate(2025, 1, 1))); // before any price took effect
     }
 
@@ -78,10 +79,10 @@ private Q_SLOTS:
 
     void missingCachePrices_fallBackToInput()
     {
-        const std::optional<ModelPrice> price = parsed(table).priceFor(u"openai:gpt-4.1-mini"_s, QDate(2025, 6, 1));
+        const std::optional<ModelRates> price = parsed(table).priceFor(u"openai:gpt-4.1-mini"_s, QDate(2025, 6, 1));
         QVERIFY(price);
-        QCOMPARE(price->cacheRead, 0.4);
-        QCOMPARE(price->cacheWrite1h, 0.4);
+        QCOMPARE(price->cacheRead.usdPerMillion, 0.4);
+        QCOMPARE(price->cacheWrite1h.usdPerMillion, 0.4);
     }
 
     void override_winsForTheModelsItPrices()
@@ -89,8 +90,8 @@ private Q_SLOTS:
         Pricing pricing = parsed(table);
         pricing.overrideWith(parsed(R"({"prices": [{"pattern": "openai:*", "effective": "2020-01-01",
             "usdPerMillionTokens": {"input": 9, "output": 9}}]})"));
-        QCOMPARE(pricing.priceFor(u"openai:gpt-4.1-mini"_s, QDate(2025, 6, 1))->input, 9.0);
-        QCOMPARE(pricing.priceFor(u"anthropic:claude-opus-4-5"_s, QDate(2025, 12, 1))->input, 5.0);
+        QCOMPARE(pricing.priceFor(u"openai:gpt-4.1-mini"_s, QDate(2025, 6, 1))->input.usdPerMillion, 9.0);
+        QCOMPARE(pricing.priceFor(u"anthropic:claude-opus-4-5"_s, QDate(2025, 12, 1))->input.usdPerMillion, 5.0);
     }
 
     void badFile_errorsNameFileLineAndProblem()
@@ -141,62 +142,37 @@ private Q_SLOTS:
                  qPrintable(bad.error));
     }
 
-    void shippedTable_prices2026Models_andLeavesUnconfirmedOnesUnpriced()
+    void untilDate_endsAnEntry_andTheNextTableTakesOver()
     {
-        QFile file(QStringLiteral(SKILLFORGE_SOURCE_DIR) + u"/resources/pricing/pricing.json"_s);
-        QVERIFY(file.open(QIODevice::ReadOnly));
-        const Result<Pricing> shipped = Pricing::fromJson(file.readAll(), file.fileName());
-        QVERIFY2(shipped.ok(), qPrintable(shipped.error));
-        const QDate today(2026, 12, 3);
-        const auto price = [&](const QString &model) { return shipped.value->priceFor(model, today); };
-        QCOMPARE(price(u"anthropic:claude-opus-5-5"_s)->input, 4.0);
-        QCOMPARE(price(u"anthropic:claude-opus-5"_s)->input, 5.0);
-        QCOMPARE(price(u"anthropic:claude-opus-5-20260724"_s)->output, 25.0); // a dated snapshot of Opus 5
-        QCOMPARE(price(u"anthropic:claude-fable-5-1"_s)->cacheRead, 0.25);
-        QCOMPARE(price(u"anthropic:claude-sonnet-5-5"_s)->output, 10.0);
-        // A point release without a confirmed price is not priced as its family's first model.
-        QVERIFY(!price(u"anthropic:claude-fable-5-2"_s));
-        QVERIFY(!price(u"openai:gpt-5.5"_s));
-        QVERIFY(!price(u"openai:gpt-5.6-sol"_s));
-        QCOMPARE(price(u"openai:gpt-5"_s)->input, 1.25);
-        QCOMPARE(price(u"openai:gpt-5-mini"_s)->input, 0.25);
-        QCOMPARE(price(u"hf:moonshotai/Kimi-K2.6:fireworks-ai"_s)->output, 4.0);
-        QVERIFY(!price(u"hf:moonshotai/Kimi-K2.6"_s)); // the router's choice of provider decides the price
+        Pricing pricing = parsed(R"({"prices": [{"pattern": "anthropic:claude-x*", "effective": "2026-01-01",
+            "until": "2026-02-01", "usdPerMillionTokens": {"input": 3, "output": 15}}]})");
+        pricing.overrideWith(parsed(R"({"prices": [{"pattern": "anthropic:claude-x-1", "effective": "2026-01-15",
+            "until": "2026-01-20", "usdPerMillionTokens": {"input": 9, "output": 9}}]})"));
+        QCOMPARE(pricing.priceFor(u"anthropic:claude-x-1"_s, QDate(2026, 1, 10))->input.usdPerMillion, 3.0);
+        QCOMPARE(pricing.priceFor(u"anthropic:claude-x-1"_s, QDate(2026, 1, 19))->input.usdPerMillion, 9.0);
+        QCOMPARE(pricing.priceFor(u"anthropic:claude-x-1"_s, QDate(2026, 1, 20))->input.usdPerMillion, 3.0);
+        QCOMPARE(pricing.priceFor(u"anthropic:claude-x-1"_s, QDate(2026, 1, 31))->until, QDate(2026, 2, 1));
+        QVERIFY(!pricing.priceFor(u"anthropic:claude-x-1"_s, QDate(2026, 2, 1)));
 
-        // Haiku 5.5 above 100K input tokens, GPT-6.2 Sol above 272K: the whole request at the long tier.
-        TokenUsage usage;
-        usage.uncachedInput = 150000;
-        usage.output = 2000;
-        QCOMPARE(*shipped.value->cost(u"anthropic:claude-haiku-5-5"_s, usage, today), (150000 * 0.5 + 2000 * 2.5) / 1e6);
-        usage.uncachedInput = 90000;
-        QCOMPARE(*shipped.value->cost(u"anthropic:claude-haiku-5-5"_s, usage, today), (90000 * 0.1 + 2000 * 0.5) / 1e6);
-        usage.uncachedInput = 200000;
-        usage.cacheRead = 100000;
-        QCOMPARE(*shipped.value->cost(u"openai:gpt-6.2-sol"_s, usage, today),
-                 (200000 * 4.0 + 100000 * 0.2 + 2000 * 15.0) / 1e6);
+        const Result<Pricing> bad = Pricing::fromJson(R"({"prices": [{"pattern": "openai:x", "effective": "2026-01-01",
+            "until": "2025-12-01", "usdPerMillionTokens": {"input": 1, "output": 1}}]})",
+                                                      u"p.json"_s);
+        QVERIFY2(!bad.ok() && bad.error.contains("until"_L1), qPrintable(bad.error));
     }
 
-    void shippedTable_parses_andPricesTheBuiltInModels()
+    void summary_namesEveryBucketAndTier()
     {
-        QFile file(QStringLiteral(SKILLFORGE_SOURCE_DIR) + u"/resources/pricing/pricing.json"_s);
-        QVERIFY(file.open(QIODevice::ReadOnly));
-        const Result<Pricing> shipped = Pricing::fromJson(file.readAll(), file.fileName());
-        QVERIFY2(shipped.ok(), qPrintable(shipped.error));
-        QVERIFY(shipped.value->priceFor(u"anthropic:claude-sonnet-4-5"_s));
-        // This year's models (issue 19: a claude-opus-4-6 session had 158 of 458 turns not priced).
-        const auto opus46 = shipped.value->priceFor(u"anthropic:claude-opus-4-6"_s, QDate(2026, 3, 1));
-        QVERIFY(opus46);
-        QCOMPARE(opus46->input, 5.0);
-        QCOMPARE(opus46->output, 25.0);
-        QVERIFY(shipped.value->priceFor(u"anthropic:claude-sonnet-4-6"_s, QDate(2026, 3, 1)));
-        QVERIFY(shipped.value->priceFor(u"openai:gpt-4.1-mini"_s));
-        TokenUsage usage;
-        usage.output = 1000;
-        QCOMPARE(shipped.value->cost(u"local:gemma-3-270m"_s, usage), std::optional<double>(0.0));
-        // The compiled-in copy is the same table.
-        QVERIFY(Pricing::shared().priceFor(u"anthropic:claude-sonnet-4-5"_s));
-        QVERIFY(Pricing::costFor(u"anthropic:claude-sonnet-4-5"_s, usage));
-        QVERIFY(!Pricing::costFor(u"hf:unknown/model"_s, usage));
+        const Result<Pricing> table = Pricing::fromJson(R"({"prices": [{"pattern": "anthropic:small*",
+            "effective": "2026-01-01", "usdPerMillionTokens": {"input": 1, "output": 5, "cacheRead": 0.1,
+            "cacheWrite5m": 1.25, "cacheWrite1h": 2},
+            "longContext": {"aboveInputTokens": 200000, "usdPerMillionTokens": {"input": 2, "output": 7.5}}}]})",
+                                                        u"p.json"_s);
+        QVERIFY2(table.ok(), qPrintable(table.error));
+        const ModelRates rates = *table.value->priceFor(u"anthropic:small-1"_s, QDate(2026, 6, 1));
+        QCOMPARE(rates.summary(),
+                 u"$1 input, $5 output, $0.10 cache read, $1.25 cache write (5 min), $2 cache write (1 h) per million "
+                 u"tokens; above 200K input tokens: $2 input, $7.50 output, $2 cache read, $2 cache write"_s);
+        QCOMPARE(rates.origin, u"p.json: anthropic:small*"_s);
     }
 };
 
