@@ -81,6 +81,8 @@ QString statsText(const Trace &trace, const TraceStats &stats, const TraceCost &
     for (const SkippedRecord &record : trace.skipped)
         text += record.line > 0 ? QStringLiteral("  line %1: %2\n").arg(record.line).arg(record.reason)
                                 : QStringLiteral("  %1\n").arg(record.reason);
+    for (const QString &note : trace.notes)
+        text += QStringLiteral("note:     %1\n").arg(note);
     return text;
 }
 

@@ -6,6 +6,7 @@
 #include <QHash>
 #include <QList>
 #include <QString>
+#include <QStringList>
 #include <memory>
 #include <optional>
 #include <string_view>
@@ -165,6 +166,9 @@ struct Trace
     std::vector<SkippedRecord> skipped;    ///< at most MaxSkippedListed entries
     qint64 skippedCount = 0;               ///< all skipped records, listed or not
     std::optional<double> reportedCostUsd; ///< a cost the source itself logged (stream-json's result)
+    /// What the reader should know about how the file was read, when nothing was skipped but the figures or the
+    /// threads are not simply the file's own (e.g. totals the file states that differ from the steps', and why).
+    QStringList notes;
     /// The steps' and turns' texts. Copies of a trace share it: it only grows, so no text moves.
     std::shared_ptr<TraceTextStore> texts = std::make_shared<TraceTextStore>();
 

@@ -301,7 +301,8 @@ QJsonObject traceStatsJson(const Trace &trace, const TraceStats &stats, const Tr
                      {u"models"_s, QJsonArray::fromStringList(stats.models)},
                      {u"skills"_s, QJsonArray::fromStringList(stats.skills)},
                      {u"skipped_count"_s, trace.skippedCount},
-                     {u"skipped"_s, skipped}};
+                     {u"skipped"_s, skipped},
+                     {u"notes"_s, QJsonArray::fromStringList(trace.notes)}};
     // cost_usd: what the source itself logged. priced_cost_usd: by the pricing table, null when no turn's
     // model has a price (never 0 for "unknown").
     json.insert(u"cost_usd"_s, trace.reportedCostUsd ? QJsonValue(*trace.reportedCostUsd) : QJsonValue());

@@ -8,6 +8,7 @@
 #include <QFileInfo>
 #include <QJsonDocument>
 #include <QStringDecoder>
+#include <algorithm>
 
 namespace sf {
 
@@ -22,9 +23,9 @@ constexpr qint64 DetectLineBytes = 64 * 1024 * 1024;
 const QStringList &formats()
 {
     static const QStringList names = {
-        u"claude-code"_s, u"claude-stream-json"_s, u"codex"_s,        u"openai-messages"_s, u"fast-agent"_s,
-        u"smolagents"_s,  u"smolagents-answers"_s, u"atif"_s,         u"inspect-json"_s,    u"inspect-eval"_s,
-        u"upskill-run"_s, u"claude-code-loglines"_s, u"text"_s};
+        u"claude-code"_s,   u"claude-stream-json"_s, u"codex"_s,       u"openai-messages"_s, u"fast-agent"_s,
+        u"smolagents"_s,    u"smolagents-answers"_s, u"atif"_s,        u"harbor-traces"_s,   u"inspect-json"_s,
+        u"inspect-eval"_s,  u"upskill-run"_s,        u"claude-code-loglines"_s, u"text"_s};
     return names;
 }
 
@@ -38,7 +39,8 @@ QString describeNonTraceJson(const QJsonValue &root)
                "New Evaluation's Test suite)"_s;
     if (object.contains("run_summary"_L1) || (object.value("runs"_L1).isArray() && object.contains("metadata"_L1)))
         return u"a skill-creator benchmark.json (a benchmark's results), not a trace"_s;
-    if ((object.contains("expectations"_L1) || object.contains("assertion_results"_L1)) && object.contains("summary"_L1))
+    if ((object.contains("expectations"_L1) || object.contains("assertion_results"_L1)) &&
+        object.contains("summary"_L1))
         return u"a skill-creator grading.json (one run's graded expectations), not a trace"_s;
     if (object.contains("total_tokens"_L1) && object.contains("duration_ms"_L1))
         return u"a skill-creator timing.json (one run's tokens and time), not a trace"_s;
@@ -49,6 +51,22 @@ QString describeNonTraceJson(const QJsonValue &root)
     if (object.contains("run_id"_L1) && object.contains("skill"_L1) && object.contains("models"_L1))
         return u"a Skillforge run.json, not a trace: its run folder opens in the Runs and Compare views"_s;
     return {};
+}
+
+/// Whether nothing but whitespace is left in @p file from where it stands; leaves it where it was.
+bool onlyWhitespaceFollows(QFile *file)
+{
+    const qint64 at = file->pos();
+    bool blank = true;
+    while (blank && !file->atEnd()) {
+        const QByteArray chunk = file->read(HeadBytes);
+        blank = chunk.isEmpty() || std::all_of(chunk.cbegin(), chunk.cend(),
+                                               [](char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; });
+        if (chunk.isEmpty())
+            break;
+    }
+    file->seek(at);
+    return blank;
 }
 
 bool isJsonLinesFormat(const QString &format)
@@ -79,6 +97,8 @@ void appendThreads(Trace *trace, Trace &&other, const QString &fileName)
         trace->skip(skipped.line, QStringLiteral("%1: %2").arg(fileName, skipped.reason));
     if (!trace->reportedCostUsd)
         trace->reportedCostUsd = other.reportedCostUsd;
+    for (const QString &note : std::as_const(other.notes))
+        trace->notes.append(QStringLiteral("%1: %2").arg(fileName, note));
     trace->texts->keepAlive(std::move(other.texts)); // the moved steps' texts live there
 }
 
@@ -170,6 +190,8 @@ QString detectJsonLinesFormat(const QJsonObject &first)
         return u"codex"_s;
     if (isBareCodexItem(first))
         return u"codex"_s;
+    if (isHarborTraceRecord(first))
+        return u"harbor-traces"_s;
     if (first.contains("session_id"_L1) || first.contains("parent_tool_use_id"_L1) || type == "stream_event"_L1)
         return u"claude-stream-json"_s;
     // smolagents' benchmark answers: one question's run per line.
@@ -178,8 +200,11 @@ QString detectJsonLinesFormat(const QJsonObject &first)
     if (first.contains("sessionId"_L1) || first.contains("parentUuid"_L1) || first.contains("leafUuid"_L1) ||
         (first.contains("uuid"_L1) && !type.isEmpty()))
         return u"claude-code"_s;
-    // Claude Code records stripped of their ids (shared or trimmed sessions): {type, message: {role, content}}.
-    if ((type == "user"_L1 || type == "assistant"_L1) && first.value("message"_L1).toObject().contains("role"_L1))
+    // Claude Code records stripped of their ids (shared or trimmed sessions): {type, message: {role, content}}. The
+    // reader goes by the record's type, so a message with content and no role reads as well.
+    const QJsonObject message = first.value("message"_L1).toObject();
+    if ((type == "user"_L1 || type == "assistant"_L1) &&
+        (message.contains("role"_L1) || message.contains("content"_L1)))
         return u"claude-code"_s;
     return QString();
 }
@@ -194,6 +219,8 @@ QString detectJsonDocumentFormat(const QJsonValue &root)
         return u"claude-code-loglines"_s;
     if (object.value("eval"_L1).isObject() && (object.contains("samples"_L1) || object.contains("version"_L1)))
         return u"inspect-json"_s;
+    if (isHarborTraceRecord(root.toArray().first().toObject()))
+        return u"harbor-traces"_s;
     const QJsonArray list = root.isArray()                ? root.toArray()
                             : object.contains("steps"_L1) ? object.value("steps"_L1).toArray()
                                                           : object.value("messages"_L1).toArray();
@@ -247,15 +274,25 @@ QString detectTraceFormat(const QString &path, QString *why)
         // JSON Lines: judge by the first records that parse (a broken line is passed over). Whole lines are
         // read, since a first prompt can be far longer than the head.
         file.seek(0);
+        QList<QJsonObject> records;
         for (int i = 0; i < 20 && !file.atEnd(); ++i) {
             const QByteArray line = file.readLine(DetectLineBytes);
             const QJsonObject object = QJsonDocument::fromJson(line).object();
             if (object.isEmpty())
                 continue;
-            const QString format = detectJsonLinesFormat(object);
-            if (!format.isEmpty())
+            // A file that holds one JSON object is a JSON document however it is laid out: judged as one first,
+            // so that a document written on one line (json.dump without indent) reads as it does indented.
+            if (records.isEmpty() && onlyWhitespaceFollows(&file))
+                if (const QString format = detectJsonDocumentFormat(object); !format.isEmpty())
+                    return format;
+            records.append(object);
+            if (const QString format = detectJsonLinesFormat(object); !format.isEmpty())
                 return format;
         }
+        // Several JSON values, one a line: JSON Lines in no shape known, which a whole-document parse would only
+        // report as garbage after the first line.
+        if (records.size() >= 2)
+            return fail(QStringLiteral("%1: %2 (tried: %3)").arg(path, describeUnknownJsonLines(records), triedList()));
     }
     // A NUL byte in a JSON Lines file is one bad line; anywhere else it means binary data.
     if (head.contains('\0') && first != '{')
@@ -324,6 +361,10 @@ Result<Trace> importTrace(const QString &path, const TraceImportOptions &options
         ok = importText(path, &trace, &error);
     } else if (format == "claude-code-loglines"_L1) {
         ok = importClaudeCodeLoglines(path, progress, &trace, &error);
+    } else if (format == "harbor-traces"_L1) {
+        ok = importHarborTraces(path, &trace, &error);
+        if (!ok)
+            error = QStringLiteral("%1: not %2: %3").arg(path, format, error);
     } else if (format == "smolagents-answers"_L1) {
         ok = importSmolagentsAnswers(path, &trace, &error);
         if (!ok)

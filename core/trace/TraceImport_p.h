@@ -154,6 +154,10 @@ bool importFastAgent(const QJsonValue &root, Trace *trace, QString *error);
 bool importSmolagents(const QJsonValue &root, Trace *trace, QString *error);
 bool importSmolagentsAnswers(const QString &path, Trace *trace, QString *error);
 bool importAtif(const QJsonValue &root, const QString &path, Trace *trace, QString *error);
+/// Harbor's exported traces (`*.traces.json`, a JSON list, or the same rows as JSON Lines).
+bool importHarborTraces(const QString &path, Trace *trace, QString *error);
+/// A row of harbor's exported traces: {conversations: [{role, content}...], ...}.
+bool isHarborTraceRecord(const QJsonObject &record);
 bool importInspectJson(const QJsonValue &root, Trace *trace, QString *error);
 bool importInspectEval(const QString &path, Progress &progress, Trace *trace, QString *error);
 /// One inspect_ai sample (from a .json log or an .eval entry) as a thread.
@@ -163,5 +167,8 @@ void importInspectSample(const QJsonObject &sample, Trace *trace);
 QString detectJsonDocumentFormat(const QJsonValue &root);
 /// Which JSON Lines format a first record looks like, or empty.
 QString detectJsonLinesFormat(const QJsonObject &first);
+/// Why JSON Lines whose first records are @p records were read as no known format: what they look like, and
+/// what they lack. For a refusal.
+QString describeUnknownJsonLines(const QList<QJsonObject> &records);
 
 } // namespace sf::trace_import

@@ -92,6 +92,25 @@ private Q_SLOTS:
         QCOMPARE(QJsonDocument::fromJson(r.out.toUtf8()).object().value(QStringLiteral("cost_usd")).toDouble(), 0.0123);
     }
 
+    void stats_atifWithCacheWritesApart_notesWhyTheInputExceedsFinalMetrics()
+    {
+        // Harbor's older Claude Code trajectories: final_metrics' 12347 prompt tokens are uncached + cache read, and
+        // the 6540 cache-write tokens in metrics.extra come on top.
+        const QString path = fixture(QStringLiteral("atif/harbor-claude-code-writes-apart.json"));
+        const Result text = run({QStringLiteral("trace"), QStringLiteral("stats"), path});
+        QVERIFY2(text.exitCode == 0, qPrintable(text.err));
+        QVERIFY2(text.out.contains(QStringLiteral("note:     prompt_tokens here leave out the cache writes")),
+                 qPrintable(text.out));
+        const Result r = run({QStringLiteral("trace"), QStringLiteral("stats"), path, QStringLiteral("--json")});
+        const QJsonObject json = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        const QJsonObject tokens = json.value(QStringLiteral("tokens")).toObject();
+        QCOMPARE(tokens.value(QStringLiteral("uncached_input")).toInteger() +
+                     tokens.value(QStringLiteral("cache_read")).toInteger(),
+                 12347);
+        QCOMPARE(tokens.value(QStringLiteral("total_input")).toInteger(), 12347 + 6540);
+        QCOMPARE(json.value(QStringLiteral("notes")).toArray().size(), 1);
+    }
+
     void stats_explicitFormat_wrongOneExitsTwoNamingIt()
     {
         const Result r = run({QStringLiteral("trace"), QStringLiteral("stats"), kSample, QStringLiteral("--format"),

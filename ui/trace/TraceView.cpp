@@ -352,6 +352,9 @@ void TraceView::showTrace(std::shared_ptr<const Trace> trace)
             plural(trace->skippedCount, tr("<br><span style='color:#c62828'>1 record skipped</span>: %1"), tr("<br><span style='color:#c62828'>%n records skipped</span>: %1"))
                 .arg(reasons.join(u"; "_s).toHtmlEscaped());
     }
+    // How the totals above relate to the file's own (e.g. an ATIF file's final_metrics), when they differ.
+    for (const QString &note : std::as_const(trace->notes))
+        header += tr("<br>Note: %1").arg(note.toHtmlEscaped());
     m_header->setText(header);
     // Where each price came from, for whoever wonders about a figure (the cost cells say it per turn).
     m_header->setToolTip(cost.priceSources.isEmpty() ? QString()
