@@ -461,6 +461,8 @@ int runEval(const QStringList &arguments)
                                               QStringLiteral("Choose one with --judge MODEL."));
         !note.isEmpty())
         err(QStringLiteral("note: ") + note + u'\n');
+    for (const QString &note : session.suite().notes)
+        err(QStringLiteral("note: ") + note + u'\n');
     QObject::connect(&runner, &EvalRunner::itemFinished, qApp, [&](const ItemResult &result) {
         if (tty)
             err(QStringLiteral("\r\033[K") + progressLine(runner, *store));

@@ -71,9 +71,9 @@ QString writeCaseFiles(const TestCase &testCase, const QString &workspace)
     return {};
 }
 
-QString userPromptFor(const TestCase &testCase)
+QString userPromptFor(const TestCase &testCase, const QString &skillName)
 {
-    QString prompt = testCase.input;
+    QString prompt = testCase.studentPrompt(skillName);
     for (auto it = testCase.files.begin(); it != testCase.files.end(); ++it)
         prompt += QStringLiteral("\n\n%1:\n```\n%2\n```").arg(it.key(), it.value());
     return prompt;
@@ -142,7 +142,7 @@ void AgentSession::start()
         m_tools = studentTools(isAgenticWithSkill(m_setup, m_item.key.arm));
     ChatMessage user;
     user.role = QStringLiteral("user");
-    user.content = userPromptFor(m_item.testCase);
+    user.content = userPromptFor(m_item.testCase, m_setup.skill.name);
     m_messages.append(user);
     record({{QStringLiteral("role"), QStringLiteral("system")}, {QStringLiteral("content"), m_system}});
     record({{QStringLiteral("role"), QStringLiteral("user")}, {QStringLiteral("content"), user.content}});

@@ -27,9 +27,9 @@ struct AgentSetup
 /// The system prompt of an arm: the same base text for both arms, plus the skill (inline: its body; agentic:
 /// its name, description and where it lives) for with_skill. @p tools: whether the student has its tools.
 QString systemPromptFor(const AgentSetup &setup, const QString &arm, bool tools);
-/// The first user message: the case's input, then its context files as fenced blocks (they are also in the
-/// workspace), as upskill does, so a model without tools sees them too.
-QString userPromptFor(const TestCase &testCase);
+/// The first user message: the case's input (TestCase::studentPrompt()), then its context files as fenced blocks
+/// (they are also in the workspace), as upskill does, so a model without tools sees them too.
+QString userPromptFor(const TestCase &testCase, const QString &skillName);
 /// Writes the case's context files into @p workspace; "" or what could not be written.
 QString writeCaseFiles(const TestCase &testCase, const QString &workspace);
 

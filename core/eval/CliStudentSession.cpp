@@ -38,9 +38,9 @@ QJsonObject requestJson(const DoorRequestRecord &record)
 
 } // namespace
 
-QString cliPromptFor(const TestCase &testCase)
+QString cliPromptFor(const TestCase &testCase, const QString &skillName)
 {
-    QString prompt = testCase.input;
+    QString prompt = testCase.studentPrompt(skillName);
     if (!testCase.files.isEmpty()) {
         const QStringList names = testCase.files.keys();
         prompt += QStringLiteral("\n\nThe task's files are in the current directory: %1").arg(names.join(u", "));
@@ -99,7 +99,7 @@ void CliStudentSession::start()
     CliItemSpec spec;
     spec.binary = m_binary;
     spec.model = m_item.key.model;
-    spec.prompt = cliPromptFor(m_item.testCase);
+    spec.prompt = cliPromptFor(m_item.testCase, m_setup.skill.name);
     spec.workspace = QDir(m_item.workspace).absolutePath();
     // Beside the workspace, not in it: what verifiers judge is only what the student made. A resumed item gets a
     // fresh one, as its workspace is.

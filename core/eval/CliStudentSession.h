@@ -13,9 +13,9 @@ namespace sf {
 class ChatClient;
 class ItemJudge;
 
-/// The prompt an agent CLI gets for a case: its input, and where its files are (they are in the workspace, where
-/// a user's agent would find them).
-QString cliPromptFor(const TestCase &testCase);
+/// The prompt an agent CLI gets for a case: its input (TestCase::studentPrompt()), and where its files are (they
+/// are in the workspace, where a user's agent would find them).
+QString cliPromptFor(const TestCase &testCase, const QString &skillName);
 
 /**
  * One item run by a real agent CLI (the run's harness): the case's files written into a fresh workspace, the CLI

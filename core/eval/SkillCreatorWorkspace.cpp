@@ -13,44 +13,68 @@ namespace sf {
 
 namespace {
 
+/// iteration-N as skill-creator names them, and the names users give their own: a suffix ("iteration-5b"), an
+/// underscore, "iter-5".
 const QRegularExpression &iterationFolder()
 {
-    static const QRegularExpression pattern(QStringLiteral("^iteration-(\\d+)$"));
+    static const QRegularExpression pattern(QStringLiteral("^iter(?:ation)?[-_]?(\\d+)(.*)$"),
+                                            QRegularExpression::CaseInsensitiveOption);
     return pattern;
 }
 
-bool hasArmFolders(const QDir &eval)
+const QRegularExpression &runFolder()
 {
-    return eval.exists(QStringLiteral("with_skill")) || eval.exists(QStringLiteral("without_skill"));
+    static const QRegularExpression pattern(QStringLiteral("^run[-_]?(\\d+)$"),
+                                            QRegularExpression::CaseInsensitiveOption);
+    return pattern;
 }
 
-/// The iteration folder to read: @p dir itself, or the highest iteration-N inside it; empty when neither.
-QString iterationOf(const QString &dir)
+QStringList subfolders(const QDir &dir)
 {
-    const QDir root(dir);
-    int best = -1;
-    QString chosen;
-    for (const QString &name : root.entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
-        const QRegularExpressionMatch match = iterationFolder().match(name);
-        if (match.hasMatch() && match.captured(1).toInt() > best) {
-            best = match.captured(1).toInt();
-            chosen = root.filePath(name);
-        }
-    }
-    if (!chosen.isEmpty())
-        return chosen;
-    for (const QString &name : root.entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
-        if (name.startsWith(QLatin1String("eval")) && hasArmFolders(QDir(root.filePath(name))))
-            return dir;
-    }
-    return {};
+    return dir.entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name);
 }
 
-/// The case id of an eval folder: eval_metadata.json's eval_name or eval_id, else the folder name without "eval-".
-QString caseIdOf(const QDir &eval)
+/// Whether a folder holds what skill-creator's runs leave: a grading, a timing, outputs/ or run-N/ folders.
+bool holdsRuns(const QDir &dir)
+{
+    if (dir.exists(QStringLiteral("grading.json")) || dir.exists(QStringLiteral("timing.json")) ||
+        dir.exists(QStringLiteral("outputs")))
+        return true;
+    const QStringList names = subfolders(dir);
+    return std::any_of(names.cbegin(), names.cend(), [](const QString &n) { return runFolder().match(n).hasMatch(); });
+}
+
+/// The arm a folder is: with_skill or without_skill, as skill-creator names them. The same names with hyphens count
+/// only where the folder (or an eval folder in it) holds skill-creator's runs, since upskill's batches have
+/// with-skill/ folders of their own.
+/// old_skill is neither arm and is left out.
+QString armOf(const QDir &dir)
+{
+    const QString name = dir.dirName();
+    if (name == QLatin1String("with_skill"))
+        return kWithSkillArm;
+    if (name == QLatin1String("without_skill"))
+        return kBaselineArm;
+    QString normalized = name.toLower();
+    normalized.replace(u'-', u'_');
+    if (normalized != QLatin1String("with_skill") && normalized != QLatin1String("without_skill"))
+        return {};
+    const QStringList evals = subfolders(dir); // with-skill/<eval>/, the arm-major layout
+    if (!holdsRuns(dir) &&
+        std::none_of(evals.cbegin(), evals.cend(), [&](const QString &e) { return holdsRuns(QDir(dir.filePath(e))); }))
+        return {};
+    return normalized == QLatin1String("with_skill") ? kWithSkillArm : kBaselineArm;
+}
+
+/// The case id of an eval folder: eval_metadata.json's eval_name or eval_id (in the first of @p metadataDirs that
+/// has one), else the folder name without "eval-".
+QString caseIdOf(const QString &folderName, const QList<QDir> &metadataDirs)
 {
     QString ignored;
-    if (const auto meta = readJsonObject(eval.filePath(QStringLiteral("eval_metadata.json")), &ignored)) {
+    for (const QDir &dir : metadataDirs) {
+        const auto meta = readJsonObject(dir.filePath(QStringLiteral("eval_metadata.json")), &ignored);
+        if (!meta)
+            continue;
         const QJsonValue name = meta->value(QStringLiteral("eval_name"));
         if (name.isString() && !name.toString().isEmpty())
             return name.toString();
@@ -60,8 +84,85 @@ QString caseIdOf(const QDir &eval)
         if (id.isString() && !id.toString().isEmpty())
             return id.toString();
     }
-    QString name = eval.dirName();
-    return name.startsWith(QLatin1String("eval-")) ? name.mid(5) : name;
+    return folderName.startsWith(QLatin1String("eval-")) ? folderName.mid(5) : folderName;
+}
+
+/// One arm of one eval, wherever the layout put it.
+struct ArmFolder
+{
+    QString caseId;
+    QString arm;
+    QString path;
+};
+
+/// The arm folders of an iteration, in either layout: eval-major as skill-creator writes it
+/// (<eval>/with_skill/), or arm-major as some users lay it out (with_skill/<eval>/). Eval folders may have any name.
+QList<ArmFolder> armFoldersOf(const QDir &iteration)
+{
+    QList<ArmFolder> found;
+    for (const QString &name : subfolders(iteration)) {
+        const QDir sub(iteration.filePath(name));
+        if (const QString arm = armOf(sub); !arm.isEmpty()) {
+            for (const QString &eval : subfolders(sub))
+                found.append({caseIdOf(eval, {QDir(sub.filePath(eval)), QDir(iteration.filePath(eval))}), arm,
+                              sub.filePath(eval)});
+            continue;
+        }
+        for (const QString &armName : subfolders(sub)) {
+            const QDir armDir(sub.filePath(armName));
+            if (const QString arm = armOf(armDir); !arm.isEmpty())
+                found.append({caseIdOf(name, {sub}), arm, armDir.path()});
+        }
+    }
+    return found;
+}
+
+/// The iteration folders in @p root, newest first: by number, then by suffix (iteration-5 < iteration-5b <
+/// iteration-6), which is how users name a redone iteration; modification times are lost in a copy.
+QStringList iterationsOf(const QDir &root)
+{
+    struct Named
+    {
+        int number;
+        QString suffix;
+        QString name;
+    };
+    QList<Named> named;
+    for (const QString &name : subfolders(root)) {
+        const QRegularExpressionMatch match = iterationFolder().match(name);
+        if (match.hasMatch())
+            named.append({match.captured(1).toInt(), match.captured(2), name});
+    }
+    std::sort(named.begin(), named.end(), [](const Named &a, const Named &b) {
+        return a.number != b.number ? a.number > b.number : a.suffix.compare(b.suffix, Qt::CaseInsensitive) > 0;
+    });
+    QStringList names;
+    for (const Named &n : std::as_const(named))
+        names.append(n.name);
+    return names;
+}
+
+/// The iteration folder to read: the newest iteration inside @p dir, else @p dir itself when it holds arm folders;
+/// empty when neither.
+QString iterationOf(const QString &dir)
+{
+    const QDir root(dir);
+    if (const QStringList iterations = iterationsOf(root); !iterations.isEmpty())
+        return root.filePath(iterations.first());
+    return armFoldersOf(root).isEmpty() ? QString() : dir;
+}
+
+/// The folders in @p dir with the folders in each, for a message that shows a layout not read: "eval-1/ (skill/,
+/// no_skill/), eval-2/".
+QString describeFolders(const QDir &dir)
+{
+    QStringList described;
+    for (const QString &name : subfolders(dir)) {
+        const QStringList inside = subfolders(QDir(dir.filePath(name)));
+        described.append(inside.isEmpty() ? name + u'/'
+                                          : QStringLiteral("%1/ (%2/)").arg(name, inside.join(QStringLiteral("/, "))));
+    }
+    return described.isEmpty() ? QStringLiteral("no folders") : described.join(QStringLiteral(", "));
 }
 
 /// One run of one arm: grading.json (both dialects) and timing.json, next to each other or one level up.
@@ -71,6 +172,12 @@ std::optional<ItemResult> runItem(const QDir &run, ItemKey key, QString *error)
     QString gradingPath = run.filePath(QStringLiteral("grading.json"));
     if (!QFileInfo::exists(gradingPath) && QFileInfo::exists(run.filePath(QStringLiteral("outputs/grading.json"))))
         gradingPath = run.filePath(QStringLiteral("outputs/grading.json"));
+    if (!QFileInfo::exists(gradingPath)) {
+        *error = QStringLiteral("%1: no grading.json (looked in it and in outputs/): this run was not graded; "
+                                "skill-creator's grader writes one per run")
+                     .arg(run.path());
+        return std::nullopt;
+    }
     const std::optional<QJsonObject> grading = readJsonObject(gradingPath, error);
     if (!grading)
         return std::nullopt;
@@ -121,16 +228,36 @@ std::optional<ItemResult> runItem(const QDir &run, ItemKey key, QString *error)
 
 bool isSkillCreatorWorkspace(const QString &dir)
 {
-    return !iterationOf(dir).isEmpty();
+    if (!iterationOf(dir).isEmpty())
+        return true;
+    // A layout not read, but skill-creator's by its files: importing it says what is missing, rather than taking
+    // it for another tool's folder.
+    const QDir root(dir);
+    if (root.exists(QStringLiteral("benchmark.json")) || root.exists(QStringLiteral("history.json")))
+        return true;
+    const QStringList names = subfolders(root);
+    return std::any_of(names.cbegin(), names.cend(), [&](const QString &name) {
+        return QFileInfo::exists(root.filePath(name + QStringLiteral("/eval_metadata.json")));
+    });
 }
 
 std::variant<RunStore, QString> importSkillCreatorWorkspace(const QString &dir, const QString &runsDir)
 {
     const QString iteration = iterationOf(dir);
     if (iteration.isEmpty())
-        return QStringLiteral("%1: not a skill-creator workspace (no iteration-N/ folder, and no eval-*/ folder with "
-                              "with_skill/ or without_skill/)")
-            .arg(dir);
+        return QStringLiteral("%1: not a skill-creator workspace (no iteration-N/ folder, and no folder holding "
+                              "with_skill/ or without_skill/, as <eval>/with_skill/ or with_skill/<eval>/; found: %2)")
+            .arg(dir, describeFolders(QDir(dir)));
+    const QList<ArmFolder> arms = armFoldersOf(QDir(iteration));
+    if (arms.isEmpty()) {
+        const QStringList older = iterationsOf(QDir(dir)).mid(1);
+        return QStringLiteral("%1: no eval folder holding with_skill/ or without_skill/ (as <eval>/with_skill/ or "
+                              "with_skill/<eval>/; found: %2)%3")
+            .arg(iteration, describeFolders(QDir(iteration)),
+                 older.isEmpty() ? QString()
+                                 : QStringLiteral("; to read the iteration before it, pass %1")
+                                       .arg(QDir(dir).filePath(older.first())));
+    }
     QString model = QStringLiteral("skill-creator:executor");
     RunManifest manifest;
     manifest.status = QStringLiteral("finished");
@@ -154,33 +281,23 @@ std::variant<RunStore, QString> importSkillCreatorWorkspace(const QString &dir, 
 
     QList<ItemResult> items;
     QString error;
-    const QDir iter(iteration);
-    QStringList evals = iter.entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name);
-    for (const QString &name : std::as_const(evals)) {
-        const QDir eval(iter.filePath(name));
-        if (!hasArmFolders(eval))
-            continue;
-        const QString caseId = caseIdOf(eval);
-        for (const auto &[folder, arm] : {std::pair{QStringLiteral("with_skill"), kWithSkillArm},
-                                          std::pair{QStringLiteral("without_skill"), kBaselineArm}}) {
-            const QDir armDir(eval.filePath(folder));
-            if (!armDir.exists())
-                continue;
-            QStringList runs = armDir.entryList({QStringLiteral("run-*")}, QDir::Dirs | QDir::NoDotAndDotDot);
-            std::sort(runs.begin(), runs.end(), [](const QString &a, const QString &b) {
-                return a.mid(4).toInt() < b.mid(4).toInt();
-            });
-            if (runs.isEmpty())
-                runs = {QString()}; // the flat layout: the arm folder is the one run
-            int repeat = 0;
-            for (const QString &run : std::as_const(runs)) {
-                std::optional<ItemResult> r =
-                    runItem(QDir(run.isEmpty() ? armDir.path() : armDir.filePath(run)), {model, arm, caseId, ++repeat},
-                            &error);
-                if (!r)
-                    return error;
-                items.append(*r);
-            }
+    for (const ArmFolder &folder : arms) {
+        const QDir armDir(folder.path);
+        QList<QPair<int, QString>> runs;
+        for (const QString &name : subfolders(armDir)) {
+            if (const QRegularExpressionMatch match = runFolder().match(name); match.hasMatch())
+                runs.append({match.captured(1).toInt(), name});
+        }
+        std::sort(runs.begin(), runs.end());
+        if (runs.isEmpty())
+            runs = {{1, QString()}}; // the flat layout: the arm folder is the one run
+        int repeat = 0;
+        for (const auto &[number, run] : std::as_const(runs)) {
+            std::optional<ItemResult> r = runItem(QDir(run.isEmpty() ? armDir.path() : armDir.filePath(run)),
+                                                  {model, folder.arm, folder.caseId, ++repeat}, &error);
+            if (!r)
+                return error;
+            items.append(*r);
         }
     }
     if (items.isEmpty())

@@ -5,6 +5,7 @@
 
 #include <QCryptographicHash>
 #include <QDir>
+#include <QDirIterator>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
@@ -35,6 +36,11 @@ QList<VerifierSpec> TestCase::allVerifiers() const
     return all + verifiers;
 }
 
+QString TestCase::studentPrompt(const QString &skillName) const
+{
+    return isVagueInvocation() ? QStringLiteral("/") + skillName : input;
+}
+
 int TestSuite::heldOutCount() const
 {
     return int(std::count_if(cases.cbegin(), cases.cend(), [](const TestCase &c) { return c.isHeldOut(); }));
@@ -43,6 +49,20 @@ int TestSuite::heldOutCount() const
 namespace {
 
 using Path = QList<JsonStep>;
+
+/// The keys whose statements a judge grades: skill-creator's "expectations", agentskills.io's "assertions", and
+/// "expect" as some hand-written suites name them.
+const QStringList &statementKeys()
+{
+    static const QStringList keys = {QStringLiteral("expectations"), QStringLiteral("assertions"),
+                                     QStringLiteral("expect")};
+    return keys;
+}
+
+// A folder given as a fixture goes into the workspace whole; the builtin harness also shows every context file in
+// the prompt, so a folder the size of a repository is refused rather than sent.
+constexpr int kMaxFolderFiles = 200;
+constexpr qint64 kMaxFolderBytes = 2 * 1024 * 1024;
 
 /// Reads one suite's JSON; every problem becomes a LoadError at the line of the value concerned.
 class SuiteParser
@@ -173,9 +193,13 @@ public:
         c->id = id.isDouble() ? QString::number(id.toInteger()) : id.toString();
         if (c->id.isEmpty())
             c->id = QStringLiteral("case-%1").arg(index + 1);
+        // An empty input is a case of its own (the skill invoked without instructions); a missing one is more
+        // likely a mistake, and upskill refuses it too.
         const QJsonValue input = object.take(QStringLiteral("input"));
-        if (!input.isString() || input.toString().trimmed().isEmpty()) {
-            error = fail(at, QStringLiteral("case %1 has no \"input\" text").arg(c->id));
+        if (!input.isString()) {
+            error = fail(at, QStringLiteral("case %1 has no \"input\" text (write \"input\": \"\" for a case that "
+                                            "invokes the skill without instructions)")
+                                 .arg(c->id));
             return false;
         }
         c->input = input.toString();
@@ -233,18 +257,51 @@ public:
             }
         }
         c->expectedOutput = object.take(QStringLiteral("expected_output")).toString();
+        std::optional<VerifierSpec> judge;
+        if (!gradedStatements(&object, at, &judge))
+            return false;
+        if (judge)
+            c->verifiers.append(*judge);
         c->extra = object;
         if (c->allVerifiers().isEmpty() && !object.contains(QStringLiteral("validator"))) {
-            error = fail(at, QStringLiteral("case %1 checks nothing: give expected.contains or verifiers").arg(c->id));
+            error = fail(at, QStringLiteral("case %1 checks nothing: give expected.contains, verifiers or "
+                                            "\"expectations\"")
+                                 .arg(c->id));
             return false;
         }
         return true;
     }
 
+    /// The statements of @p object a judge grades (statementKeys()), taken out of it, as one llm_judge verifier in
+    /// *judge; none there leaves it unset.
+    bool gradedStatements(QJsonObject *object, const Path &at, std::optional<VerifierSpec> *judge)
+    {
+        QStringList expectations;
+        QString listKey;
+        for (const QString &key : statementKeys()) {
+            if (!object->contains(key))
+                continue;
+            if (!statements(object->take(key), at + Path{key}, key, &expectations))
+                return false;
+            if (listKey.isEmpty())
+                listKey = key;
+        }
+        if (expectations.isEmpty())
+            return true;
+        VerifierSpec spec;
+        spec.type = QStringLiteral("llm_judge");
+        spec.threshold = 4;
+        spec.name = listKey;
+        spec.rubric = QStringLiteral("- ") + expectations.join(QStringLiteral("\n- "));
+        spec.line = m_locator.lineOf(at + Path{listKey});
+        *judge = spec;
+        return true;
+    }
+
     // skill-creator: {"skill_name", "evals": [{id, prompt, expected_output, files: [paths], expectations: [...]}]},
-    // or a bare list of such evals. The statements a grader judges ("expectations", or "assertions" as
-    // agentskills.io's guide names them) become one llm_judge verifier; where there are none, the judge grades the
-    // answer against expected_output.
+    // or a bare list of such evals. The statements a grader judges (statementKeys()) become one llm_judge verifier;
+    // where there are none, the judge grades the answer against expected_output. An empty or missing prompt is a
+    // case of its own: the skill invoked without instructions.
     bool skillCreatorCase(const QJsonValue &value, const Path &at, int index, TestCase *c)
     {
         c->line = m_locator.lineOf(at);
@@ -253,66 +310,160 @@ public:
         c->id = id.isDouble() ? QString::number(id.toInteger()) : id.toString();
         if (c->id.isEmpty())
             c->id = QStringLiteral("case-%1").arg(index + 1);
-        c->input = object.take(QStringLiteral("prompt")).toString();
-        if (c->input.trimmed().isEmpty()) {
-            error = fail(at, QStringLiteral("eval %1 has no \"prompt\" text").arg(c->id));
+        const QJsonValue prompt = object.take(QStringLiteral("prompt"));
+        if (!prompt.isUndefined() && !prompt.isNull() && !prompt.isString()) {
+            error = fail(at + Path{QStringLiteral("prompt")},
+                         QStringLiteral("eval %1: \"prompt\" must be text").arg(c->id));
             return false;
         }
+        c->input = prompt.toString();
         c->expectedOutput = object.take(QStringLiteral("expected_output")).toString();
-        const QDir skillDir = QFileInfo(m_path).absoluteDir().filePath(QStringLiteral(".."));
-        const QJsonArray files = object.take(QStringLiteral("files")).toArray();
-        for (int i = 0; i < files.size(); ++i) {
-            const QString relative = QDir::cleanPath(files[i].toString());
-            QFile file(skillDir.filePath(relative));
-            if (relative.isEmpty() || relative.startsWith(u'/') || relative.startsWith(QLatin1String("../")) ||
-                !file.open(QIODevice::ReadOnly)) {
-                error = fail(at + Path{QStringLiteral("files"), i},
-                             QStringLiteral("eval file \"%1\" cannot be read from the skill folder").arg(relative));
-                return false;
-            }
-            c->files.insert(QFileInfo(relative).fileName(), QString::fromUtf8(file.readAll()));
+        if (object.contains(QStringLiteral("files")) &&
+            !caseFiles(object.take(QStringLiteral("files")), at + Path{QStringLiteral("files")}, c))
+            return false;
+        std::optional<VerifierSpec> judge;
+        if (!gradedStatements(&object, at, &judge))
+            return false;
+        if (!judge && !c->expectedOutput.trimmed().isEmpty()) {
+            judge.emplace();
+            judge->type = QStringLiteral("llm_judge");
+            judge->threshold = 4;
+            judge->name = QStringLiteral("expected_output");
+            judge->rubric = QStringLiteral("The answer does what this expected output describes, in substance "
+                                           "(wording may differ):\n\n") +
+                            c->expectedOutput.trimmed();
+            judge->line = m_locator.lineOf(at + Path{QStringLiteral("expected_output")});
         }
-        QStringList expectations;
-        QString listKey;
-        for (const QString &key : {QStringLiteral("expectations"), QStringLiteral("assertions")}) {
-            if (!object.contains(key))
-                continue;
-            if (!statements(object.take(key), at + Path{key}, key, &expectations))
-                return false;
-            listKey = key;
-        }
-        VerifierSpec judge;
-        judge.type = QStringLiteral("llm_judge");
-        judge.threshold = 4;
-        if (!expectations.isEmpty()) {
-            judge.name = listKey;
-            judge.rubric = QStringLiteral("- ") + expectations.join(QStringLiteral("\n- "));
-            judge.line = m_locator.lineOf(at + Path{listKey});
-        } else if (!c->expectedOutput.trimmed().isEmpty()) {
-            judge.name = QStringLiteral("expected_output");
-            judge.rubric = QStringLiteral("The answer does what this expected output describes, in substance "
-                                          "(wording may differ):\n\n") +
-                           c->expectedOutput.trimmed();
-            judge.line = m_locator.lineOf(at + Path{QStringLiteral("expected_output")});
-        } else {
-            error = fail(at, QStringLiteral("eval %1 has nothing to grade: give \"expectations\" (or \"assertions\") "
-                                            "or an \"expected_output\"")
+        if (!judge) {
+            error = fail(at, QStringLiteral("eval %1 has nothing to grade: give \"expectations\" (or \"assertions\", "
+                                            "\"expect\") or an \"expected_output\"")
                                  .arg(c->id));
             return false;
         }
-        c->verifiers.append(judge);
+        c->verifiers.append(*judge);
         c->extra = object;
         return true;
     }
 
-    /// Statements to grade: strings, or objects that carry one ("text", as some skill-creator dialects write them).
+    /// skill-creator's `files`: each a path relative to the skill folder, or an object {path, purpose} (the purpose
+    /// is for the author; the student gets the files as a user would hand them over). A file goes into the
+    /// workspace under its name, a folder under its name with everything in it.
+    bool caseFiles(const QJsonValue &value, const Path &at, TestCase *c)
+    {
+        if (value.isNull())
+            return true;
+        if (!value.isArray()) {
+            error = fail(at, QStringLiteral("eval %1: \"files\" must be a list of paths").arg(c->id));
+            return false;
+        }
+        const QJsonArray files = value.toArray();
+        for (int i = 0; i < files.size(); ++i) {
+            const QJsonValue path = files[i].isObject() ? files[i].toObject().value(QStringLiteral("path")) : files[i];
+            if (!path.isString() || path.toString().trimmed().isEmpty()) {
+                error = fail(at + Path{i}, QStringLiteral("eval %1: files[%2] names no file (give a path relative to "
+                                                          "the skill folder, or an object with \"path\")")
+                                               .arg(c->id)
+                                               .arg(i));
+                return false;
+            }
+            if (!caseFile(path.toString(), at + Path{i}, c))
+                return false;
+        }
+        return true;
+    }
+
+    bool caseFile(const QString &entry, const Path &at, TestCase *c)
+    {
+        const QString relative = QDir::cleanPath(entry);
+        if (QDir::isAbsolutePath(relative) || relative == QLatin1String("..") ||
+            relative.startsWith(QLatin1String("../"))) {
+            error = fail(at, QStringLiteral("eval file \"%1\" must be a path inside the skill folder").arg(entry));
+            return false;
+        }
+        const QString skillDir = QDir::cleanPath(QFileInfo(m_path).absoluteDir().filePath(QStringLiteral("..")));
+        const QString source = locateFixture(skillDir, relative);
+        if (source.isEmpty()) {
+            error = fail(at, QStringLiteral("eval file \"%1\" is not in the skill folder (%2), nor relative to a "
+                                            "folder above it up to the repository's root")
+                                 .arg(relative, skillDir));
+            return false;
+        }
+        if (source != QDir::cleanPath(QDir(skillDir).filePath(relative)))
+            notes.append(QStringLiteral("eval %1: \"%2\" is not in the skill folder; read %3 instead (the path is "
+                                        "taken as relative to %4)")
+                             .arg(c->id, relative, source, source.chopped(relative.size() + 1)));
+        const QString name = QFileInfo(relative).fileName();
+        if (!QFileInfo(source).isDir())
+            return addFile(source, name, relative, at, c);
+        QDirIterator it(source, QDir::Files | QDir::Hidden | QDir::NoDotAndDotDot, QDirIterator::Subdirectories);
+        int count = 0;
+        qint64 bytes = 0;
+        while (it.hasNext()) {
+            const QString file = it.next();
+            const QString inside = QDir(source).relativeFilePath(file);
+            if (inside.startsWith(QLatin1String(".git/")))
+                continue;
+            bytes += it.fileInfo().size();
+            if (++count > kMaxFolderFiles || bytes > kMaxFolderBytes) {
+                error = fail(at, QStringLiteral("eval folder \"%1\" holds more than %2 files or %3 MiB; every "
+                                                "context file is also shown in the student's prompt, so give the "
+                                                "files the case needs")
+                                     .arg(relative)
+                                     .arg(kMaxFolderFiles)
+                                     .arg(kMaxFolderBytes / (1024 * 1024)));
+                return false;
+            }
+            if (!addFile(file, name + u'/' + inside, relative, at, c))
+                return false;
+        }
+        if (count == 0) {
+            error = fail(at, QStringLiteral("eval folder \"%1\" holds no files (the workspace is given files, not "
+                                            "empty folders)")
+                                 .arg(relative));
+            return false;
+        }
+        return true;
+    }
+
+    bool addFile(const QString &source, const QString &workspacePath, const QString &entry, const Path &at, TestCase *c)
+    {
+        QFile file(source);
+        if (!file.open(QIODevice::ReadOnly)) {
+            error = fail(at, QStringLiteral("eval file \"%1\" cannot be read: %2").arg(source, file.errorString()));
+            return false;
+        }
+        if (c->files.contains(workspacePath)) {
+            error = fail(at, QStringLiteral("eval file \"%1\" would be \"%2\" in the workspace, as another of the "
+                                            "case's files is")
+                                 .arg(entry, workspacePath));
+            return false;
+        }
+        c->files.insert(workspacePath, QString::fromUtf8(file.readAll()));
+        return true;
+    }
+
+    /// Where a fixture lies: in @p skillDir, as skill-creator says, else relative to a folder above it (some suites
+    /// name fixtures from the repository's root), stopping at the first folder that holds .git. Empty when nowhere.
+    static QString locateFixture(const QString &skillDir, const QString &relative)
+    {
+        QDir dir(skillDir);
+        while (true) {
+            if (QFileInfo::exists(dir.filePath(relative)))
+                return QDir::cleanPath(dir.filePath(relative));
+            if (dir.exists(QStringLiteral(".git")) || !dir.cdUp())
+                return {};
+        }
+    }
+
+    /// Statements to grade: strings, or objects that carry one ("text", as some skill-creator dialects write them);
+    /// a single string is one statement.
     bool statements(const QJsonValue &value, const Path &at, const QString &key, QStringList *out)
     {
-        if (!value.isArray()) {
+        if (!value.isArray() && !value.isString()) {
             error = fail(at, QStringLiteral("\"%1\" must be a list of statements").arg(key));
             return false;
         }
-        const QJsonArray list = value.toArray();
+        const QJsonArray list = value.isString() ? QJsonArray{value} : value.toArray();
         for (int i = 0; i < list.size(); ++i) {
             QString text = list[i].toString();
             if (list[i].isObject()) {
@@ -333,6 +484,8 @@ public:
         }
         return true;
     }
+
+    QStringList notes;
 
 private:
     JsonLocator m_locator;
@@ -361,30 +514,40 @@ std::variant<TestSuite, LoadError> parse(const QByteArray &text, const QString &
     }
     QJsonArray cases;
     bool skillCreator = false;
+    const QJsonObject topObject = top.toObject();
     if (top.isArray()) {
         cases = top.toArray();
-    } else if (top.toObject().contains(QStringLiteral("cases"))) {
-        root.append(QStringLiteral("cases"));
-        cases = top.toObject().value(QStringLiteral("cases")).toArray();
-    } else if (top.toObject().contains(QStringLiteral("evals"))) {
+    } else if (topObject.contains(QStringLiteral("evals"))) {
         root.append(QStringLiteral("evals"));
-        cases = top.toObject().value(QStringLiteral("evals")).toArray();
+        cases = topObject.value(QStringLiteral("evals")).toArray();
         suite.format = TestSuite::Format::SkillCreator;
-        suite.skillName = top.toObject().value(QStringLiteral("skill_name")).toString();
         skillCreator = true;
+    } else if (const QString key =
+                   topObject.contains(QStringLiteral("cases")) ? QStringLiteral("cases") : QStringLiteral("test_cases");
+               topObject.contains(key)) {
+        root.append(key);
+        cases = topObject.value(key).toArray();
     } else {
-        return parser.fail(root, QStringLiteral("expected a list of test cases, {\"cases\": [...]} or skill-creator's "
-                                                "{\"evals\": [...]}"));
+        return parser.fail(root, QStringLiteral("expected a list of test cases, {\"cases\": [...]} (or "
+                                                "\"test_cases\") or skill-creator's {\"evals\": [...]}"));
     }
+    suite.skillName = topObject.value(QStringLiteral("skill_name")).toString();
     if (cases.isEmpty())
         return parser.fail(root, QStringLiteral("the suite has no test cases"));
     QSet<QString> ids;
+    QStringList vague;
     for (int i = 0; i < cases.size(); ++i) {
         TestCase c;
-        // A bare list of skill-creator evals ({id, prompt, expected_output}) reads like its "evals" list.
+        // A case in skill-creator's shape ({id, prompt, expected_output, expectations}) reads like its "evals" list,
+        // wherever it is: a bare list, "cases" or "test_cases". Without "input", graded statements or an
+        // expected_output say so when the prompt is missing (a vague invocation).
         const QJsonObject object = cases[i].toObject();
-        const bool skillCreatorShape = skillCreator || (object.contains(QStringLiteral("prompt")) &&
-                                                        !object.contains(QStringLiteral("input")));
+        const QStringList skillCreatorKeys =
+            statementKeys() + QStringList{QStringLiteral("prompt"), QStringLiteral("expected_output")};
+        const bool skillCreatorShape =
+            skillCreator || (!object.contains(QStringLiteral("input")) &&
+                             std::any_of(skillCreatorKeys.cbegin(), skillCreatorKeys.cend(),
+                                         [&](const QString &key) { return object.contains(key); }));
         if (skillCreatorShape && !skillCreator)
             suite.format = TestSuite::Format::SkillCreator;
         const bool ok = skillCreatorShape ? parser.skillCreatorCase(cases[i], root + Path{i}, i, &c)
@@ -394,8 +557,17 @@ std::variant<TestSuite, LoadError> parse(const QByteArray &text, const QString &
         if (ids.contains(c.id))
             return parser.fail(root + Path{i}, QStringLiteral("case id \"%1\" appears twice").arg(c.id));
         ids.insert(c.id);
+        if (c.isVagueInvocation())
+            vague.append(c.id);
         suite.cases.append(c);
     }
+    suite.notes = parser.notes;
+    if (!vague.isEmpty())
+        suite.notes.append(QStringLiteral("%1 %2 no prompt: the student is sent only the skill's command "
+                                          "(\"/<skill>\"), to test the skill invoked without instructions")
+                               .arg(vague.size() == 1 ? QStringLiteral("case") : QStringLiteral("cases"),
+                                    vague.join(QStringLiteral(", ")) +
+                                        (vague.size() == 1 ? QStringLiteral(" has") : QStringLiteral(" have"))));
     return suite;
 }
 

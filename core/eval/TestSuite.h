@@ -41,7 +41,7 @@ struct VerifierSpec
 struct TestCase
 {
     QString id;                    ///< from the file, or "case-N" (1-based position) when it has none
-    QString input;                 ///< the user prompt
+    QString input;                 ///< the user prompt; empty for a vague invocation (see studentPrompt())
     QMap<QString, QString> files;  ///< context.files: workspace-relative path -> content
     QStringList expectedContains;  ///< upskill's expected.contains (case-insensitive substrings of the answer)
     QList<VerifierSpec> verifiers; ///< in addition to expectedContains
@@ -54,10 +54,15 @@ struct TestCase
     /// expected.contains as a verifier, followed by the listed verifiers: every check the case makes.
     QList<VerifierSpec> allVerifiers() const;
     bool isHeldOut() const { return split == QLatin1String("heldout"); }
+    /// A case without a prompt: it tests whether the skill does its work when invoked without instructions.
+    bool isVagueInvocation() const { return input.trimmed().isEmpty(); }
+    /// What the student is asked: the input, or for a vague invocation the skill's command alone ("/<skill>"),
+    /// which is what a user who invokes the skill without instructions sends (providers refuse an empty message).
+    QString studentPrompt(const QString &skillName) const;
 };
 
-/// A test suite as read from disk: upskill's list or {"cases": [...]}, skill-creator's evals/evals.json, or
-/// Skillforge's extension of upskill's format (id, split, repeats, more verifier types).
+/// A test suite as read from disk: upskill's list or {"cases": [...]} ({"test_cases": [...]} too), skill-creator's
+/// evals/evals.json, or Skillforge's extension of upskill's format (id, split, repeats, more verifier types).
 struct TestSuite
 {
     enum class Format
@@ -71,14 +76,19 @@ struct TestSuite
     QString skillName; ///< skill-creator's skill_name
     QList<TestCase> cases;
     QString hash; ///< "sha256:<hex>" of the file's bytes, recorded in each run
+    /// What the reader guessed and the user should know (a fixture found above the skill folder, cases without a
+    /// prompt); shown before a run.
+    QStringList notes;
 
     int heldOutCount() const;
 };
 
 /// Reads a suite; problems name the file and the line of the offending case or verifier.
 std::variant<TestSuite, LoadError> readTestSuite(const QString &path);
-/// Parses suite text; @p path is used in messages and to resolve skill-creator's `files` (relative to the
-/// skill folder, i.e. the folder above evals/).
+/// Parses suite text; @p path is used in messages and to resolve skill-creator's `files`: paths (or {path, purpose}
+/// objects) relative to the skill folder, i.e. the folder above evals/, each a file or a folder of files. A path
+/// not there is looked for relative to each folder above it, up to the repository's root, and a note says where it
+/// was found.
 std::variant<TestSuite, LoadError> parseTestSuite(const QByteArray &text, const QString &path);
 
 /// The suite as JSON text: {"cases": [...]} in Skillforge's format. With @p upskillOnly, only the fields

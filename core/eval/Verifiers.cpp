@@ -202,7 +202,10 @@ ChatRequest judgeRequest(const VerifierSpec &spec, const TestCase &testCase, con
         "You grade an AI assistant's answer against a rubric. Be strict and concrete. First explain, in a few "
         "sentences, which parts of the rubric the answer meets and which it misses. Then, on the last line, write "
         "SCORE: n, where n is a whole number from 1 (fails the rubric) to 5 (meets all of it).");
-    QString prompt = QStringLiteral("## Task given to the assistant\n\n%1\n\n").arg(testCase.input);
+    QString prompt =
+        QStringLiteral("## Task given to the assistant\n\n%1\n\n")
+            .arg(testCase.isVagueInvocation() ? QStringLiteral("(none: the skill was invoked without instructions)")
+                                              : testCase.input);
     if (!testCase.expectedOutput.isEmpty())
         prompt += QStringLiteral("## What a good answer looks like\n\n%1\n\n").arg(testCase.expectedOutput);
     prompt += QStringLiteral("## Rubric\n\n%1\n\n## The assistant's answer\n\n%2\n").arg(spec.rubric, answer);

@@ -287,6 +287,109 @@ private Q_SLOTS:
         }
     }
 
+    // Issue 34: workspaces as users lay them out.
+    void newestIteration_isByNumberThenSuffix()
+    {
+        QTemporaryDir dir;
+        const QString workspace = dir.filePath(u"csv-tools-workspace"_s);
+        for (const QString &iteration : {u"iteration-4"_s, u"iteration-5"_s, u"iteration-5b"_s})
+            writeJson(workspace + u'/' + iteration + u"/eval-1/with_skill/grading.json"_s,
+                      {{u"expectations"_s, QJsonArray{statement(iteration, true)}}});
+        auto imported = importSkillCreatorWorkspace(workspace, dir.filePath(u"runs"_s));
+        QVERIFY(std::holds_alternative<RunStore>(imported));
+        QCOMPARE(std::get<RunStore>(imported).results().value(0).verifiers.value(0).name, u"iteration-5b"_s);
+
+        // Numbers compare as numbers: iteration-10 is newer than iteration-9.
+        writeJson(workspace + u"/iteration-9/eval-1/with_skill/grading.json"_s,
+                  {{u"expectations"_s, QJsonArray{statement(u"nine"_s, true)}}});
+        writeJson(workspace + u"/iteration-10/eval-1/with_skill/grading.json"_s,
+                  {{u"expectations"_s, QJsonArray{statement(u"ten"_s, true)}}});
+        imported = importSkillCreatorWorkspace(workspace, dir.filePath(u"runs"_s));
+        QVERIFY(std::holds_alternative<RunStore>(imported));
+        QCOMPARE(std::get<RunStore>(imported).results().value(0).verifiers.value(0).name, u"ten"_s);
+    }
+
+    void customLayouts_evalFoldersOfAnyName_armMajor_runUnderscore_areRead()
+    {
+        QTemporaryDir dir;
+        // An iteration folder given directly, its eval folders named for what they test.
+        const QString named = dir.filePath(u"round-two"_s);
+        writeJson(named + u"/sum-column/with_skill/grading.json"_s,
+                  {{u"expectations"_s, QJsonArray{statement(u"Sums b"_s, true)}}});
+        writeJson(named + u"/sum-column/without_skill/grading.json"_s,
+                  {{u"expectations"_s, QJsonArray{statement(u"Sums b"_s, false)}}});
+        QVERIFY(isSkillCreatorWorkspace(named));
+        auto imported = importSkillCreatorWorkspace(named, dir.filePath(u"runs"_s));
+        QVERIFY2(std::holds_alternative<RunStore>(imported),
+                 qPrintable(std::get_if<QString>(&imported) ? *std::get_if<QString>(&imported) : QString()));
+        QCOMPARE(std::get<RunStore>(imported).results().size(), 2);
+        QCOMPARE(std::get<RunStore>(imported).results().value(0).key.caseId, u"sum-column"_s);
+
+        // Arm-major: with_skill/<eval>/, run_N/ repeats, metadata beside the arms; hyphenated arm names.
+        const QString workspace = dir.filePath(u"arm-major-workspace"_s);
+        const QString it = workspace + u"/iteration-1"_s;
+        writeJson(it + u"/eval-1/eval_metadata.json"_s, {{u"eval_id"_s, 1}, {u"eval_name"_s, u"sum"_s}});
+        writeJson(it + u"/with_skill/eval-1/run_1/grading.json"_s,
+                  {{u"expectations"_s, QJsonArray{statement(u"Sums b"_s, true)}}});
+        writeJson(it + u"/with_skill/eval-1/run_2/grading.json"_s,
+                  {{u"expectations"_s, QJsonArray{statement(u"Sums b"_s, false)}}});
+        writeJson(it + u"/without-skill/eval-1/grading.json"_s,
+                  {{u"expectations"_s, QJsonArray{statement(u"Sums b"_s, false)}}});
+        QVERIFY(isSkillCreatorWorkspace(workspace));
+        imported = importSkillCreatorWorkspace(workspace, dir.filePath(u"runs"_s));
+        QVERIFY2(std::holds_alternative<RunStore>(imported),
+                 qPrintable(std::get_if<QString>(&imported) ? *std::get_if<QString>(&imported) : QString()));
+        QStringList keys;
+        for (const ItemResult &r : std::get<RunStore>(imported).results())
+            keys.append(r.key.toString() + (r.passed ? u" pass"_s : u" fail"_s));
+        keys.sort();
+        QCOMPARE(keys, (QStringList{u"skill-creator:executor|baseline|sum|1 fail"_s,
+                                    u"skill-creator:executor|with_skill|sum|1 pass"_s,
+                                    u"skill-creator:executor|with_skill|sum|2 fail"_s}));
+    }
+
+    void layoutsNotRead_sayWhatIsMissing()
+    {
+        QTemporaryDir dir;
+        const QString workspace = dir.filePath(u"odd-workspace"_s);
+        writeJson(workspace + u"/iteration-1/eval-1/with_skill/grading.json"_s,
+                  {{u"expectations"_s, QJsonArray{statement(u"old"_s, true)}}});
+        // The newest iteration names its arms in a way no tool does.
+        QVERIFY(QDir().mkpath(workspace + u"/iteration-2/eval-1/skill"_s));
+        QVERIFY(QDir().mkpath(workspace + u"/iteration-2/eval-1/no_skill"_s));
+        auto imported = importSkillCreatorWorkspace(workspace, dir.filePath(u"runs"_s));
+        QVERIFY(std::holds_alternative<QString>(imported));
+        QCOMPARE(std::get<QString>(imported),
+                 u"%1/iteration-2: no eval folder holding with_skill/ or without_skill/ (as <eval>/with_skill/ or "
+                 "with_skill/<eval>/; found: eval-1/ (no_skill/, skill/)); to read the iteration before it, pass "
+                 "%1/iteration-1"_s.arg(workspace));
+
+        // An arm whose run was never graded.
+        const QString ungraded = dir.filePath(u"ungraded"_s);
+        writeJson(ungraded + u"/iteration-1/eval-1/with_skill/timing.json"_s, {{u"total_tokens"_s, 10}});
+        imported = importSkillCreatorWorkspace(ungraded, dir.filePath(u"runs"_s));
+        QVERIFY(std::holds_alternative<QString>(imported));
+        QVERIFY2(std::get<QString>(imported).contains(u"eval-1/with_skill: no grading.json"_s),
+                 qPrintable(std::get<QString>(imported)));
+
+        // skill-creator's by its eval_metadata.json, so the import (not another tool's) says what it lacks.
+        const QString metadataOnly = dir.filePath(u"metadata-only"_s);
+        writeJson(metadataOnly + u"/eval-1/eval_metadata.json"_s, {{u"eval_id"_s, 1}});
+        QVERIFY(QDir().mkpath(metadataOnly + u"/eval-1/baseline"_s));
+        QVERIFY(isSkillCreatorWorkspace(metadataOnly));
+        imported = importSkillCreatorWorkspace(metadataOnly, dir.filePath(u"runs"_s));
+        QVERIFY2(std::get<QString>(imported).endsWith(u"found: eval-1/ (baseline/))"_s),
+                 qPrintable(std::get<QString>(imported)));
+    }
+
+    void upskillBatch_withItsHyphenatedArms_isNotTakenForOne()
+    {
+        QTemporaryDir dir;
+        writeJson(dir.filePath(u"eval/with-skill/test_1/test_result.json"_s), {{u"success"_s, true}});
+        writeJson(dir.filePath(u"eval/baseline/test_1/test_result.json"_s), {{u"success"_s, false}});
+        QVERIFY(!isSkillCreatorWorkspace(dir.path()));
+    }
+
     void notAWorkspace_isNamed()
     {
         QTemporaryDir dir;

@@ -1,3 +1,4 @@
+#include "TestFiles.h"
 #include "eval/TestSuite.h"
 
 #include <QDir>
@@ -20,9 +21,31 @@ TestSuite parsed(const QByteArray &text, const QString &path = QStringLiteral("s
     return std::get<TestSuite>(result);
 }
 
-LoadError failure(const QByteArray &text)
+/// The real-file shapes of issue 34 (tests/fixtures/suite/real-shapes), copied into a repository of their own: a
+/// folder holding .git, with a file beside it that the search for fixtures must not reach.
+struct RealShapes
 {
-    auto result = parseTestSuite(text, QStringLiteral("suite.json"));
+    QTemporaryDir dir;
+    QString repo;
+    QString skill;
+
+    RealShapes()
+    {
+        repo = dir.filePath(QStringLiteral("repo"));
+        skill = repo + QStringLiteral("/skills/csv-tools");
+        if (!test::copyTree(QStringLiteral(SKILLFORGE_SOURCE_DIR "/tests/fixtures/suite/real-shapes"), repo) ||
+            !QDir(repo).mkpath(QStringLiteral(".git")))
+            qFatal("cannot copy the fixture");
+        QFile outside(dir.filePath(QStringLiteral("outside.csv")));
+        if (!outside.open(QIODevice::WriteOnly))
+            qFatal("cannot write outside.csv");
+        outside.write("x\n");
+    }
+};
+
+LoadError failure(const QByteArray &text, const QString &path = QStringLiteral("suite.json"))
+{
+    auto result = parseTestSuite(text, path);
     if (!std::holds_alternative<LoadError>(result))
         qFatal("expected the suite to be rejected");
     return std::get<LoadError>(result);
@@ -143,6 +166,113 @@ private Q_SLOTS:
         QCOMPARE(s.cases[1].id, QStringLiteral("TC02"));
         QCOMPARE(s.cases[1].input, QStringLiteral("Convert 0 C to F"));
         QCOMPARE(s.cases[1].verifiers.value(0).name, QStringLiteral("expected_output"));
+    }
+
+    // Issue 34: the shapes real evals.json files come in, as tests/fixtures/suite/real-shapes holds them.
+    void skillCreatorFiles_asPathPurposeObjects_areRead()
+    {
+        RealShapes shapes;
+        const auto read = readSkillTestSuite(shapes.skill);
+        QVERIFY2(std::holds_alternative<TestSuite>(read),
+                 qPrintable(std::get_if<LoadError>(&read) ? std::get_if<LoadError>(&read)->toString() : QString()));
+        const TestSuite &s = std::get<TestSuite>(read);
+        QCOMPARE(s.cases.size(), 5);
+        QCOMPARE(s.cases[0].files,
+                 (QMap<QString, QString>{{QStringLiteral("data.csv"), QStringLiteral("a,b\n1,2\n3,4\n")}}));
+    }
+
+    void skillCreatorFiles_aFolder_givesEveryFileUnderItsName()
+    {
+        RealShapes shapes;
+        const TestSuite s = std::get<TestSuite>(readSkillTestSuite(shapes.skill));
+        const TestCase &c = s.cases[1];
+        QCOMPARE(c.files.keys(),
+                 (QStringList{QStringLiteral("project/src/sum.py"), QStringLiteral("project/tests/test_sum.py")}));
+        QVERIFY(c.files.value(QStringLiteral("project/tests/test_sum.py")).contains(QStringLiteral("== 6")));
+    }
+
+    void skillCreatorEval_gradedByExpect_isJudgedOnItsStatements()
+    {
+        RealShapes shapes;
+        const TestSuite s = std::get<TestSuite>(readSkillTestSuite(shapes.skill));
+        const VerifierSpec &judge = s.cases[1].verifiers.value(0);
+        QCOMPARE(judge.type, QStringLiteral("llm_judge"));
+        QCOMPARE(judge.name, QStringLiteral("expect"));
+        QCOMPARE(judge.rubric, QStringLiteral("- tests/test_sum.py passes\n- Only src/sum.py changed"));
+        // A single statement, as a string.
+        QCOMPARE(s.cases[3].verifiers.value(0).rubric, QStringLiteral("- Lists what the skill can do with a CSV file"));
+    }
+
+    void skillCreatorEval_withEmptyOrMissingPrompt_isAVagueInvocation()
+    {
+        RealShapes shapes;
+        const TestSuite s = std::get<TestSuite>(readSkillTestSuite(shapes.skill));
+        QVERIFY(s.cases[2].isVagueInvocation()); // "prompt": ""
+        QVERIFY(s.cases[3].isVagueInvocation()); // no prompt at all
+        QVERIFY(!s.cases[0].isVagueInvocation());
+        QCOMPARE(s.cases[3].studentPrompt(QStringLiteral("csv-tools")), QStringLiteral("/csv-tools"));
+        QCOMPARE(s.cases[0].studentPrompt(QStringLiteral("csv-tools")), QStringLiteral("Sum column b of data.csv"));
+        QVERIFY2(s.notes.contains(QStringLiteral("cases 3, 4 have no prompt: the student is sent only the skill's "
+                                                 "command (\"/<skill>\"), to test the skill invoked without "
+                                                 "instructions")),
+                 qPrintable(s.notes.join(u'\n')));
+        // upskill's own shape: an empty input is read; a missing one is still refused, saying how to write it.
+        QVERIFY(parsed(R"([{"input": "", "expected": {"contains": "csv"}}])").cases.first().isVagueInvocation());
+        const LoadError e = failure(R"([{"id": "a", "expected": {"contains": "csv"}}])");
+        QVERIFY2(e.message.contains(QStringLiteral("write \"input\": \"\"")), qPrintable(e.message));
+    }
+
+    void fixturePathFromTheRepositoryRoot_isFoundUpTheTree_andSaysWhere()
+    {
+        RealShapes shapes;
+        const TestSuite s = std::get<TestSuite>(readSkillTestSuite(shapes.skill));
+        QCOMPARE(s.cases[4].files.value(QStringLiteral("data.csv")), QStringLiteral("a,b\n1,2\n3,4\n"));
+        const QString expected = QStringLiteral("eval 5: \"skills/csv-tools/evals/files/data.csv\" is not in the skill "
+                                                "folder; read %1/skills/csv-tools/evals/files/data.csv instead (the "
+                                                "path is taken as relative to %1)")
+                                     .arg(shapes.repo);
+        QVERIFY2(s.notes.contains(expected), qPrintable(s.notes.join(u'\n')));
+
+        // The search stops at the repository's root: a file above it is not taken.
+        const LoadError e = failure(R"({"evals": [{"id": 9, "prompt": "p", "files": ["outside.csv"], "expect": "x"}]})",
+                                    shapes.skill + QStringLiteral("/evals/evals.json"));
+        QVERIFY2(e.message.contains(
+                     QStringLiteral("eval file \"outside.csv\" is not in the skill folder (%1)").arg(shapes.skill)),
+                 qPrintable(e.message));
+    }
+
+    void testCasesKey_isReadLikeCases_eachCaseInItsOwnShape()
+    {
+        RealShapes shapes;
+        const auto read = readTestSuite(shapes.skill + QStringLiteral("/evals/test_cases.json"));
+        QVERIFY2(std::holds_alternative<TestSuite>(read),
+                 qPrintable(std::get_if<LoadError>(&read) ? std::get_if<LoadError>(&read)->toString() : QString()));
+        const TestSuite &s = std::get<TestSuite>(read);
+        QCOMPARE(s.cases.size(), 2);
+        QCOMPARE(s.cases[0].input, QStringLiteral("Filter data.csv to rows where a > 1"));
+        QCOMPARE(s.cases[0].verifiers.value(0).name, QStringLiteral("expect"));
+        QCOMPARE(s.cases[1].expectedContains, QStringList{QStringLiteral("b")});
+    }
+
+    void skillCreatorFiles_thatCannotBeUsed_sayWhy()
+    {
+        RealShapes shapes;
+        const QString path = shapes.skill + QStringLiteral("/evals/evals.json");
+        LoadError e = failure(R"({"evals": [{"id": 1, "prompt": "p", "expect": "x",
+            "files": [{"purpose": "no path"}]}]})",
+                              path);
+        QCOMPARE(e.line, 2);
+        QVERIFY2(e.message.contains(QStringLiteral("files[0] names no file")), qPrintable(e.message));
+        e = failure(R"({"evals": [{"id": 1, "prompt": "p", "expect": "x", "files": ["../../outside.csv"]}]})", path);
+        QVERIFY2(e.message.contains(QStringLiteral("must be a path inside the skill folder")), qPrintable(e.message));
+        // Two fixtures that would be the same file in the workspace.
+        e = failure(R"({"evals": [{"id": 1, "prompt": "p", "expect": "x",
+            "files": ["evals/files/data.csv", "skills/csv-tools/evals/files/data.csv"]}]})",
+                    path);
+        QVERIFY2(e.message.contains(QStringLiteral("would be \"data.csv\" in the workspace")), qPrintable(e.message));
+        QVERIFY(QDir(shapes.skill).mkpath(QStringLiteral("evals/files/empty")));
+        e = failure(R"({"evals": [{"id": 1, "prompt": "p", "expect": "x", "files": ["evals/files/empty"]}]})", path);
+        QVERIFY2(e.message.contains(QStringLiteral("holds no files")), qPrintable(e.message));
     }
 
     void skillCreatorEval_withNothingToGrade_saysWhatToAdd()
