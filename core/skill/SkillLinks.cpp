@@ -43,6 +43,9 @@ QList<FileReference> fileReferences(const QString &markdown, int firstLine)
     static const QRegularExpression inlineLink(QStringLiteral(
         "!?\\[(?:[^\\]\\\\]|\\\\.)*\\]\\(\\s*(<[^>\\n]*>|[^\\s)]+)(?:\\s+(?:\"[^\"]*\"|'[^']*'|\\([^)]*\\)))?\\s*\\)"));
     static const QRegularExpression definition(QStringLiteral("^ {0,3}\\[[^\\]]+\\]:\\s*(<[^>]*>|\\S+)"));
+    static const QRegularExpression htmlImage(
+        QStringLiteral("<img\\b[^>]*?\\bsrc\\s*=\\s*(?:\"([^\"]*)\"|'([^']*)'|([^\\s>]+))"),
+        QRegularExpression::CaseInsensitiveOption);
     static const QRegularExpression bare(
         QStringLiteral("(?<![\\w/.~-])((?:references|scripts|assets)/[A-Za-z0-9_.\\-/]*[A-Za-z0-9_\\-])"));
     static const QRegularExpression fence(QStringLiteral("^ {0,3}(`{3,}|~{3,})"));
@@ -87,6 +90,11 @@ QList<FileReference> fileReferences(const QString &markdown, int firstLine)
         const QRegularExpressionMatch def = definition.match(scanned);
         if (def.hasMatch())
             addTarget(def, 1);
+        QRegularExpressionMatchIterator images = htmlImage.globalMatch(scanned);
+        while (images.hasNext()) {
+            const QRegularExpressionMatch match = images.next();
+            addTarget(match, !match.captured(1).isNull() ? 1 : !match.captured(2).isNull() ? 2 : 3);
+        }
 
         QRegularExpressionMatchIterator mentions = bare.globalMatch(line);
         while (mentions.hasNext()) {
@@ -95,8 +103,10 @@ QList<FileReference> fileReferences(const QString &markdown, int firstLine)
             const bool insideLink = std::any_of(linkSpans.begin(), linkSpans.end(), [&](const auto &span) {
                 return start >= span.first && start < span.second;
             });
+            // withoutCodeSpans() blanked the code spans: a mention blanked there was in backticks.
+            const bool inCodeSpan = scanned.at(start) == u' ';
             if (!insideLink)
-                references.append({match.captured(1), lineNumber, int(start) + 1, true});
+                references.append({match.captured(1), lineNumber, int(start) + 1, true, inCodeSpan});
         }
     }
     return references;

@@ -5,9 +5,9 @@
 
 namespace sf::detail {
 
-/// A reference from a Markdown file to another file: a Markdown link or image ("[text](path)"), a link
-/// reference definition ("[id]: path"), or a bare mention of a path under one of the skill's conventional
-/// folders (`references/x.md`, scripts/run.py, assets/logo.png) in prose or inline code. Fenced code
+/// A reference from a Markdown file to another file: a Markdown link or image ("[text](path)"), an HTML image
+/// (<img src="path">), a link reference definition ("[id]: path"), or a bare mention of a path under one of the skill's
+/// conventional folders (`references/x.md`, scripts/run.py, assets/logo.png) in prose or inline code. Fenced code
 /// blocks are skipped: paths there usually belong to the user's project, not the skill.
 struct FileReference
 {
@@ -15,6 +15,7 @@ struct FileReference
     int line = 0;   ///< 1-based, in the scanned text's own lines plus the caller's offset
     int column = 0; ///< 1-based column of the target's first character
     bool bareMention = false;
+    bool inCodeSpan = false; ///< a bare mention in backticks: often an example of a file the reader might make
 };
 
 /// The file references in @p markdown whose lines are numbered from @p firstLine. URLs, anchors

@@ -139,7 +139,7 @@ private:
     QString check(const QString &fromFile, const detail::FileReference &ref)
     {
         // Bare mentions ("scripts/run.py") name a place from the skill's root, as agents read them; Markdown
-        // links are relative to the file that holds them.
+        // links and HTML images are relative to the file that holds them.
         const QString target = resolveInSkill(ref.bareMention ? QStringLiteral("SKILL.md") : fromFile, ref.target);
         if (target.isEmpty()) {
             m_problems->append({Severity::Warning, fromFile, ref.line, ref.column, QStringLiteral("link-outside-skill"),
@@ -147,8 +147,11 @@ private:
                                     .arg(ref.target)});
             return {};
         }
-        if (!QFileInfo::exists(QDir(m_dir).filePath(target)))
-            m_problems->append({Severity::Error, fromFile, ref.line, ref.column, QStringLiteral("broken-link"),
+        // A missing file breaks no agent's loading of the skill and the specification does not forbid it: a link
+        // or a mention in prose warns. A mention in backticks is most often an example of a file the reader might
+        // create, and is not reported.
+        if (!QFileInfo::exists(QDir(m_dir).filePath(target)) && !ref.inCodeSpan)
+            m_problems->append({Severity::Warning, fromFile, ref.line, ref.column, QStringLiteral("broken-link"),
                                 QStringLiteral("'%1' does not exist in the skill folder").arg(ref.target)});
         return target;
     }

@@ -50,9 +50,11 @@ bool hasErrors(const QList<SkillProblem> &problems);
 
 /// Validates the folder against @p profile plus the checks every profile shares:
 /// - the body: empty (error), over 500 lines or about 5,000 tokens (estimateTokens; warnings);
-/// - links: Markdown links and bare references/, scripts/, assets/ paths in SKILL.md and in the Markdown
-///   files it links must exist (error at the link); a linked file that links on to a file SKILL.md does
-///   not link itself is a reference two levels deep (warning); a link out of the folder warns;
+/// - links: Markdown links, <img src> and bare references/, scripts/, assets/ paths in SKILL.md and in the
+///   Markdown files it links should exist (warning at the link: a missing file breaks no loading, and the
+///   specification does not forbid it); a path mentioned in backticks is not reported, as it is most often an
+///   example of a file the reader might make; a linked file that links on to a file SKILL.md does not link
+///   itself is a reference two levels deep (warning); a link out of the folder warns;
 /// - the description must say when to use the skill (warning). The cue is deliberately simple: one of
 ///   "when", "whenever", "use it/this (skill) for/to/if/on", "if the user", or "for ... task(s)" within a
 ///   sentence; a when_to_use key also counts.

@@ -119,17 +119,31 @@ private Q_SLOTS:
 
     void validate_invalidFixture_exitsOneWithFileLineColumn()
     {
-        const Result r = run({QStringLiteral("validate"), fixture(QStringLiteral("broken-link"))});
+        const Result r = run({QStringLiteral("validate"), fixture(QStringLiteral("bad-name"))});
         QCOMPARE(r.exitCode, 1);
         const QStringList lines = r.out.trimmed().split(u'\n');
         QCOMPARE(lines.size(), 2);
         for (const QString &line : lines)
             QVERIFY2(kProblemLine.match(line).hasMatch(), qPrintable(line));
         const QRegularExpressionMatch first = kProblemLine.match(lines.first());
+        QCOMPARE(first.captured(1), fixture(QStringLiteral("bad-name/SKILL.md")));
+        QCOMPARE(first.captured(2), QStringLiteral("2"));
+        QCOMPARE(first.captured(3), QStringLiteral("1"));
+        QCOMPARE(first.captured(4), QStringLiteral("error"));
+    }
+
+    void validate_brokenLinksOnly_warnsWithFileLineColumn_andExitsZero()
+    {
+        const Result r = run({QStringLiteral("validate"), fixture(QStringLiteral("broken-link"))});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
+        const QStringList lines = r.out.trimmed().split(u'\n');
+        QCOMPARE(lines.size(), 2);
+        const QRegularExpressionMatch first = kProblemLine.match(lines.first());
+        QVERIFY2(first.hasMatch(), qPrintable(lines.first()));
         QCOMPARE(first.captured(1), fixture(QStringLiteral("broken-link/SKILL.md")));
         QCOMPARE(first.captured(2), QStringLiteral("6"));
         QCOMPARE(first.captured(3), QStringLiteral("25"));
-        QCOMPARE(first.captured(4), QStringLiteral("error"));
+        QCOMPARE(first.captured(4), QStringLiteral("warning"));
     }
 
     void validate_relativePath_printsPathsRelativeToTheCurrentFolder()

@@ -126,7 +126,7 @@ private Q_SLOTS:
     void pack_invalidSkill_isRefusedWithTheProblems()
     {
         const QString output = m_root.filePath(QStringLiteral("bad.skill"));
-        const PackResult result = packSkill(fixture(QStringLiteral("broken-link")), output);
+        const PackResult result = packSkill(fixture(QStringLiteral("bad-name")), output);
         QVERIFY(!result.error.isEmpty());
         QVERIFY(hasErrors(result.problems));
         QVERIFY(result.archivePath.isEmpty());
