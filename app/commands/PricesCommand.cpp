@@ -1,6 +1,6 @@
 #include "CommandRegistry.h"
 #include "LlmServices.h"
-#include "usage/PriceTableUpdater.h"
+#include "llm/PriceTableUpdater.h"
 #include "usage/Pricing.h"
 
 #include <QCommandLineParser>

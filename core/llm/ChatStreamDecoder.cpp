@@ -3,6 +3,7 @@
 #include "AnthropicMessagesFormat.h"
 #include "JsonBody_p.h"
 #include "OpenAiChatFormat.h"
+#include "usage/OpenAiUsage.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -105,7 +106,7 @@ void ChatStreamDecoder::handleOpenAi(const SseEvent &event, QList<ChatDelta> &de
     }
     const QJsonValue usage = object->value("usage"_L1);
     if (usage.isObject()) {
-        m_response.usage = OpenAiChatFormat::parseUsage(usage.toObject());
+        m_response.usage = openAiChatUsage(usage.toObject());
         m_usageSeen = true;
     }
     const QJsonValue tokensPerSecond = object->value("timings"_L1).toObject().value("predicted_per_second"_L1);

@@ -2,6 +2,7 @@
 
 #include "JsonBody_p.h"
 #include "SseParser.h"
+#include "usage/OpenAiUsage.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -31,24 +32,6 @@ QString contentText(const QJsonValue &content)
 }
 
 } // namespace
-
-TokenUsage parseUsage(const QJsonObject &usage)
-{
-    const qint64 prompt = usage.value("prompt_tokens"_L1).toInteger();
-    qint64 cached = usage.value("prompt_tokens_details"_L1).toObject().value("cached_tokens"_L1).toInteger();
-    if (cached == 0) {
-        cached = usage.value("prompt_cache_hit_tokens"_L1).toInteger(); // DeepSeek's spelling
-    }
-    TokenUsage result;
-    result.cacheRead = cached;
-    // OpenAI bills cache writes of its newer models (GPT-5.6, GPT-6.x) at their own rate.
-    result.cacheWrite5m = usage.value("prompt_tokens_details"_L1).toObject().value("cache_write_tokens"_L1).toInteger();
-    // prompt_tokens already includes the cached and the written tokens; counting both would bill them twice.
-    result.uncachedInput = std::max<qint64>(0, prompt - cached - result.cacheWrite5m);
-    result.output = usage.value("completion_tokens"_L1).toInteger();
-    result.reasoning = usage.value("completion_tokens_details"_L1).toObject().value("reasoning_tokens"_L1).toInteger();
-    return result;
-}
 
 namespace {
 
@@ -191,7 +174,7 @@ Result<ChatResponse> parseResponse(const QByteArray &body)
     if (!object.value("usage"_L1).isObject()) {
         return Result<ChatResponse>::failure(u"The response has no usage: %1"_s.arg(quotedBytes(body)));
     }
-    response.usage = parseUsage(object.value("usage"_L1).toObject());
+    response.usage = openAiChatUsage(object.value("usage"_L1).toObject());
     const QJsonValue tokensPerSecond = object.value("timings"_L1).toObject().value("predicted_per_second"_L1);
     if (tokensPerSecond.isDouble()) {
         response.serverTokensPerSecond = tokensPerSecond.toDouble();

@@ -28,8 +28,6 @@ QByteArray requestBody(const ChatRequest &request, TokenLimitField limitField = 
 Result<ChatResponse> parseResponse(const QByteArray &body);
 /** The provider's own message from an error body, or an empty string when there is none. */
 QString errorMessage(const QByteArray &body);
-/** Usage in separate buckets: `prompt_tokens` includes the cached and the cache-written tokens, split out. */
-TokenUsage parseUsage(const QJsonObject &usage);
 /** Model ids from a `/models` listing (`data[].id`). */
 Result<QStringList> parseModelList(const QByteArray &body);
 

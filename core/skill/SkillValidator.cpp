@@ -70,7 +70,9 @@ public:
             m_problems->append(
                 {Severity::Error, file, std::clamp(doc.bodyFirstLine(), 1, std::max(1, totalLines)), 1,
                  QStringLiteral("empty-body"),
-                 QStringLiteral("the body is empty: say what the model should do when the skill loads")});
+                 QStringLiteral(
+                     "the body is empty: say what the model should do when the skill loads (Skillforge is "
+                     "stricter than the specification here: a skill without instructions teaches nothing)")});
             return;
         }
         const int bodyLines = int(body.count(u'\n')) + (body.endsWith(u'\n') ? 0 : 1);

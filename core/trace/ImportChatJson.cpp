@@ -1,8 +1,8 @@
 // JSON documents of messages: OpenAI chat messages, fast-agent history, smolagents steps
 // (reference/traces.md 2.2, 2.4, 2.5).
 
-#include "llm/OpenAiChatFormat.h"
 #include "trace/TraceImport_p.h"
+#include "usage/OpenAiUsage.h"
 
 #include <QJsonDocument>
 
@@ -109,8 +109,7 @@ bool importOpenAiMessages(const QJsonValue &root, Trace *trace, QString *error)
             TraceTurn &turn = builder.beginTurn(role, 0);
             turn.model = message.value("model"_L1).toString(model);
             if (message.value("usage"_L1).isObject())
-                turn.usage =
-                    OpenAiChatFormat::parseUsage(message.value("usage"_L1).toObject()); // OpenAI's usage object
+                turn.usage = openAiChatUsage(message.value("usage"_L1).toObject());
             const QString reasoning = message.value("reasoning_content"_L1).toString();
             if (!reasoning.isEmpty())
                 builder.addStep(StepKind::Thinking, reasoning, 0);

@@ -12,6 +12,17 @@
 using namespace sf;
 using namespace Qt::StringLiterals;
 
+namespace {
+
+// With SKILLFORGE_SCREENSHOT_DIR set, the dialog as a user sees it, for the GUI walk.
+void screenshot(QWidget &widget, const QString &name)
+{
+    if (const QByteArray dir = qgetenv("SKILLFORGE_SCREENSHOT_DIR"); !dir.isEmpty())
+        QVERIFY(widget.grab().save(QString::fromUtf8(dir) + u'/' + name));
+}
+
+} // namespace
+
 /// Tools → Update Prices…: what the user reads about the prices in use, a lookup, and an update from a file.
 class TestPricesDialog final : public QObject
 {
@@ -37,6 +48,7 @@ private Q_SLOTS:
         QVERIFY2(dialog.lookupText().contains("$0.10 cache read"_L1) &&
                      dialog.lookupText().contains("genai-prices: anthropic/claude-sonnet-5-5"_L1),
                  qPrintable(dialog.lookupText()));
+        screenshot(dialog, u"prices-dialog-lookup.png"_s);
         dialog.lookUp(u"openai:gpt-unknown"_s, QDate(2026, 11, 1));
         QVERIFY2(dialog.lookupText().startsWith("Price unknown"_L1), qPrintable(dialog.lookupText()));
     }
@@ -61,6 +73,7 @@ private Q_SLOTS:
         QVERIFY2(dialog.statusText().startsWith("Not updated: "_L1) && dialog.statusText().contains(cut) &&
                      dialog.statusText().contains("kept"_L1),
                  qPrintable(dialog.statusText()));
+        screenshot(dialog, u"prices-dialog-refused.png"_s);
 
         const QString good = m_home.filePath(u"data.json"_s);
         QVERIFY(QFile::copy(shipped.fileName(), good));
@@ -70,6 +83,7 @@ private Q_SLOTS:
         QCOMPARE(finished.last().first().toBool(), true);
         QVERIFY2(dialog.statusText().startsWith("Updated from "_L1), qPrintable(dialog.statusText()));
         QVERIFY2(dialog.tableText().contains("updated from "_L1 + good), qPrintable(dialog.tableText()));
+        screenshot(dialog, u"prices-dialog-updated.png"_s);
     }
 
 private:

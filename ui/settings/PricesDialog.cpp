@@ -1,6 +1,6 @@
 #include "settings/PricesDialog.h"
 
-#include "usage/PriceTableUpdater.h"
+#include "llm/PriceTableUpdater.h"
 #include "usage/Pricing.h"
 
 #include <QDateEdit>

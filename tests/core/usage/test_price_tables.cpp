@@ -1,5 +1,5 @@
-#include "llm/OpenAiChatFormat.h"
 #include "trace/TraceCost.h"
+#include "usage/OpenAiUsage.h"
 #include "usage/PriceTableUpdate.h"
 #include "usage/Pricing.h"
 
@@ -116,9 +116,9 @@ private Q_SLOTS:
         // GPT-6.1 Sol: input 2, cache writes 1.25x input.
         const ModelRates sol = *price(u"openai:gpt-6.1-sol"_s, QDate(2026, 12, 6));
         QCOMPARE(sol.cacheWrite5m.usdPerMillion, 2.5);
-        const TokenUsage usage = OpenAiChatFormat::parseUsage(QJsonDocument::fromJson(R"({"prompt_tokens": 10000,
+        const TokenUsage usage = openAiChatUsage(QJsonDocument::fromJson(R"({"prompt_tokens": 10000,
             "completion_tokens": 100, "prompt_tokens_details": {"cached_tokens": 6000, "cache_write_tokens": 3000}})")
-                                                                  .object());
+                                                     .object());
         QCOMPARE(usage.uncachedInput, 1000);
         QCOMPARE(usage.cacheRead, 6000);
         QCOMPARE(usage.cacheWrite5m, 3000);

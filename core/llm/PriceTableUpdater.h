@@ -1,7 +1,7 @@
 #pragma once
 
-#include "PriceTableUpdate.h"
-#include "llm/HttpReply.h"
+#include "HttpReply.h"
+#include "usage/PriceTableUpdate.h"
 
 #include <QObject>
 

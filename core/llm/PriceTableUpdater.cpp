@@ -1,6 +1,6 @@
 #include "PriceTableUpdater.h"
 
-#include "llm/HttpEngine.h"
+#include "HttpEngine.h"
 
 #include <QFile>
 #include <QTimer>
