@@ -244,7 +244,9 @@ Command runsImportCommand()
         "interrupted part-way imports the runs that finished.\n"
         "skill-creator: the newest iteration-N/ (or the iteration folder given): each eval-<id>/ is a case,\n"
         "with_skill/ and without_skill/ its arms, each run-N/ a repeat; an item passes when every statement of its\n"
-        "grading.json passed (\"expectations\" or \"assertion_results\"); timing.json gives tokens and time.\n\n"
+        "grading.json passed (\"expectations\" or \"assertion_results\"); timing.json gives tokens and time.\n"
+        "Reports and Compare show skill-creator's own statement pass rate (passed statements over all, averaged\n"
+        "per run) beside that case pass rate, and check it against benchmark.json's where there is one.\n\n"
         "Exit codes: 0 imported, 1 some batches of a runs/ folder not imported, 2 bad usage or neither kind of\n"
         "folder.\n");
     command.run = runImport;

@@ -1,6 +1,7 @@
 #include "SkillCreatorWorkspace.h"
 
 #include "JsonFile_p.h"
+#include "StatementPassRate.h"
 
 #include <QDir>
 #include <QFile>
@@ -165,6 +166,30 @@ QString describeFolders(const QDir &dir)
     return described.isEmpty() ? QStringLiteral("no folders") : described.join(QStringLiteral(", "));
 }
 
+/// The pass rate @p benchmark reports per arm (run_summary.<configuration>.pass_rate.mean as skill-creator's
+/// aggregate_benchmark.py writes it, or configurations[{name, pass_rate{mean}}] as agents often write it), keyed by
+/// Skillforge's arm ids; empty when it reports none.
+QJsonObject benchmarkPassRates(const QJsonObject &benchmark)
+{
+    QJsonObject rates;
+    const auto take = [&](const QString &configuration, const QJsonValue &passRate) {
+        const QString arm = configuration == QLatin1String("with_skill")      ? kWithSkillArm
+                            : configuration == QLatin1String("without_skill") ? kBaselineArm
+                                                                              : QString();
+        const QJsonValue mean = passRate.isObject() ? passRate.toObject().value(QStringLiteral("mean")) : passRate;
+        if (!arm.isEmpty() && mean.isDouble())
+            rates.insert(arm, mean.toDouble());
+    };
+    const QJsonObject summary = benchmark.value(QStringLiteral("run_summary")).toObject();
+    for (auto it = summary.begin(); it != summary.end(); ++it)
+        take(it.key(), it.value().toObject().value(QStringLiteral("pass_rate")));
+    for (const QJsonValue &value : benchmark.value(QStringLiteral("configurations")).toArray()) {
+        const QJsonObject configuration = value.toObject();
+        take(configuration.value(QStringLiteral("name")).toString(), configuration.value(QStringLiteral("pass_rate")));
+    }
+    return rates;
+}
+
 /// One run of one arm: grading.json (both dialects) and timing.json, next to each other or one level up.
 std::optional<ItemResult> runItem(const QDir &run, ItemKey key, QString *error)
 {
@@ -183,7 +208,7 @@ std::optional<ItemResult> runItem(const QDir &run, ItemKey key, QString *error)
         return std::nullopt;
     ItemResult r;
     r.key = std::move(key);
-    r.provider = QStringLiteral("skill-creator");
+    r.provider = kSkillCreatorProvider;
     r.stopReason = StopReason::Answered;
     const QString listKey = grading->contains(QStringLiteral("expectations")) ? QStringLiteral("expectations")
                                                                              : QStringLiteral("assertion_results");
@@ -270,6 +295,11 @@ std::variant<RunStore, QString> importSkillCreatorWorkspace(const QString &dir, 
                 model = m.contains(u':') ? m : QStringLiteral("skill-creator:") + m;
             manifest.skillName = meta.value(QStringLiteral("skill_name")).toString();
             manifest.startedAt = meta.value(QStringLiteral("timestamp")).toString();
+            // Kept so the statement pass rate computed from the gradings can be held against skill-creator's own.
+            if (const QJsonObject rates = benchmarkPassRates(*benchmark); !rates.isEmpty())
+                manifest.parameters.insert(kSkillCreatorBenchmarkKey,
+                                           QJsonObject{{QStringLiteral("file"), QDir::cleanPath(candidate)},
+                                                       {QStringLiteral("pass_rate"), rates}});
             break;
         }
     }

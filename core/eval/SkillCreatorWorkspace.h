@@ -19,8 +19,10 @@ bool isSkillCreatorWorkspace(const QString &dir);
 /// folder without them is repeat 1). Evals may be laid out as <eval>/with_skill/ (skill-creator's layout, any eval
 /// folder name) or with_skill/<eval>/. An item passes when every graded statement of its
 /// grading.json passed: `expectations` (skill-creator) or `assertion_results` (other graders), each kept as a check
-/// with its evidence; timing.json gives its tokens and time. The model is benchmark.json's executor_model where
-/// there is one. The new store, or an error naming the file.
+/// with its evidence, and the item's provider is kSkillCreatorProvider (statementPassRates counts them as skill-creator
+/// does); timing.json gives its tokens and time. The model is benchmark.json's executor_model where there is one, and
+/// its run_summary's pass rate per arm is kept in run.json's parameters (kSkillCreatorBenchmarkKey) to be checked
+/// against the gradings. The new store, or an error naming the file.
 std::variant<RunStore, QString> importSkillCreatorWorkspace(const QString &dir, const QString &runsDir);
 
 /// A case of a run as skill-creator's files number it.

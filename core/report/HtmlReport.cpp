@@ -351,6 +351,8 @@ QString htmlReport(const ReportSource &source)
         appendTable(html, verdictTable(*r, source.options.verdicts));
         for (const QString &split : splitsOf(*r)) {
             appendTable(html, passRateTable(*r, split));
+            if (const Table statements = statementPassRateTable(*r, split); !statements.rows.isEmpty())
+                appendTable(html, statements);
             appendTable(html, liftTable(*r, split));
             if (hasActivation(*r, split))
                 appendTable(html, activationTable(*r, split));

@@ -68,6 +68,8 @@ QString markdownReport(const ReportSource &source, const QString &chartPrefix)
         appendTable(md, verdictTable(*r, source.options.verdicts));
         for (const QString &split : splitsOf(*r)) {
             appendTable(md, passRateTable(*r, split));
+            if (const Table statements = statementPassRateTable(*r, split); !statements.rows.isEmpty())
+                appendTable(md, statements);
             appendTable(md, liftTable(*r, split));
             if (hasActivation(*r, split))
                 appendTable(md, activationTable(*r, split));

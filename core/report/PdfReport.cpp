@@ -132,6 +132,8 @@ QByteArray pdfReport(const ReportSource &source, QString *error)
         appendTable(html, verdictTable(*r, source.options.verdicts));
         for (const QString &split : splitsOf(*r)) {
             appendTable(html, passRateTable(*r, split));
+            if (const Table statements = statementPassRateTable(*r, split); !statements.rows.isEmpty())
+                appendTable(html, statements);
             appendTable(html, liftTable(*r, split));
             if (hasActivation(*r, split))
                 appendTable(html, activationTable(*r, split));

@@ -238,6 +238,39 @@ Table passRateTable(const RunAnalysis &run, const QString &split)
     return table;
 }
 
+Table statementPassRateTable(const RunAnalysis &run, const QString &split)
+{
+    Table table;
+    table.title =
+        QStringLiteral("Two pass rates: Skillforge's cases and skill-creator's statements, %1").arg(splitTitle(split));
+    const QList<StatementPassRate> rates = statementPassRates(run, split);
+    const bool benchmark =
+        std::any_of(rates.begin(), rates.end(), [](const StatementPassRate &r) { return r.benchmarkRate.has_value(); });
+    table.header = {QStringLiteral("Model"), QStringLiteral("Arm"), QStringLiteral("Case pass rate (Skillforge's)"),
+                    QStringLiteral("Statements passed"), QStringLiteral("Statement pass rate (skill-creator's)")};
+    if (benchmark)
+        table.header.append(QStringLiteral("benchmark.json says"));
+    QStringList mismatches;
+    for (const StatementPassRate &r : rates) {
+        QStringList row{
+            r.model, armLabel(r.arm),
+            QStringLiteral("%1 of %2 items (%3)").arg(r.itemsPassed).arg(r.items).arg(percent(r.caseRate())),
+            QStringLiteral("%1 of %2").arg(r.statementsPassed).arg(r.statements),
+            r.items ? percent(r.statementRate) : QStringLiteral("—")};
+        if (benchmark)
+            row.append(!r.benchmarkRate          ? QStringLiteral("—")
+                       : r.agreesWithBenchmark() ? QStringLiteral("%1 (the same)").arg(percent(*r.benchmarkRate))
+                                                 : QStringLiteral("%1 (differs)").arg(percent(*r.benchmarkRate)));
+        if (const QString mismatch = benchmarkMismatch(r); !mismatch.isEmpty())
+            mismatches.append(mismatch + u'.');
+        table.rows.append(row);
+    }
+    table.note = statementPassRateExplanation();
+    if (!mismatches.isEmpty())
+        table.note += u' ' + mismatches.join(u' ');
+    return table;
+}
+
 Table costTable(const RunAnalysis &run, const QString &split)
 {
     Table table;

@@ -3,6 +3,7 @@
 #include "eval/Contamination.h"
 #include "eval/CostEffectiveness.h"
 #include "eval/RunAnalysis.h"
+#include "eval/StatementPassRate.h"
 #include "eval/SuiteHealth.h"
 #include "eval/Verdict.h"
 
@@ -57,6 +58,10 @@ int silentBypasses(const RunAnalysis &run, const CaseCell &cell);
 QString silentBypassMeaning();
 
 Table passRateTable(const RunAnalysis &run, const QString &split);
+/// Per model and arm of a run graded by statements (an imported skill-creator workspace): Skillforge's case pass rate
+/// beside skill-creator's statement pass rate, the statements counted, and benchmark.json's own figure where the
+/// import kept one. No rows when no item of @p split was graded by statements: the reports leave it out then.
+Table statementPassRateTable(const RunAnalysis &run, const QString &split);
 Table costTable(const RunAnalysis &run, const QString &split);
 Table liftTable(const RunAnalysis &run, const QString &split);
 /// Whether any with-skill arm of @p split recorded whether it loaded the skill (agent CLIs, the agentic loop).

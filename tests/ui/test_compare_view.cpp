@@ -9,8 +9,11 @@
 #include "compare/CaseDetailDialog.h"
 #include "compare/CaseMatrixModel.h"
 #include "compare/CompareView.h"
+#include "compare/TwoPassRatesModel.h"
+#include "compare/TwoPassRatesPanel.h"
 #include "eval/Contamination.h"
 #include "eval/LiftAcrossRuns.h"
+#include "eval/SkillCreatorWorkspace.h"
 #include "eval/SuiteHealth.h"
 #include "project/AppSettings.h"
 #include "project/Project.h"
@@ -325,6 +328,61 @@ private Q_SLOTS:
         const ArmSummary *gemmaSkill = summary.arm(models[1], kWithSkillArm);
         QCOMPARE(points[1]->at(1), QPointF(gemmaSkill->tokens.mean, gemmaSkill->passRate.rate * 100));
         QCOMPARE(charts::overlayOf(view->scatterChart()->chart())->arrows().size(), 2);
+    }
+
+    void importedSkillCreatorRun_showsBothPassRates_namedSideBySide()
+    {
+        // A project whose one run is an imported skill-creator workspace: no baseline item meets every statement.
+        QTemporaryDir dir;
+        auto imported = importSkillCreatorWorkspace(
+            QStringLiteral(SKILLFORGE_SOURCE_DIR "/tests/fixtures/skill-creator/pdf-forms-workspace"),
+            dir.filePath(u"runs"_s));
+        QVERIFY(std::holds_alternative<RunStore>(imported));
+        auto project = Project::open(dir.path());
+        QVERIFY(std::holds_alternative<Project>(project));
+        CompareView view;
+        QSignalSpy shown(&view, &CompareView::runsShown);
+        view.setProject(&std::get<Project>(project));
+        QTRY_VERIFY_WITH_TIMEOUT(!view.isBusy() && shown.count() > 0, 10000);
+
+        TwoPassRatesPanel *panel = view.twoPassRates();
+        QVERIFY(!panel->isHidden());
+        TwoPassRatesModel *model = panel->model();
+        QAbstractItemModelTester tester(model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QCOMPARE(model->rowCount(), 2);
+        QCOMPARE(model->headerData(TwoPassRatesModel::CasePassRateColumn, Qt::Horizontal).toString(),
+                 u"Case pass rate (Skillforge's)"_s);
+        QCOMPARE(model->headerData(TwoPassRatesModel::StatementPassRateColumn, Qt::Horizontal).toString(),
+                 u"Statement pass rate (skill-creator's)"_s);
+        int baselineRow = -1;
+        for (int row = 0; row < model->rowCount(); ++row) {
+            if (model->index(row, TwoPassRatesModel::ArmColumn).data().toString() == armLabel(kBaselineArm))
+                baselineRow = row;
+        }
+        QVERIFY(baselineRow >= 0);
+        const auto cell = [&](int column, int role = Qt::DisplayRole) {
+            return model->index(baselineRow, column).data(role);
+        };
+        QCOMPARE(cell(TwoPassRatesModel::ModelColumn).toString(), u"skill-creator:claude-sonnet-4-5"_s);
+        QVERIFY(cell(TwoPassRatesModel::CasePassRateColumn).toString().startsWith(u"0 of 6 items"_s));
+        QCOMPARE(cell(TwoPassRatesModel::CasePassRateColumn, TwoPassRatesModel::RateRole).toDouble(), 0.0);
+        QCOMPARE(cell(TwoPassRatesModel::StatementPassRateColumn, TwoPassRatesModel::RateRole).toDouble(), 4.4 / 6);
+        QCOMPARE(cell(TwoPassRatesModel::StatementsColumn).toString(), u"28 of 38"_s);
+        QCOMPARE(cell(TwoPassRatesModel::BenchmarkColumn, TwoPassRatesModel::RateRole).toDouble(), 0.7333);
+        QVERIFY(cell(TwoPassRatesModel::BenchmarkColumn).toString().endsWith(u"(the same)"_s));
+        // One run: no run column; no held-out cases: no split column; benchmark.json read: its column shown.
+        QVERIFY(panel->view()->isColumnHidden(TwoPassRatesModel::RunColumn));
+        QVERIFY(panel->view()->isColumnHidden(TwoPassRatesModel::SplitColumn));
+        QVERIFY(!panel->view()->isColumnHidden(TwoPassRatesModel::BenchmarkColumn));
+        const QList<QLabel *> labels = view.findChildren<QLabel *>();
+        QVERIFY(std::any_of(labels.begin(), labels.end(), [](const QLabel *label) {
+            return label->text().contains(u"graded by statements: two pass rates under Verdicts and lift"_s);
+        }));
+
+        // A run of Skillforge's own verifiers has no statements: the panel is hidden.
+        auto fixtureView = openView(m_v1);
+        QVERIFY(fixtureView->twoPassRates()->isHidden());
+        QCOMPARE(fixtureView->twoPassRates()->model()->rowCount(), 0);
     }
 
     void verdicts_perModel_withTheThresholdsShown_andFollowingThem()

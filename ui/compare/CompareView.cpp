@@ -9,7 +9,9 @@
 #include "compare/CaseChangesModel.h"
 #include "compare/CaseDetailDialog.h"
 #include "compare/CaseMatrixModel.h"
+#include "compare/TwoPassRatesPanel.h"
 #include "eval/Contamination.h"
+#include "eval/StatementPassRate.h"
 #include "eval/SuiteHealth.h"
 #include "project/AppSettings.h"
 #include "project/Project.h"
@@ -105,6 +107,7 @@ CompareView::CompareView(QWidget *parent)
     , m_copyButton(new QPushButton(tr("Copy as CSV"), this))
     , m_exportButton(new QPushButton(tr("Export Report…"), this))
     , m_liftTable(new QTableWidget(this))
+    , m_twoPassRates(new TwoPassRatesPanel(this))
     , m_healthTable(new QTableWidget(this))
     , m_acrossList(new QListWidget(this))
     , m_acrossTable(new QTableWidget(this))
@@ -241,6 +244,7 @@ CompareView::CompareView(QWidget *parent)
         connect(m_minPairsSpin, &QSpinBox::valueChanged, this, changed);
     }
     liftLayout->addWidget(m_verdicts);
+    liftLayout->addWidget(m_twoPassRates);
     liftLayout->addWidget(m_liftTable, 1);
     m_tabs->addTab(liftPage, tr("Verdicts and lift"));
     m_healthTable->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -547,6 +551,8 @@ void CompareView::rebuild()
         m_statusFacts +=
             QStringLiteral(" · ") +
             tr("%1 %2").arg(Harness::label(harness), m.harness.value(QStringLiteral("version")).toString()).trimmed();
+    if (!statementPassRates(*m_shown).isEmpty())
+        m_statusFacts += QStringLiteral(" · ") + tr("graded by statements: two pass rates under Verdicts and lift");
     // Where the costs' prices came from, for whoever wonders about a cost figure.
     const QString prices = tr("Costs are priced as each request was made. Prices %1").arg(runPricesText(m));
     for (charts::ChartPanel *panel : {m_barChart, m_scatterChart})
@@ -638,6 +644,9 @@ void CompareView::fillLiftTable()
             }
         }
     }
+    m_twoPassRates->setRuns(m_compared ? QList<const RunAnalysis *>{m_shown.get(), m_compared.get()}
+                                       : QList<const RunAnalysis *>{m_shown.get()},
+                            splits());
     m_liftTable->setColumnHidden(0, !m_compared);
     m_liftTable->setColumnHidden(LiftSkillLoadedColumn, !activation);
     m_liftTable->resizeColumnsToContents();

@@ -33,6 +33,7 @@ class CaseMatrixFilter;
 class CaseMatrixModel;
 class EmptyState;
 class JobListModel;
+class TwoPassRatesPanel;
 
 /// The Compare view: a run of the project (and optionally a second one) as charts — pass rate, tokens, cost or
 /// latency per model without and with the skill with 95% intervals, pass rate against tokens, the lift with its
@@ -83,6 +84,9 @@ public:
     /// True while the changes table is one of the tabs (two runs compared).
     bool changesShown() const;
     QTableWidget *liftTable() const { return m_liftTable; }
+    /// Above the lift table, for runs graded statement by statement (imported skill-creator workspaces): Skillforge's
+    /// case pass rate beside skill-creator's statement pass rate; hidden for other runs.
+    TwoPassRatesPanel *twoPassRates() const { return m_twoPassRates; }
     /// The verdict per model of the run shown (keep, cut, can't tell yet) and the thresholds that decided them.
     QLabel *verdictLabel() const { return m_verdicts; }
     /// The shown run's suite diagnostics (core's suiteHealthFindings): harm, checks that measure nothing, variance,
@@ -164,6 +168,7 @@ private:
     QPushButton *m_copyButton;
     QPushButton *m_exportButton;
     QTableWidget *m_liftTable;
+    TwoPassRatesPanel *m_twoPassRates;
     QTableWidget *m_healthTable;
     QListWidget *m_acrossList;
     QTableWidget *m_acrossTable;

@@ -1,10 +1,12 @@
+#include "TestFiles.h"
 #include "eval/RunAnalysis.h"
 #include "eval/RunStore.h"
 #include "eval/SkillCreatorWorkspace.h"
+#include "eval/StatementPassRate.h"
 
 #include <QDir>
-#include <QFileInfo>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -36,6 +38,51 @@ QJsonObject readJson(const QString &path)
     if (!file.open(QIODevice::ReadOnly))
         return {};
     return QJsonDocument::fromJson(file.readAll()).object();
+}
+
+/// pdf-forms-workspace: 3 evals, 2 runs per arm, gradings and benchmark.json as skill-creator writes them
+/// (make_workspace.py there; benchmark.json from skill-creator's own aggregate_benchmark.py).
+const QString kPdfForms = QStringLiteral(SKILLFORGE_SOURCE_DIR "/tests/fixtures/skill-creator/pdf-forms-workspace");
+
+RunAnalysis importAndAnalyze(const QString &workspace, const QString &runsDir)
+{
+    auto imported = importSkillCreatorWorkspace(workspace, runsDir);
+    if (const QString *error = std::get_if<QString>(&imported))
+        qFatal("%s", qPrintable(*error));
+    auto analysis = analyzeRun(std::get<RunStore>(imported).dir());
+    if (const LoadError *error = std::get_if<LoadError>(&analysis))
+        qFatal("%s", qPrintable(error->toString()));
+    return std::get<RunAnalysis>(std::move(analysis));
+}
+
+const StatementPassRate *rateOf(const QList<StatementPassRate> &rates, const QString &arm)
+{
+    for (const StatementPassRate &r : rates) {
+        if (r.arm == arm && r.split == u"all")
+            return &r;
+    }
+    return nullptr;
+}
+
+/// Replaces the without_skill pass rate mean of the benchmark.json at @p path by @p mean.
+void setBaselineBenchmarkRate(const QString &path, double mean)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        qFatal("cannot read %s", qPrintable(path));
+    QJsonObject benchmark = QJsonDocument::fromJson(file.readAll()).object();
+    file.close();
+    QJsonObject summary = benchmark.value(u"run_summary"_s).toObject();
+    QJsonObject without = summary.value(u"without_skill"_s).toObject();
+    QJsonObject passRate = without.value(u"pass_rate"_s).toObject();
+    passRate.insert(u"mean"_s, mean);
+    without.insert(u"pass_rate"_s, passRate);
+    summary.insert(u"without_skill"_s, without);
+    benchmark.insert(u"run_summary"_s, summary);
+    QFile::remove(path);
+    if (!file.open(QIODevice::WriteOnly))
+        qFatal("cannot write %s", qPrintable(path));
+    file.write(QJsonDocument(benchmark).toJson());
 }
 
 QString readText(const QString &path)
@@ -396,6 +443,99 @@ private Q_SLOTS:
         auto imported = importSkillCreatorWorkspace(dir.path(), dir.filePath(u"runs"_s));
         QVERIFY(std::holds_alternative<QString>(imported));
         QVERIFY(std::get<QString>(imported).contains(u"not a skill-creator workspace"_s));
+    }
+
+    void importedWorkspace_statementPassRate_isBenchmarkJsonsFigure_whileNoBaselineCasePasses()
+    {
+        QTemporaryDir dir;
+        const RunAnalysis run = importAndAnalyze(kPdfForms, dir.path());
+        const QString model = u"skill-creator:claude-sonnet-4-5"_s;
+        // Skillforge's case pass rate: no baseline item met every statement, 4 of 6 with the skill did.
+        QCOMPARE(run.summary.arm(model, kBaselineArm)->passRate.successes, 0);
+        QCOMPARE(run.summary.arm(model, kBaselineArm)->passRate.trials, 6);
+        QCOMPARE(run.summary.arm(model, kWithSkillArm)->passRate.successes, 4);
+
+        const QList<StatementPassRate> rates = statementPassRates(run);
+        QCOMPARE(rates.size(), 2); // one model, two arms, no held-out cases
+        const StatementPassRate *baseline = rateOf(rates, kBaselineArm);
+        QVERIFY(baseline);
+        QCOMPARE(baseline->model, model);
+        QCOMPARE(baseline->items, 6);
+        QCOMPARE(baseline->itemsPassed, 0);
+        QCOMPARE(baseline->caseRate(), 0.0);
+        QCOMPARE(baseline->statements, 4 + 4 + 5 + 5 + 10 + 10);
+        QCOMPARE(baseline->statementsPassed, 3 + 3 + 4 + 3 + 8 + 7);
+        // The mean of each run's rate (3/4, 3/4, 4/5, 3/5, 8/10, 7/10), not 28 of 38 pooled (0.737).
+        QCOMPARE(baseline->statementRate, (0.75 + 0.75 + 0.8 + 0.6 + 0.8 + 0.7) / 6);
+        const StatementPassRate *withSkill = rateOf(rates, kWithSkillArm);
+        QVERIFY(withSkill);
+        QCOMPARE(withSkill->itemsPassed, 4);
+        QCOMPARE(withSkill->statementsPassed, 36);
+        QCOMPARE(withSkill->statementRate, (1.0 + 1.0 + 1.0 + 0.8 + 1.0 + 0.9) / 6);
+
+        // skill-creator's own figures, as its aggregator wrote them to benchmark.json, and kept by the import.
+        const QJsonObject summary =
+            readJson(kPdfForms + u"/iteration-1/benchmark.json"_s).value(u"run_summary"_s).toObject();
+        const auto reported = [&](const QString &configuration) {
+            return summary.value(configuration).toObject().value(u"pass_rate"_s).toObject().value(u"mean"_s).toDouble();
+        };
+        QCOMPARE(reported(u"without_skill"_s), 0.7333);
+        QCOMPARE(reported(u"with_skill"_s), 0.95);
+        QCOMPARE(baseline->benchmarkRate, std::optional<double>(0.7333));
+        QCOMPARE(withSkill->benchmarkRate, std::optional<double>(0.95));
+        QCOMPARE(qRound(baseline->statementRate * 10000) / 10000.0, reported(u"without_skill"_s));
+        QVERIFY(baseline->agreesWithBenchmark());
+        QVERIFY(withSkill->agreesWithBenchmark());
+        QVERIFY(benchmarkMismatch(*baseline).isEmpty());
+        QVERIFY(baseline->benchmarkFile.endsWith(u"pdf-forms-workspace/iteration-1/benchmark.json"_s));
+    }
+
+    void benchmarkJson_disagreeingWithTheGradings_isSaid()
+    {
+        QTemporaryDir dir;
+        const QString workspace = dir.filePath(u"pdf-forms-workspace"_s);
+        QVERIFY(test::copyTree(kPdfForms, workspace));
+        setBaselineBenchmarkRate(workspace + u"/iteration-1/benchmark.json"_s, 0.7);
+        const RunAnalysis run = importAndAnalyze(workspace, dir.filePath(u"runs"_s));
+        const QList<StatementPassRate> rates = statementPassRates(run);
+        const StatementPassRate *baseline = rateOf(rates, kBaselineArm);
+        QVERIFY(baseline);
+        QCOMPARE(baseline->benchmarkRate, std::optional<double>(0.7));
+        QVERIFY(!baseline->agreesWithBenchmark());
+        const QString mismatch = benchmarkMismatch(*baseline);
+        QVERIFY2(mismatch.contains(u"reports 70.0% for skill-creator:claude-sonnet-4-5 · without skill"_s),
+                 qPrintable(mismatch));
+        QVERIFY2(mismatch.contains(u"its statements give 73.3% here"_s), qPrintable(mismatch));
+        QVERIFY(rateOf(rates, kWithSkillArm)->agreesWithBenchmark());
+    }
+
+    void benchmarkJson_inTheConfigurationsDialect_isRead()
+    {
+        // What agents often write by hand (claude-plugins-official #605): configurations[{name, pass_rate{mean}}].
+        QTemporaryDir dir;
+        const QString workspace = dir.filePath(u"pdf-forms-workspace"_s);
+        QVERIFY(test::copyTree(kPdfForms, workspace));
+        const QString path = workspace + u"/iteration-1/benchmark.json"_s;
+        QFile::remove(path);
+        writeJson(path, {{u"metadata"_s, QJsonObject{{u"executor_model"_s, u"claude-sonnet-4-5"_s}}},
+                         {u"configurations"_s,
+                          QJsonArray{QJsonObject{{u"name"_s, u"with_skill"_s},
+                                                 {u"pass_rate"_s, QJsonObject{{u"mean"_s, 0.95}, {u"stddev"_s, 0.08}}}},
+                                     QJsonObject{{u"name"_s, u"without_skill"_s},
+                                                 {u"pass_rate"_s, QJsonObject{{u"mean"_s, 0.73}}}}}}});
+        const RunAnalysis run = importAndAnalyze(workspace, dir.filePath(u"runs"_s));
+        const QList<StatementPassRate> rates = statementPassRates(run);
+        QCOMPARE(rateOf(rates, kBaselineArm)->benchmarkRate, std::optional<double>(0.73));
+        QVERIFY(rateOf(rates, kBaselineArm)->agreesWithBenchmark()); // 0.7333 rounded by hand
+        QCOMPARE(rateOf(rates, kWithSkillArm)->benchmarkRate, std::optional<double>(0.95));
+    }
+
+    void runWithoutStatements_hasNoStatementPassRates()
+    {
+        // Skillforge's own run: regex and judge verifiers, no skill-creator statements.
+        auto analysis = analyzeRun(QStringLiteral(SKILLFORGE_SOURCE_DIR "/tests/fixtures/runs/skill-v1"));
+        QVERIFY(std::holds_alternative<RunAnalysis>(analysis));
+        QVERIFY(statementPassRates(std::get<RunAnalysis>(analysis)).isEmpty());
     }
 };
 
