@@ -333,8 +333,8 @@ std::variant<RunStore, QString> importSkillCreatorWorkspace(const QString &dir, 
     if (items.isEmpty())
         return QStringLiteral("%1: no graded run (grading.json) in any eval folder").arg(iteration);
     manifest.plannedItems = int(items.size());
-    manifest.parameters = {{QStringLiteral("imported_from"), QFileInfo(iteration).absoluteFilePath()},
-                           {QStringLiteral("format"), QStringLiteral("skill-creator")}};
+    manifest.parameters.insert(QStringLiteral("imported_from"), QFileInfo(iteration).absoluteFilePath());
+    manifest.parameters.insert(QStringLiteral("format"), QStringLiteral("skill-creator"));
     auto created = RunStore::create(runsDir, manifest);
     if (const QString *e = std::get_if<QString>(&created))
         return *e;

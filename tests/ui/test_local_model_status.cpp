@@ -1,6 +1,7 @@
 // The status-bar button of the local model where the model is not installed: it offers the install, runs it
 // as a job with progress, and a cancel from the Jobs panel ends it. The installer runs for real in a cache of
 // the test's own; its pip is a stand-in that never finishes, so nothing is fetched.
+#include "TestFiles.h"
 #include "jobs/Job.h"
 #include "jobs/JobListModel.h"
 #include "llm/HttpEngine.h"
@@ -40,6 +41,7 @@ private Q_SLOTS:
         qunsetenv("SKILLFORGE_LLAMA_SERVER");
         qunsetenv("SKILLFORGE_LOCAL_MODEL");
         QVERIFY(writeExecutable(u"bin/llama-server"_s, "#!/bin/sh\nexit 0\n"));
+        QVERIFY(sf::test::stampFakeLlamaServer(m_cache.path()));
         QVERIFY(writeExecutable(u"venv/bin/python"_s,
                                 "#!/bin/sh\ncase \"$*\" in *--version*) exit 0 ;; esac\nexec sleep 120\n"));
     }

@@ -1,6 +1,7 @@
 // The in-app installer of the local model runs the installer compiled into the app, in a cache of the
 // test's own (SKILLFORGE_CACHE_DIR), without the network: what it would fetch is either there already
 // or a stand-in that never finishes, so cancel can be seen to end it and everything it started.
+#include "TestFiles.h"
 #include "llm/LocalModelInstaller.h"
 #include "llm/LocalRuntime.h"
 
@@ -56,8 +57,9 @@ private Q_SLOTS:
         qputenv("SKILLFORGE_CACHE_DIR", m_cache.path().toLocal8Bit());
         qunsetenv("SKILLFORGE_LLAMA_SERVER");
         qunsetenv("SKILLFORGE_LOCAL_MODEL");
-        // The server is "built" already; the model is what each test decides.
+        // The server is "built" already, by the installer's current recipe; the model is what each test decides.
         QVERIFY(writeExecutable(m_cache.filePath(u"bin/llama-server"_s), "#!/bin/sh\nexit 0\n"));
+        QVERIFY(sf::test::stampFakeLlamaServer(m_cache.path()));
     }
 
     void alreadyInstalled_finishes_reportsProgress_andPutsTheNoticeBesideTheModel()
