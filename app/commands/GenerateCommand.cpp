@@ -1,5 +1,6 @@
 #include "CommandRegistry.h"
 #include "LlmServices.h"
+#include "TeachChain.h"
 #include "generate/SkillGenerator.h"
 #include "generate/TraceCondenser.h"
 #include "project/Project.h"
@@ -13,6 +14,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <optional>
 
 namespace sf::cli {
 
@@ -93,6 +95,10 @@ int runGenerate(const QStringList &arguments)
     parser.addOption({QStringLiteral("max-tokens"), QString(), QStringLiteral("N"), QStringLiteral("16000")});
     parser.addOption({QStringLiteral("reply-format"), QString(), QStringLiteral("F"), QStringLiteral("auto")});
     parser.addOption(QCommandLineOption(QStringLiteral("json")));
+    parser.addOption(QCommandLineOption(QStringLiteral("eval")));
+    parser.addOption(QCommandLineOption(QStringLiteral("refine")));
+    parser.addOption({QStringLiteral("student"), QString(), QStringLiteral("M")});
+    parser.addOption({QStringLiteral("runs"), QString(), QStringLiteral("N")});
     if (!parseArguments(parser, QStringLiteral("generate"), arguments)) {
         return BadUsage;
     }
@@ -111,6 +117,21 @@ int runGenerate(const QStringList &arguments)
     request.instructions = parser.value(QStringLiteral("instructions"));
     if (request.teacherModel.isEmpty()) {
         return usage(QStringLiteral("needs --teacher PROVIDER:MODEL"));
+    }
+    TeachChain chain;
+    chain.evaluate = parser.isSet(QStringLiteral("eval")) || parser.isSet(QStringLiteral("refine"));
+    chain.refine = parser.isSet(QStringLiteral("refine"));
+    chain.teacher = request.teacherModel;
+    chain.students = parser.values(QStringLiteral("student"));
+    if (chain.evaluate && chain.students.isEmpty())
+        return usage(QStringLiteral("--eval and --refine need at least one --student PROVIDER:MODEL"));
+    if (chain.evaluate && parser.isSet(QStringLiteral("json")))
+        return usage(QStringLiteral("--json prints the generated skill alone; leave it out with --eval or --refine"));
+    if (parser.isSet(QStringLiteral("runs"))) {
+        bool runsOk = false;
+        chain.runs = parser.value(QStringLiteral("runs")).toInt(&runsOk);
+        if (!runsOk || chain.runs < 1)
+            return usage(QStringLiteral("--runs must be a whole number of at least 1"));
     }
     const auto profile = profileFromName(parser.value(QStringLiteral("profile")));
     if (!profile) {
@@ -206,9 +227,24 @@ int runGenerate(const QStringList &arguments)
         err(QStringLiteral("skillforge generate: %1\n").arg(message));
         QCoreApplication::quit();
     });
+    std::optional<QString> written;
+    QObject::connect(&generator, &SkillGenerator::finished, qApp,
+                     [&written](const SkillGenerationResult &result) { written = result.skillDir; });
+    if (chain.evaluate)
+        err(QStringLiteral("== Step 1 of %1: the skill (skillforge generate) ==\n").arg(chain.refine ? 3 : 2));
     generator.start(request);
     QCoreApplication::exec();
-    return exitCode;
+    if (!chain.evaluate)
+        return exitCode;
+    if (exitCode != Success || !written) {
+        err(QStringLiteral("skillforge generate: stopped after step 1: the skill %1, so it is not evaluated\n")
+                .arg(written ? QStringLiteral("still has errors (listed above)") : QStringLiteral("was not written")));
+        return exitCode;
+    }
+    // The runs go where the project keeps them, beside its skills.
+    if (const QString project = projectRootFrom(QDir(*written).absolutePath()); !project.isEmpty())
+        chain.runsDir = QDir(project).filePath(QStringLiteral("runs"));
+    return runTeachChain(*written, chain);
 }
 
 } // namespace
@@ -221,6 +257,7 @@ Command generateCommand()
     command.help = QStringLiteral(
         "Usage: skillforge generate --task TEXT --teacher PROVIDER:MODEL [--out DIR] [--profile P]\n"
         "                           [--instructions TEXT] [--max-tokens N] [--reply-format F] [--json]\n"
+        "                           [--eval|--refine --student M... [--runs N]]\n"
         "       skillforge generate --from SKILL_DIR --teacher PROVIDER:MODEL [--task TEXT] [--instructions TEXT]\n"
         "       (--from TRACE may be given several times, with --budget-tokens N for all of them together)\n\n"
         "Asks the teacher to write a skill (SKILL.md, and references/ or scripts/ where useful) for TASK,\n"
@@ -240,9 +277,17 @@ Command generateCommand()
         "                     JSON Schema, which lets small models that cannot follow a written format\n"
         "                     still write a valid skill; auto (default): json for the local and ollama\n"
         "                     providers, files for the others\n"
-        "  --json             print the result as JSON\n\n"
-        "Exit codes: 0 a valid skill was written, 1 the teacher failed or the skill still has errors\n"
-        "(it is written anyway, with the errors listed), 2 bad usage.\n");
+        "  --json             print the result as JSON\n"
+        "  --eval             then, as upskill's generate does, evaluate it: the teacher writes its tests into\n"
+        "                     the skill's evals/ when it has none, and each --student M runs them with and\n"
+        "                     without the skill (skillforge eval; --runs N repeats); the runs go to the\n"
+        "                     project's runs/ folder (else ./runs)\n"
+        "  --refine           then also refine it with the teacher against those students (skillforge refine)\n"
+        "                     Each step prints under its own heading; the chain stops at the first that fails\n"
+        "                     and says what was kept.\n\n"
+        "Exit codes: 0 a valid skill was written (and, with --eval or --refine, every step ran), 1 the teacher\n"
+        "failed or the skill still has errors (it is written anyway, with the errors listed), 2 bad usage, 3 the\n"
+        "evaluation did not finish (its last line says how to resume it).\n");
     command.run = runGenerate;
     return command;
 }

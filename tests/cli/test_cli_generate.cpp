@@ -11,6 +11,7 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+#include <memory>
 
 using namespace sf::test;
 using namespace Qt::StringLiterals;
@@ -204,6 +205,59 @@ private Q_SLOTS:
         QVERIFY(r.err.contains(u"iteration 1: lift 0.00"_s));
         QVERIFY(r.err.contains(u"iteration 2: lift 1.00"_s));
         QCOMPARE(QDir(dir.filePath(u"runs"_s)).entryList(QDir::Dirs | QDir::NoDotAndDotDot).size(), 2);
+    }
+
+    // Issue 33: upskill's generate chains generate, tests, eval and refine; so does generate --refine, each step
+    // under its own heading, the tests kept in the skill's evals/, the runs in the project's runs/.
+    void generate_withRefine_chainsTestsEvalAndRefine()
+    {
+        QTemporaryDir project;
+        QFile file(project.filePath(u"skillforge.json"_s));
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(R"({"format_version": 1, "name": "p"})");
+        file.close();
+        // The teacher writes a skill saying OLD first, then (refining) one saying NEW; its tests want PASS-TOKEN,
+        // which the student says only when its prompt says NEW.
+        auto skillsWritten = std::make_shared<int>(0);
+        m_server.routeHandler("POST", "/v1/chat/completions", [skillsWritten](const RecordedRequest &request) {
+            if (QJsonDocument::fromJson(request.body).object().value(u"model"_s).toString() == u"teacher"_s) {
+                if (request.body.contains("You write test cases that measure"))
+                    return ScriptedResponse::json(
+                        200, openAiReply(u"{\"cases\": [{\"input\": \"go\", \"expected\": {\"contains\": "
+                                         u"[\"PASS-TOKEN\"]}}, {\"input\": \"go again\", \"expected\": "
+                                         u"{\"contains\": [\"PASS-TOKEN\"]}}]}"_s));
+                const QString says = (*skillsWritten)++ == 0 ? u"OLD"_s : u"NEW"_s;
+                return ScriptedResponse::json(
+                    200, openAiReply(u"=== FILE: SKILL.md ===\n---\nname: demo\ndescription: "
+                                     u"The demo task. Use when asked.\n---\nSay %1.\n"_s.arg(says)));
+            }
+            return ScriptedResponse::json(200,
+                                          openAiReply(request.body.contains("Say NEW") ? u"PASS-TOKEN"_s : u"?"_s));
+        });
+
+        const Run r = run({u"generate"_s, u"--task"_s, u"The demo task"_s, u"--teacher"_s, u"openai:teacher"_s,
+                           u"--refine"_s, u"--student"_s, u"openai:student"_s},
+                          project.path());
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY2(r.err.contains(u"== Step 1 of 3: the skill"_s) &&
+                     r.err.contains(u"== Step 2 of 3: tests and evaluation"_s) &&
+                     r.err.contains(u"== Step 3 of 3: refine"_s),
+                 qPrintable(r.err));
+        const QString skill = project.filePath(u"skills/demo"_s);
+        QVERIFY(QFile::exists(skill + u"/evals/evals.json"_s)); // the tests, kept with the skill
+        QVERIFY2(r.err.contains(u"asking openai:teacher to write 6 test cases"_s), qPrintable(r.err));
+        QVERIFY2(r.out.contains(u"iteration 2: lift 1.00"_s) || r.err.contains(u"iteration 2: lift 1.00"_s),
+                 qPrintable(r.out + r.err));
+        QFile refined(skill + u"/SKILL.md"_s);
+        QVERIFY(refined.open(QIODevice::ReadOnly));
+        QVERIFY(refined.readAll().contains("Say NEW"));
+        QVERIFY(QDir(project.filePath(u"runs"_s)).entryList(QDir::Dirs | QDir::NoDotAndDotDot).size() >= 2);
+
+        // No student: nothing to evaluate with, said before anything is asked of the teacher.
+        const Run bad =
+            run({u"generate"_s, u"--task"_s, u"t"_s, u"--teacher"_s, u"openai:teacher"_s, u"--eval"_s}, project.path());
+        QCOMPARE(bad.exitCode, 2);
+        QVERIFY2(bad.err.contains(u"--student"_s), qPrintable(bad.err));
     }
 
     void generate_badUsage_exitsTwoAndSaysWhy()
