@@ -199,6 +199,7 @@ int runGenerate(const QStringList &arguments)
     LlmServices services;
     SkillGenerator generator(services.chat());
     int exitCode = CheckFailed;
+    std::optional<QString> written; // the skill's folder, for the steps after it
     QObject::connect(&generator, &SkillGenerator::stage, qApp,
                      [](const QString &what) { err(what + QStringLiteral("...\n")); });
     QObject::connect(&generator, &SkillGenerator::finished, qApp, [&](const SkillGenerationResult &result) {
@@ -221,15 +222,13 @@ int runGenerate(const QStringList &arguments)
                 .arg(result.usage.output)
                 .arg(result.latencyMs));
         exitCode = hasErrors(result.problems) ? CheckFailed : Success;
+        written = result.skillDir;
         QCoreApplication::quit();
     });
     QObject::connect(&generator, &SkillGenerator::failed, qApp, [&](const QString &message) {
         err(QStringLiteral("skillforge generate: %1\n").arg(message));
         QCoreApplication::quit();
     });
-    std::optional<QString> written;
-    QObject::connect(&generator, &SkillGenerator::finished, qApp,
-                     [&written](const SkillGenerationResult &result) { written = result.skillDir; });
     if (chain.evaluate)
         err(QStringLiteral("== Step 1 of %1: the skill (skillforge generate) ==\n").arg(chain.refine ? 3 : 2));
     generator.start(request);

@@ -46,14 +46,8 @@ QJsonObject priceJson(const ModelRates &rates)
 {
     QJsonObject price{
         {u"name"_s, rates.modelName}, {u"usdPerMillionTokens"_s, ratesJson(rates, 0)}, {u"origin"_s, rates.origin}};
-    QList<qint64> thresholds;
-    for (const Rate *rate : {&rates.input, &rates.output, &rates.cacheRead, &rates.cacheWrite5m, &rates.cacheWrite1h})
-        for (const RateTier &tier : rate->tiers)
-            if (!thresholds.contains(tier.aboveInputTokens))
-                thresholds.append(tier.aboveInputTokens);
-    std::sort(thresholds.begin(), thresholds.end());
     QJsonArray tiers;
-    for (const qint64 threshold : std::as_const(thresholds))
+    for (const qint64 threshold : rates.tierThresholds())
         tiers.append(QJsonObject{{u"aboveInputTokens"_s, threshold},
                                  {u"usdPerMillionTokens"_s, ratesJson(rates, threshold + 1)}});
     if (!tiers.isEmpty())

@@ -69,7 +69,13 @@ TraceCost TraceCost::of(const Trace &trace, const Pricing &pricing)
     const QDateTime now = QDateTime::currentDateTimeUtc();
     // A session has a handful of models and days: the price of each model is looked up once per minute of the
     // session (a price may change at a time of day: off-peak rates), so a million-step session is priced in one pass.
-    QHash<QString, std::optional<ModelRates>> prices;
+    // Each key's price and the index of its "priced as" text, both worked out once per key.
+    struct KeyPrice
+    {
+        std::optional<ModelRates> rates;
+        qint32 source = -1;
+    };
+    QHash<QString, KeyPrice> prices;
     QHash<QString, qint32> sourceIndexOf;
     cost.turns.reserve(trace.threads.size());
     cost.running.reserve(trace.threads.size());
@@ -85,20 +91,26 @@ TraceCost TraceCost::of(const Trace &trace, const Pricing &pricing)
                 const QString name = pricingModelName(trace.format, turn.model);
                 const QString key = name + u'@' + turn.timestamp.left(16);
                 auto price = prices.constFind(key);
-                if (price == prices.cend())
-                    price = prices.insert(
-                        key, name.isEmpty() ? std::nullopt
-                                            : pricing.priceFor(name, requestTime(turn.timestamp.toString(), now)));
-                if (*price) {
-                    const double usd = (*price)->costOf(*turn.usage);
-                    turns[i] = usd;
-                    const QString source = u"%1: %2, from %3"_s.arg(name, (*price)->summary(), (*price)->origin);
-                    auto index = sourceIndexOf.constFind(source);
-                    if (index == sourceIndexOf.cend()) {
-                        index = sourceIndexOf.insert(source, qint32(cost.priceSources.size()));
-                        cost.priceSources.append(source);
+                if (price == prices.cend()) {
+                    KeyPrice found;
+                    if (!name.isEmpty())
+                        found.rates = pricing.priceFor(name, requestTime(turn.timestamp.toString(), now));
+                    if (found.rates) {
+                        const QString source =
+                            u"%1: %2, from %3"_s.arg(name, found.rates->summary(), found.rates->origin);
+                        auto index = sourceIndexOf.constFind(source);
+                        if (index == sourceIndexOf.cend()) {
+                            index = sourceIndexOf.insert(source, qint32(cost.priceSources.size()));
+                            cost.priceSources.append(source);
+                        }
+                        found.source = *index;
                     }
-                    sources[i] = *index;
+                    price = prices.insert(key, found);
+                }
+                if (price->rates) {
+                    const double usd = price->rates->costOf(*turn.usage);
+                    turns[i] = usd;
+                    sources[i] = price->source;
                     soFar = soFar.value_or(0) + usd;
                     cost.totalUsd += usd;
                     ++cost.pricedTurns;

@@ -176,7 +176,13 @@ std::optional<ModelRates> ratesFrom(const QJsonObject &prices, QString *why)
     rates.cacheWrite5m = cacheWrite.value_or(rates.input);
     rates.cacheWrite1h = cacheWrite1h.value_or(rates.cacheWrite5m);
     rates.outputReasoning = reasoning;
-    rates.usdPerThousandRequests = prices.value("requests_kcount"_L1).toDouble();
+    // A per-request fee is a plain number in genai-prices; anything else is a table this reader does not know.
+    const QJsonValue requestFee = prices.value("requests_kcount"_L1);
+    if (!requestFee.isUndefined() && !requestFee.isNull() && !requestFee.isDouble()) {
+        *why = u"its price \"requests_kcount\" is not a number"_s;
+        return std::nullopt;
+    }
+    rates.usdPerThousandRequests = requestFee.toDouble();
     return rates;
 }
 
@@ -322,10 +328,11 @@ Result<GenaiPriceTable> GenaiPriceTable::fromJson(const QByteArray &json, const 
             if (!model) {
                 static const QString idAt = u"\"id\"\\s*:\\s*\"%1\""_s;
                 const QRegularExpression where(idAt.arg(QRegularExpression::escape(error.modelId)));
-                const QRegularExpressionMatch found = where.match(QString::fromUtf8(json));
+                const QString text = QString::fromUtf8(json);
+                const QRegularExpressionMatch found = where.match(text);
                 const qsizetype offset = error.modelId.isEmpty() || !found.hasMatch()
                                              ? -1
-                                             : QString::fromUtf8(json).left(found.capturedStart()).toUtf8().size();
+                                             : text.left(found.capturedStart()).toUtf8().size();
                 return failure(offset, error.message);
             }
             provider.models.append(*model);

@@ -25,18 +25,6 @@ QString thousands(qint64 tokens)
     return tokens % 1000 == 0 ? u"%1K"_s.arg(tokens / 1000) : QLocale::c().toString(tokens);
 }
 
-// Every tier threshold any bucket has, ascending: a summary states the rates above each.
-QList<qint64> thresholdsOf(const QList<const Rate *> &rates)
-{
-    QList<qint64> thresholds;
-    for (const Rate *rate : rates)
-        for (const RateTier &tier : rate->tiers)
-            if (!thresholds.contains(tier.aboveInputTokens))
-                thresholds.append(tier.aboveInputTokens);
-    std::sort(thresholds.begin(), thresholds.end());
-    return thresholds;
-}
-
 } // namespace
 
 double Rate::at(qint64 promptTokens) const
@@ -46,6 +34,20 @@ double Rate::at(qint64 promptTokens) const
         if (promptTokens > tier.aboveInputTokens)
             rate = tier.usdPerMillion;
     return rate;
+}
+
+QList<qint64> ModelRates::tierThresholds() const
+{
+    QList<const Rate *> rates{&input, &output, &cacheRead, &cacheWrite5m, &cacheWrite1h};
+    if (outputReasoning)
+        rates.append(&*outputReasoning);
+    QList<qint64> thresholds;
+    for (const Rate *rate : rates)
+        for (const RateTier &tier : rate->tiers)
+            if (!thresholds.contains(tier.aboveInputTokens))
+                thresholds.append(tier.aboveInputTokens);
+    std::sort(thresholds.begin(), thresholds.end());
+    return thresholds;
 }
 
 double ModelRates::costOf(const TokenUsage &usage) const
@@ -77,10 +79,7 @@ QString ModelRates::summary() const
         return parts.join(", "_L1);
     };
     QString text = ratesAbove(-1) + " per million tokens"_L1;
-    QList<const Rate *> rates{&input, &output, &cacheRead, &cacheWrite5m, &cacheWrite1h};
-    if (outputReasoning)
-        rates.append(&*outputReasoning);
-    for (const qint64 threshold : thresholdsOf(rates))
+    for (const qint64 threshold : tierThresholds())
         text += u"; above %1 input tokens: %2"_s.arg(thousands(threshold), ratesAbove(threshold));
     if (usdPerThousandRequests > 0)
         text += u"; %1 per 1,000 requests"_s.arg(dollars(usdPerThousandRequests));

@@ -47,6 +47,8 @@ struct ModelRates
 
     /** What @p usage, one request's, costs at these rates, in US dollars. */
     double costOf(const TokenUsage &usage) const;
+    /** The prompt sizes above which some rate changes, ascending, each once. */
+    QList<qint64> tierThresholds() const;
     /** "$2 input, $10 output, $0.10 cache read, … per million tokens; above 200K input tokens: …". */
     QString summary() const;
 };

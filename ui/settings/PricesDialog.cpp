@@ -158,8 +158,7 @@ void PricesDialog::showLookup()
         m_lookup->setText(tr("Name a model to see the price it is billed at on that day."));
         return;
     }
-    const QDateTime at(m_day->date(), QTime(12, 0), Qt::UTC);
-    const std::optional<ModelRates> rates = Pricing::current()->priceFor(model, at);
+    const std::optional<ModelRates> rates = Pricing::current()->priceFor(model, m_day->date());
     if (!rates) {
         m_lookup->setText(tr("Price unknown: no table prices %1 on %2, so its costs show as unknown, never $0.")
                               .arg(model, m_day->date().toString(Qt::ISODate)));

@@ -138,6 +138,16 @@ private Q_SLOTS:
             u"data.json"_s);
         QVERIFY2(!result.ok() && result.error.startsWith("data.json:2:"_L1) && result.error.contains("input_mtok"_L1),
                  qPrintable(result.error));
+
+        // A per-request fee that is not a number is refused, not read as no fee.
+        result = GenaiPriceTable::fromJson("[{\"id\": \"x\", \"models\": [\n"
+                                           "  {\"id\": \"fee\", \"match\": {\"equals\": \"fee\"}, \"prices\": "
+                                           "{\"input_mtok\": 1, \"requests_kcount\": "
+                                           "\"a lot\"}}]}]",
+                                           u"data.json"_s);
+        QVERIFY2(!result.ok() && result.error.startsWith("data.json:2:"_L1) &&
+                     result.error.contains("requests_kcount"_L1),
+                 qPrintable(result.error));
     }
 };
 
