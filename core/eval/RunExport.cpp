@@ -364,6 +364,25 @@ QString folderSafe(const QString &model)
     return QString(model).replace(unsafe, QStringLiteral("_"));
 }
 
+// upskill writes Python's datetime.now().isoformat(): the machine's local time with no zone, in microseconds. Kept the
+// way Skillforge writes every time (UTC, milliseconds, Z), so it sorts and shows beside runs made here.
+QString upskillTimeAsUtc(const QString &text)
+{
+    static const QRegularExpression micros(QStringLiteral("(\\.\\d{3})\\d+"));
+    const QDateTime time =
+        QDateTime::fromString(QString(text).replace(micros, QStringLiteral("\\1")), Qt::ISODateWithMs);
+    return time.isValid() ? time.toUTC().toString(Qt::ISODateWithMs) : QString();
+}
+
+// upskill names a batch folder by the local minute it began (runs/2026_12_06_07_27); its runs' timestamps are when
+// each finished, so the folder is the batch's start where it reads as one.
+QString upskillBatchStart(const QString &batchDir)
+{
+    const QDateTime minute =
+        QDateTime::fromString(QFileInfo(batchDir).fileName().left(16), QStringLiteral("yyyy_MM_dd_HH_mm"));
+    return minute.isValid() ? minute.toUTC().toString(Qt::ISODateWithMs) : QString();
+}
+
 // One run_N/run_result.json: a model's arm over the whole suite.
 std::optional<ItemResult> upskillRunItem(const QString &path, int number, QString *skillName, QString *error)
 {
@@ -393,7 +412,7 @@ std::optional<ItemResult> upskillRunItem(const QString &path, int number, QStrin
     readUpskillStats(o->value(QStringLiteral("stats")).toObject(), &r);
     r.error = o->value(QStringLiteral("error_message")).toString();
     r.stopReason = r.error.isEmpty() ? StopReason::Answered : StopReason::Error;
-    r.startedAt = metadata.value(QStringLiteral("timestamp")).toString();
+    r.startedAt = upskillTimeAsUtc(metadata.value(QStringLiteral("timestamp")).toString());
     *skillName = o->value(QStringLiteral("skill_name")).toString(metadata.value(QStringLiteral("task")).toString());
     return r;
 }
@@ -533,6 +552,7 @@ std::variant<RunStore, QString> importUpskillBatch(const QString &batchDir, cons
 
     RunManifest manifest;
     manifest.status = QStringLiteral("finished");
+    manifest.startedAt = upskillBatchStart(batchDir);
     QString error;
     QList<ItemResult> runItems;   // one per run_N: what the run's flag says
     QList<ItemResult> countItems; // one per counted test of each run_N: what upskill printed

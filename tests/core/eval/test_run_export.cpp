@@ -176,6 +176,13 @@ private Q_SLOTS:
             latency += r.key.arm == kWithSkillArm ? r.latencyMs : 0;
         QCOMPARE(latency, 41234); // the run's span, shared out, not counted seven times
 
+        // upskill's times are local and zoneless ("2026-12-01T10:15:03"), and a run's is when it finished: the batch
+        // began at its folder's minute, and every time is kept in UTC like Skillforge's own.
+        const auto utc = [](const QDateTime &local) { return local.toUTC().toString(Qt::ISODateWithMs); };
+        QCOMPARE(store.manifest().startedAt, utc(QDateTime(QDate(2026, 12, 1), QTime(10, 15))));
+        QCOMPARE(store.results().first().startedAt, utc(QDateTime(QDate(2026, 12, 1), QTime(10, 15, 3))));
+        QVERIFY(store.results().first().startedAt.endsWith(u'Z'));
+
         // Interrupted after its baseline: what finished imports, and the run says it was interrupted.
         imported = importUpskillBatch(runs + QStringLiteral("/2026_12_01_11_02"),
                                       m_dir.filePath(QStringLiteral("imported-021-cut")));
@@ -204,7 +211,8 @@ private Q_SLOTS:
         QCOMPARE(store.manifest().parameters.value(QStringLiteral("granularity")).toString(), QStringLiteral("test"));
         QCOMPARE(store.manifest().models.size(), 2);
         QCOMPARE(store.manifest().models[0].name, QStringLiteral("hf:moonshotai/Kimi-K2"));
-        QCOMPARE(store.manifest().startedAt, QStringLiteral("2026-03-30T10:15:01"));
+        QCOMPARE(store.manifest().startedAt, // upskill's local "2026-03-30T10:15:01", kept in UTC
+                 QDateTime(QDate(2026, 3, 30), QTime(10, 15, 1)).toUTC().toString(Qt::ISODateWithMs));
 
         QHash<QString, ItemResult> byKey;
         for (const ItemResult &r : store.results())
