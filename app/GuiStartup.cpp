@@ -20,6 +20,7 @@
 #include "settings/PricesDialog.h"
 #include "settings/ProvidersPage.h"
 #include "skill/SkillView.h"
+#include "trace/TraceView.h"
 #include "trigger/TriggerLabDialog.h"
 
 #include <QApplication>
@@ -64,7 +65,9 @@ void wireModels(MainWindow &window, LlmServices &llm, JobListModel &jobs)
 {
     auto *localStatus = new LocalModelStatus(llm.localServer(), jobs, &window);
     window.addStatusWidget(localStatus);
-    static_cast<RunsView *>(window.page(MainWindow::View::Runs))->setEvalServices(&llm.chat(), &jobs);
+    auto *runs = static_cast<RunsView *>(window.page(MainWindow::View::Runs));
+    runs->setEvalServices(&llm.chat(), &jobs);
+    runs->setOpenSkill([&window] { return window.openSkillDir(); });
     QMenu *tools = window.toolsMenu();
     QAction *tryModel = tools->addAction(QObject::tr("&Try a Model…"));
     QObject::connect(tryModel, &QAction::triggered, &window, [&window, &llm] {
@@ -88,6 +91,8 @@ void wireModels(MainWindow &window, LlmServices &llm, JobListModel &jobs)
         // editor, which opens the skill when it is written (a failure brings the dialog back).
         auto *dialog = new GenerateSkillDialog(llm.chat(), jobs, *window.project(), &window);
         dialog->setAttribute(Qt::WA_DeleteOnClose);
+        // The trace open in the Trace view is the one to learn from, unless the user unticks it.
+        dialog->setTraceUsed(static_cast<TraceView *>(window.page(MainWindow::View::Trace))->currentPath());
         QObject::connect(dialog, &GenerateSkillDialog::generationStarted, &window,
                          [&window, dialog](SkillGenerator *generator, const QString &teacher) {
                              auto *view = static_cast<SkillView *>(window.page(MainWindow::View::Skill));
@@ -104,6 +109,7 @@ void wireModels(MainWindow &window, LlmServices &llm, JobListModel &jobs)
         }
         // Commands the verifiers and students run only ever run in the sandbox.
         RefineDialog dialog(llm.chat(), jobs, *window.project(), sandboxCommandRunner(), &window);
+        dialog.selectSkillDir(window.openSkillDir());
         QObject::connect(&dialog, &RefineDialog::skillChanged, &window, [&window](const QString &skillDir) {
             window.page(MainWindow::View::Skill)->openPath(skillDir);
         });
@@ -115,6 +121,7 @@ void wireModels(MainWindow &window, LlmServices &llm, JobListModel &jobs)
             return;
         }
         TriggerLabDialog dialog(llm.chat(), *window.project(), &window);
+        dialog.selectSkillDir(window.openSkillDir());
         QObject::connect(&dialog, &TriggerLabDialog::skillChanged, &window, [&window](const QString &skillDir) {
             window.page(MainWindow::View::Skill)->openPath(skillDir);
         });
@@ -230,6 +237,8 @@ int runGui(const GuiOptions &options)
     const MainWindow::View shown = view.value_or(window.currentView());
     if (window.project())
         window.openFirstItemFor(shown);
+    if (firstStart && shown != MainWindow::View::Trace)
+        window.openFirstTraceInBackground(); // the sample's trace is there when the user looks
     window.showView(shown);
 
     if (!screenshot) {

@@ -1,7 +1,8 @@
 #include "MainWindow.h"
 
+#include "common/Documentation.h"
 #include "common/ExecutorChoiceBox.h"
-#include "common/JobsPanel.h"
+#include "common/JobsDock.h"
 #include "common/ProjectSidebar.h"
 #include "common/StatusMessages.h"
 #include "common/ViewPage.h"
@@ -20,18 +21,24 @@
 #include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QDesktopServices>
+#include <QDir>
 #include <QDockWidget>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QInputDialog>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPlainTextEdit>
+#include <QScreen>
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QTimer>
 #include <QToolBar>
+#include <QToolButton>
 #include <QTreeView>
+#include <QUrl>
 
 namespace sf {
 
@@ -50,6 +57,12 @@ MainWindow::MainWindow(JobListModel *jobs, QWidget *parent)
     static_cast<TraceView *>(m_pages.front())->setJobs(m_jobs);       // trace imports are listed in the Jobs panel
     static_cast<KernelsView *>(m_pages.back())->setJobs(m_jobs);      // and so are kernel checks
     static_cast<CompareView *>(page(View::Compare))->setJobs(m_jobs); // and report exports
+    // An evaluation that ends is listed in the sidebar and shown in Compare, without looking for it.
+    connect(static_cast<RunsView *>(page(View::Runs)), &RunsView::evaluationFinished, this,
+            [this](bool, const QString &runDir) {
+                m_treeModel->reload();
+                page(View::Compare)->openPath(runDir);
+            });
     for (ViewPage *page : m_pages) {
         m_views->addWidget(page);
         connect(page, &ViewPage::modificationChanged, this, [this] {
@@ -66,6 +79,17 @@ MainWindow::MainWindow(JobListModel *jobs, QWidget *parent)
             static_cast<KernelsView *>(page(View::Kernels))->detectToolchain();
     });
     connect(m_sidebar, &ProjectSidebar::itemActivated, this, &MainWindow::openItem);
+    connect(m_sidebar, &ProjectSidebar::revealRequested, this,
+            [](const QString &folder) { QDesktopServices::openUrl(QUrl::fromLocalFile(folder)); });
+    connect(m_sidebar, &ProjectSidebar::compareRequested, this, [this](const QString &runDir) {
+        static_cast<CompareView *>(page(View::Compare))->showRuns(runDir);
+        showView(View::Compare);
+    });
+    // A trace imported into the project's traces/ shows in the sidebar, selected.
+    connect(static_cast<TraceView *>(page(View::Trace)), &TraceView::traceAdded, this, [this](const QString &path) {
+        m_treeModel->setProject(m_project);
+        m_sidebar->selectPath(path);
+    });
     // Selecting a suite shows its text; activating it (double-click, Enter) opens the suite editor, a window
     // that arrowing through the sidebar must not pop up.
     connect(m_sidebar->treeView(), &QAbstractItemView::activated, this, [this](const QModelIndex &index) {
@@ -81,8 +105,9 @@ MainWindow::MainWindow(JobListModel *jobs, QWidget *parent)
             [this](const QString &text) { statusBar()->showMessage(text, 5000); });
 
     resize(1280, 800);
-    restoreGeometry(m_settings.windowGeometry());
+    const bool restored = restoreGeometry(m_settings.windowGeometry());
     restoreState(m_settings.windowState());
+    fitOnScreen(restored);
     if (m_jobs->rowCount() == 0)
         m_jobsDock->hide();
     showView(viewFromName(m_settings.lastView()).value_or(View::Skill));
@@ -124,6 +149,15 @@ void MainWindow::createActions()
     open->setShortcut(QKeySequence::Open);
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     updateRecentMenu();
+    file->addSeparator();
+    // Ctrl+O stays Open Project, as everywhere; a trace has its own key.
+    QAction *importTrace = file->addAction(tr("&Import Trace…"), this, [this] {
+        showView(View::Trace);
+        static_cast<TraceView *>(page(View::Trace))->chooseFileToImport();
+    });
+    importTrace->setObjectName(QStringLiteral("importTrace"));
+    importTrace->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
+    importTrace->setToolTip(tr("Open a trace file and add it to the project's traces/"));
     file->addSeparator();
     m_saveAction = file->addAction(tr("&Save"), this, [this] { page(currentView())->save(); });
     m_saveAction->setShortcut(QKeySequence::Save);
@@ -191,6 +225,10 @@ void MainWindow::createActions()
     m_toolsMenu->addAction(tr("Edit Test &Suite…"), this, &MainWindow::editChosenSuite);
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
+    QAction *documentation = help->addAction(tr("&Documentation"), this, &MainWindow::showDocumentation);
+    documentation->setShortcut(QKeySequence::HelpContents);
+    documentation->setObjectName(QStringLiteral("documentation"));
+    help->addSeparator();
     QAction *about = help->addAction(tr("&About Skillforge"), this, &MainWindow::showAbout);
     about->setMenuRole(QAction::AboutRole);
     help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
@@ -206,34 +244,14 @@ void MainWindow::createDocks()
     m_sidebar->setMinimumWidth(200);
     addDockWidget(Qt::LeftDockWidgetArea, projectDock);
 
-    m_jobsDock = new QDockWidget(tr("Jobs"), this);
-    m_jobsDock->setObjectName(QStringLiteral("jobsDock"));
-    auto *jobsPanel = new JobsPanel(m_jobs, this);
-    m_jobsDock->setWidget(jobsPanel);
+    auto *jobsDock = new JobsDock(m_jobs, this);
+    m_jobsDock = jobsDock;
     addDockWidget(Qt::BottomDockWidgetArea, m_jobsDock);
     resizeDocks({projectDock}, {260}, Qt::Horizontal);
-    resizeDocks({m_jobsDock}, {jobsPanel->sizeHint().height()}, Qt::Vertical);
 
     m_viewMenu->addAction(projectDock->toggleViewAction());
     m_viewMenu->addAction(m_jobsDock->toggleViewAction());
-    // The panel is there while there are jobs: a job that starts brings it back (sized to show up to three jobs
-    // whole), and clearing the last one puts it away, so an empty panel never takes the views' height.
-    connect(m_jobs, &QAbstractItemModel::rowsInserted, this, [this, jobsPanel] {
-        const bool wasHidden = m_jobsDock->isHidden();
-        m_jobsDock->show();
-        // After the layout has placed the dock (a hidden one has no height of its own yet); never shrunk.
-        QTimer::singleShot(0, this, [this, jobsPanel, wasHidden] {
-            const int wanted = jobsPanel->sizeHint().height();
-            // The dock's size counts its title bar too.
-            const int titleBar = std::max(0, m_jobsDock->height() - jobsPanel->height());
-            if (wasHidden || jobsPanel->height() < wanted)
-                resizeDocks({m_jobsDock}, {wanted + titleBar}, Qt::Vertical);
-        });
-    });
-    connect(m_jobs, &QAbstractItemModel::rowsRemoved, this, [this] {
-        if (m_jobs->rowCount() == 0)
-            m_jobsDock->hide();
-    });
+    statusBar()->addPermanentWidget(jobsDock->statusButton());
 }
 
 QString MainWindow::openProject(const QString &folder, bool quiet)
@@ -274,6 +292,11 @@ ViewPage *MainWindow::page(View view) const
     return m_pages[size_t(view)];
 }
 
+QString MainWindow::openSkillDir() const
+{
+    return static_cast<SkillView *>(page(View::Skill))->skillFolder();
+}
+
 bool MainWindow::openFirstItemFor(View view)
 {
     switch (view) {
@@ -293,6 +316,40 @@ bool MainWindow::openFirstItemFor(View view)
         return true;
     }
     return false;
+}
+
+bool MainWindow::openFirstTraceInBackground()
+{
+    const QList<ProjectItem> traces = m_project ? m_project->items(ProjectItem::Kind::Trace) : QList<ProjectItem>();
+    if (traces.isEmpty())
+        return false;
+    page(View::Trace)->openPath(traces.first().path);
+    return true;
+}
+
+void MainWindow::fitOnScreen(bool restored)
+{
+    QScreen *screen = QGuiApplication::screenAt(geometry().center());
+    if (!screen)
+        screen = this->screen();
+    if (!screen || isMaximized() || isFullScreen())
+        return;
+    const QRect available = screen->availableGeometry();
+    // The frame is not known before the window is shown: room for a title bar and borders.
+    const QSize frame(16, 40);
+    const QSize room = available.size() - frame;
+    if (!restored) {
+        // The first launch: the usual size where the screen has room for it, else the screen's.
+        resize(size().boundedTo(room));
+        return;
+    }
+    // A geometry saved on a larger screen (or by a version whose window grew past the screen) must not open off
+    // this one.
+    if (width() <= available.width() && height() <= available.height() && available.contains(geometry().topLeft()))
+        return;
+    resize(size().boundedTo(room));
+    move(std::clamp(x(), available.left(), std::max(available.left(), available.right() - frame.width() - width())),
+         std::clamp(y(), available.top(), std::max(available.top(), available.bottom() - frame.height() - height())));
 }
 
 void MainWindow::addStatusWidget(QWidget *widget)
@@ -365,9 +422,25 @@ void MainWindow::editSuite(const QString &path)
 void MainWindow::updateRecentMenu()
 {
     m_recentMenu->clear();
+    m_recentMenu->setToolTipsVisible(true);
     const QStringList recent = m_settings.recentProjects();
-    for (const QString &folder : recent)
-        m_recentMenu->addAction(folder, this, [this, folder] { openProject(folder); });
+    // Each project by the name its skillforge.json gives it (a folder without one by its own name); the folder in the
+    // tooltip and the status bar, and beside the name where two share one.
+    QStringList names;
+    for (const QString &folder : recent) {
+        const auto project = Project::open(folder);
+        const Project *opened = std::get_if<Project>(&project);
+        names.append(opened ? opened->name() : QFileInfo(folder).fileName());
+    }
+    for (qsizetype i = 0; i < recent.size(); ++i) {
+        const QString folder = recent[i];
+        const QString where = QDir::toNativeSeparators(folder);
+        const QString text = names.count(names[i]) > 1 ? tr("%1 (%2)").arg(names[i], where) : names[i];
+        QAction *action = m_recentMenu->addAction(QString(text).replace(u'&', QStringLiteral("&&")), this,
+                                                  [this, folder] { openProject(folder); });
+        action->setToolTip(where);
+        action->setStatusTip(where);
+    }
     if (!recent.isEmpty()) {
         m_recentMenu->addSeparator();
         m_recentMenu->addAction(tr("Clear List"), this, [this] {
@@ -454,6 +527,22 @@ void MainWindow::closeEvent(QCloseEvent *event)
     m_settings.setWindowGeometry(saveGeometry());
     m_settings.setWindowState(saveState());
     event->accept();
+}
+
+void MainWindow::showDocumentation()
+{
+    const QString readme = documentation::readme();
+    if (readme.isEmpty()) {
+        QMessageBox::information(this, tr("Documentation"),
+                                 tr("The user's guide is not installed here. It was looked for at:\n%1")
+                                     .arg(documentation::candidates(QCoreApplication::applicationDirPath())
+                                              .join(QStringLiteral("\n"))));
+        return;
+    }
+    if (!QDesktopServices::openUrl(QUrl::fromLocalFile(readme)))
+        QMessageBox::information(this, tr("Documentation"),
+                                 tr("No program here opens Markdown files. The user's guide is at:\n%1")
+                                     .arg(QDir::toNativeSeparators(readme)));
 }
 
 } // namespace sf

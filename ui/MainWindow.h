@@ -48,6 +48,12 @@ public:
     ViewPage *page(View view) const;
     /// Selects and opens the first sidebar item that @p view shows (for screenshots and first launch).
     bool openFirstItemFor(View view);
+    /// Opens the project's first trace in the Trace view without switching to it (a first start on the sample, so the
+    /// Trace view is not empty whichever view opens).
+    bool openFirstTraceInBackground();
+    /// The skill folder open in the Skill view ("" when none): what New Evaluation, Refine and the Trigger Lab
+    /// start on.
+    QString openSkillDir() const;
 
     /// Adds a permanent widget to the right of the status bar (e.g. the local model's state).
     void addStatusWidget(QWidget *widget);
@@ -61,6 +67,9 @@ protected:
     void closeEvent(QCloseEvent *event) override;
 
 private:
+    /// Keeps the window on the screen it opens on: a @p restored geometry larger than the screen (or off it) is
+    /// brought onto it; a first launch's default size is bounded by the screen.
+    void fitOnScreen(bool restored);
     void createActions();
     void createDocks();
     void openItem(ProjectItem::Kind kind, const QString &path);
@@ -71,6 +80,8 @@ private:
     void chooseProjectToOpen();
     void chooseProjectToCreate();
     void showAbout();
+    /// Opens the user's guide (README.md, installed or in the sources) in the desktop's program for it.
+    void showDocumentation();
     /// Opens the suite editor on @p path (a new suite when empty).
     void editSuite(const QString &path);
     /// Tools → Edit Test Suite…: the selected suite, the only one, or the one the user picks.

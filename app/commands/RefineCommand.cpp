@@ -2,6 +2,7 @@
 #include "LlmServices.h"
 #include "ToolOptions.h"
 #include "agents/Harness.h"
+#include "eval/RunSummary.h"
 #include "eval/SandboxCommand.h"
 #include "generate/RefineLoop.h"
 
@@ -116,12 +117,10 @@ int runRefine(const QStringList &arguments)
     QObject::connect(&loop, &RefineLoop::iterationEvaluated, qApp, [](const RefineIteration &it) {
         QString line = QStringLiteral("iteration %1: lift %2 (with the skill %3, without %4)")
                            .arg(it.number)
-                           .arg(it.trainLift, 0, 'f', 2)
-                           .arg(percent(it.trainPassRate), percent(it.baselinePassRate));
+                           .arg(liftInPoints(it.trainLift), percent(it.trainPassRate), percent(it.baselinePassRate));
         if (it.heldOutLift) {
             line += QStringLiteral("; held out: lift %1, with the skill %2")
-                        .arg(*it.heldOutLift, 0, 'f', 2)
-                        .arg(percent(*it.heldOutPassRate));
+                        .arg(liftInPoints(*it.heldOutLift), percent(*it.heldOutPassRate));
         }
         err(line + QStringLiteral("; run %1\n").arg(QDir::toNativeSeparators(it.runDir)));
     });
@@ -129,16 +128,19 @@ int runRefine(const QStringList &arguments)
         const QList<RefineIteration> &iterations = loop.iterations();
         out(QStringLiteral("Stopped: %1\n").arg(reason));
         for (const RefineIteration &it : iterations) {
-            out(QStringLiteral("  %1  version %2  lift %3  pass %4  run %5\n")
-                    .arg(it.number)
-                    .arg(it.versionId, it.trainLift >= 0 ? QStringLiteral("+%1").arg(it.trainLift, 0, 'f', 2)
-                                                         : QString::number(it.trainLift, 'f', 2))
-                    .arg(percent(it.trainPassRate), QDir::toNativeSeparators(it.runDir)));
+            QString line = QStringLiteral("  %1  version %2  lift %3  pass %4")
+                               .arg(it.number)
+                               .arg(it.versionId, liftInPoints(it.trainLift), percent(it.trainPassRate));
+            if (it.heldOutLift)
+                line += QStringLiteral("  held-out lift %1").arg(liftInPoints(*it.heldOutLift));
+            line += QStringLiteral("  run %1").arg(QDir::toNativeSeparators(it.runDir));
+            if (it.number == loop.keptIteration())
+                line += QStringLiteral("  <- kept");
+            out(line + u'\n');
         }
-        out(QStringLiteral(
-                "The skill in %1 is the last version evaluated plus any accepted proposal; every version is in "
-                "its .versions/.\n")
-                .arg(QDir::toNativeSeparators(request.skillDir)));
+        out(QStringLiteral("%1 The skill in %2 holds that version; every version, the others too, is in its "
+                           ".versions/.\n")
+                .arg(loop.keptText(), QDir::toNativeSeparators(request.skillDir)));
         exitCode = reason == u"cancelled" ? CheckFailed : Success;
         QCoreApplication::quit();
     });
@@ -148,6 +150,10 @@ int runRefine(const QStringList &arguments)
             // What the teacher wrote instead of a skill, so the user can see why (and adjust the teacher or prompt).
             err(QStringLiteral("The teacher's reply:\n%1\n").arg(reply));
         }
+        // Nothing retries here: the folder gets the best version measured, not the last one.
+        loop.keepBest();
+        if (!loop.keptText().isEmpty())
+            err(loop.keptText() + u'\n');
         QCoreApplication::quit();
     });
     loop.start(request);
@@ -175,8 +181,11 @@ Command refineCommand()
             "evaluates again. It stops at the first of: --target-lift reached, --target-pass-rate reached,\n"
             "a plateau (lift changing by less than D, default 0.02, twice in a row), K improvements (default\n"
             "3: the teacher writes at most K new versions, so at most K + 1 evaluations), or --max-cost spent\n"
-            "(needs priced models). Each version is kept in the skill's .versions/\n"
-            "(origin refine:N) and each evaluation is a run in RUNS_DIR (default runs/). --harness runs the\n"
+            "(needs priced models). Lifts are shown in percentage points (--target-lift 0.3 is +30 pp). The\n"
+            "skill folder is left at the best version measured (the held-out lift where the suite holds cases\n"
+            "out), not merely the last, and the output says which and why. Each version is kept in the skill's\n"
+            ".versions/ (origin refine:N) and each evaluation is a run in RUNS_DIR (default runs/). --harness runs "
+            "the\n"
             "students in their real CLI, as `skillforge eval --harness` does (see its --help).\n\n") +
         toolOptionsHelp() +
         QStringLiteral("\nExit codes: 0 the loop ended on a criterion, 1 a model or evaluation failed, 2 bad "

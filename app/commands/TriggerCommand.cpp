@@ -404,6 +404,8 @@ int runTriggerOptimize(const QStringList &arguments)
     QCoreApplication::exec();
     if (!failure.isEmpty()) {
         err(u"skillforge %1: %2\n"_s.arg(command, failure));
+        if (const QString reply = optimizer.failedReply(); !reply.isEmpty())
+            err(u"The teacher's reply:\n%1\n"_s.arg(reply));
         return CheckFailed;
     }
     const TriggerIteration *best = optimizer.best();

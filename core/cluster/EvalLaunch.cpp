@@ -37,6 +37,57 @@ bool evalAsksForGpu(const ExecutorChoice &executor)
     return executor.isSlurm() && !executor.slurm.gres.isEmpty();
 }
 
+QString HeavyChecks::describe() const
+{
+    const auto count = [](int n, const QString &one, const QString &many) { return n == 1 ? one : many.arg(n); };
+    if (!any())
+        return QStringLiteral("no shell-command or CUDA kernel checks");
+    QStringList parts;
+    if (commands > 0)
+        parts << count(commands, QStringLiteral("1 shell-command check"), QStringLiteral("%1 shell-command checks"));
+    if (kernels > 0)
+        parts << count(kernels, QStringLiteral("1 CUDA kernel check"), QStringLiteral("%1 CUDA kernel checks"));
+    return parts.join(QStringLiteral(" and "));
+}
+
+HeavyChecks heavyChecksIn(const TestSuite &suite)
+{
+    HeavyChecks checks;
+    for (const TestCase &testCase : suite.cases) {
+        for (const VerifierSpec &verifier : testCase.allVerifiers()) {
+            checks.commands += verifier.type == QLatin1String("command") ? 1 : 0;
+            checks.kernels += verifier.type == QLatin1String("cuda_kernel") ? 1 : 0;
+        }
+    }
+    return checks;
+}
+
+std::optional<HeavyChecks> heavyChecksOf(const EvalPlan &plan)
+{
+    QString suitePath = plan.suitePath;
+    QString skillDir = plan.skillDir;
+    if (!plan.resumeDir.isEmpty()) {
+        const auto run = RunStore::open(plan.resumeDir, RunStore::Access::ReadOnly);
+        const RunStore *store = std::get_if<RunStore>(&run);
+        if (!store)
+            return std::nullopt;
+        suitePath = store->manifest().suitePath;
+        skillDir = store->manifest().skillDir;
+    }
+    const auto suite = suitePath.isEmpty() ? readSkillTestSuite(skillDir) : readTestSuite(suitePath);
+    if (const TestSuite *read = std::get_if<TestSuite>(&suite))
+        return heavyChecksIn(*read);
+    return std::nullopt;
+}
+
+ExecutorChoice executorFor(const EvalPlan &plan, const ExecutorChoice &executor)
+{
+    if (!executor.isSlurm())
+        return executor;
+    const std::optional<HeavyChecks> checks = heavyChecksOf(plan);
+    return checks && !checks->any() ? ExecutorChoice::local() : executor;
+}
+
 namespace {
 
 std::variant<LaunchedEvaluation, QString> prepareOn(ChatClient &chat, EvalPlan plan, const ExecutorChoice &executor,
@@ -57,8 +108,8 @@ void launchEvaluation(ChatClient &chat, const EvalPlan &plan, const ExecutorChoi
                       QObject *context, std::function<void(std::variant<LaunchedEvaluation, QString>)> done, Job *job,
                       const SlurmTuning &tuning)
 {
-    if (!executor.isSlurm()) {
-        done(prepareOn(chat, plan, executor, nullptr, std::move(runCommand)));
+    if (!executorFor(plan, executor).isSlurm()) {
+        done(prepareOn(chat, plan, ExecutorChoice::local(), nullptr, std::move(runCommand)));
         return;
     }
     // Recorded as the run used it: SLURM_CONF and the shared folder as absolute paths.

@@ -5,6 +5,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <variant>
 
 namespace sf {
@@ -28,6 +29,25 @@ ExecutorChoice recordedExecutor(const QString &runDir);
 /// cuda_kernel jobs ask for it), which the check before the run then includes.
 bool evalAsksForGpu(const ExecutorChoice &executor);
 
+/// The checks of a suite that an executor other than this machine would run: command verifiers (run in the sandbox)
+/// and cuda_kernel verifiers. Everything else (text checks, judges) and every model call stays here.
+struct HeavyChecks
+{
+    int commands = 0;
+    int kernels = 0;
+
+    bool any() const { return commands + kernels > 0; }
+    /// "3 shell-command checks and 1 CUDA kernel check"; "no shell-command or CUDA kernel checks".
+    QString describe() const;
+};
+HeavyChecks heavyChecksIn(const TestSuite &suite);
+/// The heavy checks of the suite @p plan runs (its suite file, the skill's own tests, or a resumed run's suite);
+/// none when the suite cannot be read (preparing the session then says why).
+std::optional<HeavyChecks> heavyChecksOf(const EvalPlan &plan);
+/// @p executor, or this machine when it is Slurm and @p plan has nothing to send there: a run of text checks must not
+/// fail on a scheduler it never needed.
+ExecutorChoice executorFor(const EvalPlan &plan, const ExecutorChoice &executor);
+
 /// An evaluation ready to start, and the runner its heavy work goes to (null for work done here).
 struct LaunchedEvaluation
 {
@@ -40,7 +60,8 @@ struct LaunchedEvaluation
  * Prepares an evaluation the way the GUI starts one: the executor's runner made and checked (`sbatch --test-only`)
  * on a worker thread, since a scheduler may take seconds to answer; then, on @p context's thread, the heavy work
  * routed to it and the session prepared. @p done gets the evaluation, or why it cannot run (Slurm's refusal in plain
- * words, bad input) — never a hang. Work done here needs no check: @p done is called before this returns.
+ * words, bad input) — never a hang. Work done here needs no check: @p done is called before this returns; so is a
+ * plan whose suite has nothing for Slurm (executorFor()), which runs here.
  * With a @p job, its row in the Jobs panel follows the Slurm jobs (followSlurmJobs()); a job cancelled before Slurm
  * answered ends the launch ("cancelled") before a run folder is made.
  */

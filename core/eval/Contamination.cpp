@@ -181,29 +181,33 @@ QString cliSummary(const ContaminationReport &report)
     QString text = QStringLiteral("Each item ran %1 %2 with a fresh private home: the user's own configuration, "
                                   "CLAUDE.md, AGENTS.md and personal skills reached no item.")
                        .arg(Harness::label(cliHarness), cliVersion);
-    text += promptsMatch
-                ? QStringLiteral(" Both arms gave the CLI identical settings (%1).").arg(arms[0].fixedHash)
-                : QStringLiteral(" The arms' CLI settings differ (baseline %1 in %2 variants, with skill %3 in "
-                                 "%4 variants).")
-                      .arg(arms[0].fixedHash)
-                      .arg(arms[0].variants)
-                      .arg(arms[1].fixedHash)
-                      .arg(arms[1].variants);
+    // In people's words: the hashes are in the data reports (fixed_prompt_hash) and the reports' contamination table.
+    text += promptsMatch ? QStringLiteral(" With and without the skill, the CLI got identical settings.")
+                         : QStringLiteral(" The CLI's settings differ with and without the skill (in %1 variants "
+                                          "without it, %2 with it).")
+                               .arg(arms[0].variants)
+                               .arg(arms[1].variants);
     text += arms[0].skillsSeen.isEmpty()
-                ? QStringLiteral(" The CLI listed the skill in no baseline item;")
-                : QStringLiteral(" The CLI listed %1 in baseline items;").arg(arms[0].skillsSeen.join(u", "));
+                ? QStringLiteral(" Without the skill, the CLI listed it in no item;")
+                : QStringLiteral(" Without the skill, the CLI listed %1;").arg(arms[0].skillsSeen.join(u", "));
     text += arms[1].skillsSeen.isEmpty()
                 ? QStringLiteral(" with the skill, no session shows it listed: check that the skill was discovered.")
                 : QStringLiteral(" with the skill, the CLI listed it.");
     if (skillLinesChecked > 0 && leaks.isEmpty())
-        text += QStringLiteral(" None of the skill's %1 distinctive lines reached a baseline session.")
+        text += QStringLiteral(" None of the skill's %1 distinctive lines reached a session without the skill.")
                     .arg(skillLinesChecked);
     else if (!leaks.isEmpty())
-        text += QStringLiteral(" The skill's text reached %1 baseline sessions.").arg(leaks.size());
+        text += QStringLiteral(" The skill's text reached %1 sessions without the skill.").arg(leaks.size());
     return text;
 }
 
 } // namespace
+
+QString ContaminationReport::Leak::itemLabel() const
+{
+    const QStringList key = item.split(u'|'); // model|arm|case|repeat, as results.jsonl keys an item
+    return key.size() == 4 ? QStringLiteral("%1 · %2 · repeat %3").arg(key[0], armLabel(key[1]), key[3]) : item;
+}
 
 QString ContaminationReport::summary() const
 {
@@ -211,30 +215,27 @@ QString ContaminationReport::summary() const
         return QStringLiteral("No transcripts to check.");
     if (!cliHarness.isEmpty())
         return cliSummary(*this);
-    QString text =
-        promptsMatch
-            ? QStringLiteral("Both arms' system prompts are identical but for the skill (%1).").arg(arms[0].fixedHash)
-            : QStringLiteral("The arms' fixed prompt parts differ (baseline %1 in %2 variants, with skill %3 "
-                             "in %4 variants).")
-                  .arg(arms[0].fixedHash)
-                  .arg(arms[0].variants)
-                  .arg(arms[1].fixedHash)
-                  .arg(arms[1].variants);
-    text += arms[0].skillsSeen.isEmpty()
-                ? QStringLiteral(" The baseline saw no skill;")
-                : QStringLiteral(" The baseline saw skills: %1;").arg(arms[0].skillsSeen.join(QStringLiteral(", ")));
+    QString text = promptsMatch ? QStringLiteral("The system prompts with and without the skill are identical but for "
+                                                 "the skill.")
+                                : QStringLiteral("The system prompts differ beyond the skill (in %1 variants without "
+                                                 "it, %2 with it).")
+                                      .arg(arms[0].variants)
+                                      .arg(arms[1].variants);
+    text += arms[0].skillsSeen.isEmpty() ? QStringLiteral(" Without the skill, the student saw no skill;")
+                                         : QStringLiteral(" Without the skill, the student saw skills: %1;")
+                                               .arg(arms[0].skillsSeen.join(QStringLiteral(", ")));
     text +=
-        QStringLiteral(" with the skill, the student saw: %1.")
+        QStringLiteral(" with the skill, it saw: %1.")
             .arg(arms[1].skillsSeen.isEmpty() ? QStringLiteral("none") : arms[1].skillsSeen.join(QStringLiteral(", ")));
     if (arms[1].skillsSeen.isEmpty())
         text += QStringLiteral(" The with-skill prompts carried no skill section: check that the skill was delivered.");
     if (skillLinesChecked == 0)
         text += QStringLiteral(" The skill's text was not available to search for.");
     else if (leaks.isEmpty())
-        text +=
-            QStringLiteral(" None of the skill's %1 distinctive lines reached a baseline item.").arg(skillLinesChecked);
+        text += QStringLiteral(" None of the skill's %1 distinctive lines reached an item without the skill.")
+                    .arg(skillLinesChecked);
     else
-        text += QStringLiteral(" The skill's text reached %1 baseline messages.").arg(leaks.size());
+        text += QStringLiteral(" The skill's text reached %1 messages of items without the skill.").arg(leaks.size());
     return text;
 }
 

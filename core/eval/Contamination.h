@@ -30,6 +30,10 @@ struct ContaminationReport
         QString item;  ///< "model|arm|case|repeat"
         QString where; ///< "first message (context files)", "tool result", "assistant"
         QString line;  ///< the skill line found (trimmed to 120 characters)
+
+        QString caseId() const { return item.section(u'|', 2, 2); }
+        /// "generic:m · without skill · repeat 2": the item in people's words, its case apart.
+        QString itemLabel() const;
     };
 
     QList<ArmPrompt> arms;     ///< baseline, then with_skill
@@ -43,7 +47,8 @@ struct ContaminationReport
     QString cliVersion;
 
     QJsonObject toJson() const;
-    /// One sentence: "Prompts identical but for the skill (sha256:…); the skill's text reached no baseline item."
+    /// In people's words, no hash: "The system prompts with and without the skill are identical but for the skill.
+    /// …; None of the skill's 12 distinctive lines reached an item without the skill."
     QString summary() const;
 };
 

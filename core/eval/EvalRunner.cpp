@@ -1,6 +1,7 @@
 #include "EvalRunner.h"
 
 #include "EvalLogging.h"
+#include "RunEstimate.h"
 #include "agents/Harness.h"
 
 #include <QDateTime>
@@ -118,10 +119,9 @@ void EvalRunner::onItemFinished(const ItemResult &finished, const QJsonObject &t
 
 qint64 EvalRunner::etaMs() const
 {
-    if (m_finishedThisSession == 0)
-        return -1;
-    const int left = total() - done();
-    return m_clock.elapsed() * left / m_finishedThisSession;
+    // The pace of the items this session finished, not of those a resumed run had already.
+    const qint64 seconds = remainingSeconds(m_clock.elapsed(), m_finishedThisSession, total() - done());
+    return seconds < 0 ? -1 : seconds * 1000;
 }
 
 void EvalRunner::cancel()

@@ -1,5 +1,7 @@
 #include "RunAnalysis.h"
 
+#include "RunName.h"
+
 #include <QDateTime>
 #include <QDir>
 #include <QFile>
@@ -9,14 +11,7 @@ namespace sf {
 
 QString RunAnalysis::label() const
 {
-    // By the skill it measured, which a person recognizes; the run id only when the manifest names no skill.
-    QString name = manifest.skillName.isEmpty() ? manifest.runId : manifest.skillName;
-    if (!manifest.skillName.isEmpty() && !manifest.skillVersion.isEmpty())
-        name += u' ' + manifest.skillVersion;
-    const QDateTime started = QDateTime::fromString(manifest.startedAt, Qt::ISODate);
-    if (!started.isValid())
-        return name;
-    return QStringLiteral("%1 (%2)").arg(name, started.toUTC().toString(QStringLiteral("yyyy-MM-dd HH:mm")));
+    return runName(manifest);
 }
 
 QJsonObject RunAnalysis::transcript(const ItemResult &result) const

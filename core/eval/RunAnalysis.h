@@ -19,8 +19,8 @@ struct RunAnalysis
     RunSummary summary;
     CaseMatrix matrix;
 
-    /// A short label for charts, tables and run choices: the skill (and its version) and the run's date; the run id
-    /// only when the manifest names no skill.
+    /// The run named on its own (RunName.h's runName): the skill, its version and the run's date; where runs are
+    /// listed together, runNames() tells them apart.
     QString label() const;
     /// The transcript of @p result as stored in the run folder, or an empty object when it is missing.
     QJsonObject transcript(const ItemResult &result) const;

@@ -225,4 +225,13 @@ QJsonObject RunSummary::toJson() const
     return {{QStringLiteral("arms"), armList}, {QStringLiteral("comparisons"), comparisonList}};
 }
 
+QString liftInPoints(double lift)
+{
+    const QString points = QString::number(lift * 100, 'f', 1);
+    // A lift that rounds to zero reads "0.0 pp", never "-0.0 pp".
+    if (points == QLatin1String("0.0") || points == QLatin1String("-0.0"))
+        return QStringLiteral("0.0 pp");
+    return (lift > 0 ? QStringLiteral("+") : QString()) + points + QStringLiteral(" pp");
+}
+
 } // namespace sf

@@ -30,7 +30,7 @@ struct ArmComparison
 {
     QString model;
     QString split;
-    double lift = 0; ///< with_skill pass rate minus baseline pass rate, over the pairs
+    double lift = 0;               ///< with_skill pass rate minus baseline pass rate, over the pairs
     stats::Interval liftCi{-1, 1}; ///< Newcombe's paired score interval of the lift
     stats::PairedTable table;
     double pValue = 1;         ///< exact McNemar
@@ -51,5 +51,8 @@ struct RunSummary
 
 /// Summarizes @p results: "all" always, and "train" and "heldout" apart when any result is held out.
 RunSummary summarizeRun(const QList<ItemResult> &results, quint64 seed = 20260101);
+
+/// A lift (a difference of pass rates, 0.5 = 50 points) as people read it everywhere: "+50.0 pp", "-12.5 pp", "0.0 pp".
+QString liftInPoints(double lift);
 
 } // namespace sf

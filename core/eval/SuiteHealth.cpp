@@ -20,7 +20,16 @@ struct CheckTally
     int passed = 0;
     int failed = 0;
     QSet<QString> arms;
+    QString type;
+    QString evidence; ///< a passing item's, where one passed: it names every value looked for
 };
+
+/// "found all of: \"a\", \"b\"" -> "\"a\", \"b\"": the values a contains check's evidence names.
+QString quotedValues(const QString &evidence)
+{
+    const qsizetype colon = evidence.indexOf(QStringLiteral(": \""));
+    return colon < 0 ? QString() : evidence.mid(colon + 2);
+}
 
 } // namespace
 
@@ -45,13 +54,17 @@ SuiteHealth diagnoseSuite(const RunAnalysis &run)
             CheckTally &t = checks[{r.key.caseId, checkName(v)}];
             ++(v.passed ? t.passed : t.failed);
             t.arms.insert(r.key.arm);
+            t.type = v.type;
+            if (t.evidence.isEmpty() || (v.passed && t.passed == 1))
+                t.evidence = v.evidence;
         }
     }
     for (auto it = checks.cbegin(); it != checks.cend(); ++it) {
         // Only a check seen in both arms can say it measures nothing about the skill.
         if (!it->arms.contains(kBaselineArm) || !it->arms.contains(kWithSkillArm))
             continue;
-        const SuiteHealth::Check check{it.key().first, it.key().second, it->passed + it->failed};
+        const SuiteHealth::Check check{it.key().first, it.key().second, it->passed + it->failed, it->type,
+                                       it->evidence};
         if (it->failed == 0)
             health.alwaysPass.append(check);
         else if (it->passed == 0)
@@ -126,9 +139,12 @@ SuiteHealth diagnoseSuite(const RunAnalysis &run)
             const double q3 = stats::quantileSorted(values, 0.75);
             const double fence = q3 + 3 * (q3 - q1);
             const double median = stats::quantileSorted(values, 0.5);
+            // Far out by the fence, and by enough to matter: a ratio alone flags 0.4 s against 0.3 s, a gap alone a
+            // minute against fifty seconds.
+            const double gap = metric == u"latency" ? SuiteHealth::OutlierGapMs : SuiteHealth::OutlierGapTokens;
             for (int i : items) {
                 const double v = valueOf(i);
-                if (v > fence && q3 > q1) {
+                if (v > fence && v > SuiteHealth::OutlierRatio * median && v - median > gap) {
                     const ItemResult &r = run.results[i];
                     health.outliers.append(
                         {r.key.caseId, r.key.model, r.key.arm, r.key.repeat, metric, v, fence, median});
@@ -139,9 +155,35 @@ SuiteHealth diagnoseSuite(const RunAnalysis &run)
     return health;
 }
 
+QString describeCheck(const SuiteHealth::Check &check)
+{
+    // A name the suite's author gave is theirs to read; the reader's own names ("expected.contains") and bare types
+    // are said as what the check expects.
+    const bool named = check.check != check.type && check.check != u"expected.contains";
+    if (named)
+        return QStringLiteral("\"%1\"").arg(check.check);
+    const QString values = quotedValues(check.evidence);
+    if (check.type == u"contains")
+        return values.isEmpty() ? QStringLiteral("expects the reply to contain the case's expected text")
+                                : QStringLiteral("expects the reply to contain %1").arg(values);
+    if (check.type == u"not_contains")
+        return values.isEmpty() ? QStringLiteral("expects the reply to leave out the case's text")
+                                : QStringLiteral("expects the reply not to contain %1").arg(values);
+    static const QHash<QString, QString> byType{
+        {QStringLiteral("regex"), QStringLiteral("expects the reply to match a pattern")},
+        {QStringLiteral("json_valid"), QStringLiteral("expects valid JSON")},
+        {QStringLiteral("file_exists"), QStringLiteral("expects a file in the workspace")},
+        {QStringLiteral("file_contains"), QStringLiteral("expects a file with given text")},
+        {QStringLiteral("command"), QStringLiteral("expects a command to succeed")},
+        {QStringLiteral("llm_judge"), QStringLiteral("the judge's rubric")},
+        {QStringLiteral("cuda_kernel"), QStringLiteral("expects a correct CUDA kernel")}};
+    return byType.value(check.type, QStringLiteral("the %1 check").arg(check.check));
+}
+
 QList<SuiteHealthFinding> suiteHealthFindings(const SuiteHealth &health)
 {
     const auto percent = [](double rate) -> QString { return QString::number(rate * 100, 'f', 0) + u'%'; };
+    const QString everywhere = QStringLiteral("every model, with and without the skill");
     QList<SuiteHealthFinding> findings;
     for (const SuiteHealth::Harm &h : health.hurts)
         findings.append({QStringLiteral("skill hurts"), h.caseId, h.model,
@@ -149,17 +191,17 @@ QList<SuiteHealthFinding> suiteHealthFindings(const SuiteHealth &health)
                              .arg(percent(h.baselineRate), percent(h.withSkillRate))
                              .arg(h.flipsToFail)});
     for (const SuiteHealth::Check &c : health.alwaysPass)
-        findings.append({QStringLiteral("check always passes"), c.caseId, QStringLiteral("every model and arm"),
-                         QStringLiteral("\"%1\" passed on all %2 items in both arms: it measures nothing")
-                             .arg(c.check)
+        findings.append({QStringLiteral("check always passes"), c.caseId, everywhere,
+                         QStringLiteral("%1 — passed on all %2 items, with and without the skill: it measures nothing")
+                             .arg(describeCheck(c))
                              .arg(c.items)});
     for (const SuiteHealth::Check &c : health.alwaysFail)
-        findings.append({QStringLiteral("check always fails"), c.caseId, QStringLiteral("every model and arm"),
-                         QStringLiteral("\"%1\" failed on all %2 items in both arms: too hard, or broken")
-                             .arg(c.check)
+        findings.append({QStringLiteral("check always fails"), c.caseId, everywhere,
+                         QStringLiteral("%1 — failed on all %2 items, with and without the skill: too hard, or broken")
+                             .arg(describeCheck(c))
                              .arg(c.items)});
     for (const SuiteHealth::Variance &v : health.highVariance)
-        findings.append({QStringLiteral("high variance"), v.caseId, v.model + QStringLiteral(" · ") + v.arm,
+        findings.append({QStringLiteral("high variance"), v.caseId, v.model + QStringLiteral(" · ") + armLabel(v.arm),
                          QStringLiteral("passed %1 of %2 repeats").arg(v.passed).arg(v.judged)});
     for (const SuiteHealth::Outlier &o : health.outliers) {
         const bool latency = o.metric == u"latency";
@@ -169,11 +211,21 @@ QList<SuiteHealthFinding> suiteHealthFindings(const SuiteHealth &health)
             return QString::number(qRound64(v));
         };
         findings.append({QStringLiteral("outlier"), o.caseId,
-                         QStringLiteral("%1 · %2 · repeat %3").arg(o.model, o.arm).arg(o.repeat),
-                         QStringLiteral("%1 %2 (median %3, fence %4)")
+                         QStringLiteral("%1 · %2 · repeat %3").arg(o.model, armLabel(o.arm)).arg(o.repeat),
+                         QStringLiteral("%1 %2, %3× the median of %4")
                              .arg(latency ? QStringLiteral("latency") : QStringLiteral("tokens"), value(o.value),
-                                  value(o.median), value(o.fence))});
+                                  QString::number(o.median > 0 ? o.value / o.median : 0, 'f', 0), value(o.median))});
     }
+    return findings;
+}
+
+QList<SuiteHealthFinding> contaminationFindings(const ContaminationReport &report)
+{
+    QList<SuiteHealthFinding> findings{{QStringLiteral("contamination check"), QString(),
+                                        QStringLiteral("with and without the skill"), report.summary()}};
+    for (const ContaminationReport::Leak &leak : report.leaks)
+        findings.append({QStringLiteral("skill text without the skill"), leak.caseId(), leak.itemLabel(),
+                         QStringLiteral("%1: \"%2\"").arg(leak.where, leak.line)});
     return findings;
 }
 

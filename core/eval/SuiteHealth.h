@@ -1,5 +1,6 @@
 #pragma once
 
+#include "Contamination.h"
 #include "RunAnalysis.h"
 
 #include <QJsonObject>
@@ -19,8 +20,10 @@ struct SuiteHealth
     struct Check
     {
         QString caseId;
-        QString check;
-        int items = 0; ///< judged items that ran it, both arms
+        QString check;    ///< its name in the suite, or its type ("expected.contains" for a case's expected text)
+        int items = 0;    ///< judged items that ran it, both arms
+        QString type;     ///< "contains", "regex", ...
+        QString evidence; ///< what one of its items left (the values a contains check looked for)
     };
     /// A case and model where the with-skill pass rate is below the baseline's.
     struct Harm
@@ -40,7 +43,9 @@ struct SuiteHealth
         int passed = 0;
         int judged = 0;
     };
-    /// An item far above its model and arm in latency or tokens (above Q3 + 3 IQR, Tukey's far-out fence).
+    /// An item far above its model and arm in latency or tokens: above Tukey's far-out fence (Q3 + 3 IQR), and
+    /// both OutlierRatio times the median and an absolute gap above it (OutlierGapMs, OutlierGapTokens), so that
+    /// 0.4 s against a median of 0.3 s is not one.
     struct Outlier
     {
         QString caseId;
@@ -53,6 +58,10 @@ struct SuiteHealth
         double median = 0;
     };
 
+    static constexpr double OutlierRatio = 3;
+    static constexpr double OutlierGapMs = 5000;
+    static constexpr double OutlierGapTokens = 2000;
+
     QList<Check> alwaysPass;
     QList<Check> alwaysFail;
     QList<Harm> hurts;
@@ -63,7 +72,8 @@ struct SuiteHealth
     QJsonObject toJson() const;
 };
 
-/// One finding as every view lists it: what kind, which case, where (model and arm), and the figures.
+/// One finding as every view lists it, in people's words (arms as "with skill" and "without skill", checks by what
+/// they expect): what kind, which case, where (model and arm), and the figures.
 struct SuiteHealthFinding
 {
     QString kind; ///< "check always passes", "check always fails", "skill hurts", "high variance", "outlier"
@@ -74,6 +84,12 @@ struct SuiteHealthFinding
 /// The findings in the order a reader should see them: harm first, then checks that measure nothing, variance,
 /// outliers.
 QList<SuiteHealthFinding> suiteHealthFindings(const SuiteHealth &health);
+/// The contamination check as findings beside those: its summary, then each message without the skill that held
+/// the skill's text ("local:qwen · without skill · repeat 2").
+QList<SuiteHealthFinding> contaminationFindings(const ContaminationReport &report);
+/// A check as a reader knows it: its name in the suite in quotes, or what it expects ("expects the reply to contain
+/// \"__global__\"") when it has none of its own.
+QString describeCheck(const SuiteHealth::Check &check);
 
 /// The diagnostics of @p run's suite. Errors (provider faults) are left out of every figure.
 SuiteHealth diagnoseSuite(const RunAnalysis &run);

@@ -7,12 +7,6 @@ namespace sf {
 
 namespace {
 
-QString signedPoints(double lift)
-{
-    return QStringLiteral("%1%2 pp").arg(lift > 0 ? QStringLiteral("+") : QString(),
-                                         QString::number(lift * 100, 'f', 1));
-}
-
 QString interval(const stats::Interval &ci)
 {
     return QStringLiteral("[%1, %2]")
@@ -31,7 +25,7 @@ QString VerdictThresholds::describe() const
     return QStringLiteral("keep when the lift is above %1 and its 95% interval above 0; cut when there is no lift or "
                           "the interval lies below 0; can't tell yet under %2 paired cases or while the interval "
                           "spans 0")
-        .arg(signedPoints(minLift))
+        .arg(liftInPoints(minLift))
         .arg(minPairs);
 }
 
@@ -61,7 +55,7 @@ QString Verdict::code() const
 QString Verdict::reason() const
 {
     const QString figures =
-        QStringLiteral("lift %1, 95% interval %2, %3 pairs").arg(signedPoints(lift), interval(liftCi)).arg(pairs);
+        QStringLiteral("lift %1, 95% interval %2, %3 pairs").arg(liftInPoints(lift), interval(liftCi)).arg(pairs);
     QString why;
     switch (kind) {
     case Kind::Keep:

@@ -18,4 +18,13 @@ struct VerifierOutcome
     QString jobError;         ///< the job that ran it failed on its node (Slurm: node down, time limit): not judged
 };
 
+/// A check as people read it: the name the suite gave it, "expected text" for a case's own expected.contains, else
+/// its type ("regex"). Files and data reports keep the name as stored.
+inline QString verifierLabel(const VerifierOutcome &outcome)
+{
+    if (outcome.name == QLatin1String("expected.contains"))
+        return QStringLiteral("expected text");
+    return outcome.name.isEmpty() ? outcome.type : outcome.name;
+}
+
 } // namespace sf

@@ -21,12 +21,19 @@ QString percent(double rate)
     return QString::number(qRound(rate * 100)) + u'%';
 }
 
-QString signedNumber(double value)
-{
-    return (value >= 0 ? QStringLiteral("+") : QString()) + QString::number(value, 'f', 2);
-}
-
 } // namespace
+
+const RefineIteration *bestRefineIteration(const QList<RefineIteration> &iterations)
+{
+    const RefineIteration *best = nullptr;
+    for (const RefineIteration &iteration : iterations) {
+        // Strictly better only: on a tie the earlier version stays, the one with fewer of the teacher's changes.
+        if (!best ||
+            std::pair(iteration.rankingLift(), iteration.trainLift) > std::pair(best->rankingLift(), best->trainLift))
+            best = &iteration;
+    }
+    return best;
+}
 
 RefineLoop::RefineLoop(ChatClient &client, CommandRunner commandRunner, QObject *parent)
     : QObject(parent)
@@ -44,6 +51,8 @@ void RefineLoop::start(const RefineRequest &request)
     m_iterations.clear();
     m_proposalFailed = false;
     m_failedReply.clear();
+    m_kept = 0;
+    m_keptText.clear();
     m_running = true;
     if (request.teacherModel.isEmpty() || request.config.models.isEmpty()) {
         return fail(QStringLiteral("refining needs a teacher and at least one student model"));
@@ -166,7 +175,7 @@ QString RefineLoop::stopReasonAfter(const RefineIteration &latest) const
     const RefineCriteria &criteria = m_request.criteria;
     if (criteria.targetLift && latest.trainLift >= *criteria.targetLift) {
         return QStringLiteral("target lift reached: %1 (target %2)")
-            .arg(signedNumber(latest.trainLift), signedNumber(*criteria.targetLift));
+            .arg(liftInPoints(latest.trainLift), liftInPoints(*criteria.targetLift));
     }
     if (criteria.targetPassRate && latest.trainPassRate >= *criteria.targetPassRate) {
         return QStringLiteral("target pass rate reached: %1 (target %2)")
@@ -195,7 +204,7 @@ QString RefineLoop::stopReasonAfter(const RefineIteration &latest) const
         }
         if (flat) {
             return QStringLiteral("plateau: the lift changed by less than %1 for %2")
-                .arg(criteria.plateauDelta)
+                .arg(QString::number(criteria.plateauDelta * 100, 'f', 1) + QStringLiteral(" pp"))
                 .arg(k == 1 ? QStringLiteral("1 iteration") : QStringLiteral("%1 iterations").arg(k));
         }
     }
@@ -214,7 +223,7 @@ QString RefineLoop::feedbackFor(const QList<RefineIteration> &history, const QSt
     for (const RefineIteration &iteration : history) {
         text += QStringLiteral("- iteration %1: lift %2 (with the skill %3, without %4)\n")
                     .arg(iteration.number)
-                    .arg(signedNumber(iteration.trainLift), percent(iteration.trainPassRate),
+                    .arg(liftInPoints(iteration.trainLift), percent(iteration.trainPassRate),
                          percent(iteration.baselinePassRate));
     }
 
@@ -251,11 +260,11 @@ QString RefineLoop::feedbackFor(const QList<RefineIteration> &history, const QSt
     for (const QString &caseId : std::as_const(order)) {
         const QList<const ItemResult *> &failures = failuresByCase.value(caseId);
         const ItemResult &first = *failures.first();
-        QString block = QStringLiteral("\n### Case %1 (failed %2; first by %3)\n")
-                            .arg(caseId)
-                            .arg(failures.size() == 1 ? QStringLiteral("once")
-                                                      : QStringLiteral("%1 times").arg(failures.size()))
-                            .arg(first.key.model);
+        QString block =
+            QStringLiteral("\n### Case %1 (failed %2; first by %3)\n")
+                .arg(caseId)
+                .arg(failures.size() == 1 ? QStringLiteral("once") : QStringLiteral("%1 times").arg(failures.size()))
+                .arg(first.key.model);
         block += QStringLiteral("Task given to the student:\n%1\n")
                      .arg(shortenMiddle(inputs.value(caseId), kAnswerExcerptChars));
         for (const VerifierOutcome &verifier : first.verifiers) {
@@ -354,9 +363,58 @@ void RefineLoop::retry()
     propose();
 }
 
+QString RefineLoop::keepBest()
+{
+    const RefineIteration *best = bestRefineIteration(m_iterations);
+    if (!best) {
+        m_kept = 0;
+        m_keptText =
+            m_iterations.isEmpty() ? QStringLiteral("Nothing was evaluated; the skill is as it was.") : QString();
+        return {};
+    }
+    const bool heldOut = best->heldOutLift.has_value();
+    const QString measure =
+        QStringLiteral("%1 on the %2 cases")
+            .arg(liftInPoints(best->rankingLift()), heldOut ? QStringLiteral("held-out") : QStringLiteral("training"));
+    const QString why = m_iterations.size() == 1 ? QStringLiteral("the only version measured")
+                                                 : QStringLiteral("the best measured of %1").arg(m_iterations.size());
+    SkillVersionStore store(m_request.skillDir);
+    QString hash;
+    for (const SkillVersion &version : store.versions()) {
+        if (version.id == best->versionId)
+            hash = version.contentHash;
+    }
+    if (best->versionId.isEmpty() || hash.isEmpty()) {
+        m_kept = 0;
+        m_keptText = QStringLiteral("Iteration %1 measured best (%2), but its version was not stored; the skill "
+                                    "folder holds what was last written.")
+                         .arg(best->number)
+                         .arg(measure);
+        return QStringLiteral("iteration %1's version was not stored").arg(best->number);
+    }
+    if (SkillVersionStore::contentHash(store.currentFiles()) != hash) {
+        // restore() stores the folder as it is first: the version replaced stays one click away.
+        if (const QString error = store.restore(best->versionId); !error.isEmpty()) {
+            m_kept = 0;
+            m_keptText = QStringLiteral("Iteration %1 measured best (%2), but it could not be put back: %3")
+                             .arg(best->number)
+                             .arg(measure, error);
+            return error;
+        }
+    }
+    m_kept = best->number;
+    m_keptText = QStringLiteral("Kept iteration %1 (%2): %3.").arg(best->number).arg(measure, why);
+    return {};
+}
+
 void RefineLoop::fail(const QString &message)
 {
     m_running = false;
+    if (!m_proposalFailed) {
+        // An evaluation that could not start may leave an unmeasured proposal in the folder; a failed proposal
+        // leaves the last evaluated version there for retry().
+        keepBest();
+    }
     QMetaObject::invokeMethod(
         this, [this, message] { Q_EMIT failed(message); }, Qt::QueuedConnection);
 }
@@ -364,6 +422,7 @@ void RefineLoop::fail(const QString &message)
 void RefineLoop::finish(const QString &reason)
 {
     m_running = false;
+    keepBest();
     QMetaObject::invokeMethod(
         this, [this, reason] { Q_EMIT finished(reason); }, Qt::QueuedConnection);
 }

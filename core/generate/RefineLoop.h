@@ -60,7 +60,14 @@ struct RefineIteration
     std::optional<double> costUsd;         ///< this evaluation's spend, when every item is priced
     QString proposedVersionId;             ///< the teacher's next version, if one was made
     bool accepted = false;
+
+    /// The lift the loop ranks versions by: held out where the suite holds cases out, else train.
+    double rankingLift() const { return heldOutLift.value_or(trainLift); }
 };
+
+/// Which evaluated version the loop leaves in the skill folder: the best measured one (held-out lift where there is
+/// one, then train lift, then the earlier iteration). Null when nothing was evaluated.
+const RefineIteration *bestRefineIteration(const QList<RefineIteration> &iterations);
 
 /**
  * The teacher improves a skill against student evaluations: evaluate -> show the teacher the train
@@ -68,7 +75,9 @@ struct RefineIteration
  * the lift so far -> a new version -> evaluate again, until a criterion is met. Held-out cases are
  * evaluated and reported every iteration but never shown to the teacher. Each proposal is a skill
  * version (origin "refine:<n>") with its run; in attended mode the loop waits for accept() or
- * reject() (which restores the version evaluated) before going on.
+ * reject() (which restores the version evaluated) before going on. However it ends — a criterion, the
+ * iteration limit, cancel, an evaluation that could not start — the skill folder is left holding the best
+ * measured version (bestRefineIteration()), not merely the last one, and keptText() says which and why.
  */
 class RefineLoop final : public QObject
 {
@@ -90,6 +99,15 @@ public:
     QString failedReply() const { return m_failedReply; }
 
     const QList<RefineIteration> &iterations() const { return m_iterations; }
+    /// The iteration whose version the skill folder holds now that the loop ended (0: none was evaluated).
+    int keptIteration() const { return m_kept; }
+    /// "Kept iteration 1 (+50.0 pp on the held-out cases): the best measured." — or why nothing was restored.
+    QString keptText() const { return m_keptText; }
+    /// Puts the best measured version back in the skill folder unless it is there already (the version replaced is
+    /// stored first, so nothing is lost). finished() and a failed evaluation do this themselves; after a failed
+    /// proposal the folder holds the last evaluated version for retry(), and a caller that gives up calls this.
+    /// "" or an error.
+    QString keepBest();
 
     /** The failures the teacher sees: train with-skill items that failed, within @p budgetTokens. */
     static QString feedbackFor(const QList<RefineIteration> &history, const QString &runDir, int budgetTokens);
@@ -120,6 +138,8 @@ private:
     bool m_running = false;
     bool m_proposalFailed = false;
     QString m_failedReply;
+    int m_kept = 0;
+    QString m_keptText;
 };
 
 } // namespace sf

@@ -1,5 +1,8 @@
 #include "TraceCondenser.h"
 
+#include "trace/TraceImport.h"
+
+#include <QFileInfo>
 #include <QSet>
 #include <algorithm>
 #include <vector>
@@ -102,8 +105,9 @@ QString shortenMiddle(const QString &text, int maxChars)
            text.right(keep);
 }
 
-QString condenseTrace(const Trace &trace, int budgetTokens, const TraceSelection *selection)
+QString condenseTrace(const Trace &trace, int budgetTokens, const TraceSelection *selection, TraceScope scope)
 {
+    const bool keptOnly = scope == TraceScope::KeptSteps && selection && !selection->steps.empty();
     QSet<QPair<int, int>> selected;
     if (selection) {
         for (const SelectedStep &step : selection->steps) {
@@ -144,7 +148,7 @@ QString condenseTrace(const Trace &trace, int budgetTokens, const TraceSelection
     std::vector<bool> kept(candidates.size(), false);
     for (const size_t index : order) {
         const qsizetype size = candidates[index].text.size() + 2;
-        if (used + size > budget && candidates[index].priority != Selected) {
+        if (candidates[index].priority != Selected && (keptOnly || used + size > budget)) {
             continue; // a smaller, less important step may still fit
         }
         kept[index] = true;
@@ -181,6 +185,32 @@ QString condenseTrace(const Trace &trace, int budgetTokens, const TraceSelection
         out += QStringLiteral("[... %1 steps omitted ...]\n").arg(skipped);
     }
     return out.trimmed();
+}
+
+TraceForTeacher traceForTeacher(const QString &path, const QString &projectRoot, int budgetTokens, TraceScope scope)
+{
+    TraceForTeacher result;
+    result.label = QFileInfo(path).fileName();
+    const Result<Trace> trace = importTrace(path);
+    if (!trace) {
+        result.text = QStringLiteral("(could not be read: %1)").arg(trace.error);
+        result.readable = false;
+        return result;
+    }
+    for (const TraceThread &thread : trace.value->threads) {
+        result.totalSteps += int(thread.steps.size());
+    }
+    std::optional<TraceSelection> selection;
+    const QString selectionFile = TraceSelection::selectionPathFor(projectRoot, path);
+    if (!projectRoot.isEmpty() && QFileInfo::exists(selectionFile)) {
+        if (Result<TraceSelection> loaded = TraceSelection::load(selectionFile)) {
+            selection = std::move(*loaded.value);
+            result.keptSteps = int(selection->steps.size());
+        }
+    }
+    result.scope = result.keptSteps > 0 ? scope : TraceScope::WholeTrace;
+    result.text = condenseTrace(*trace.value, budgetTokens, selection ? &*selection : nullptr, result.scope);
+    return result;
 }
 
 } // namespace sf

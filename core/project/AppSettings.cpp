@@ -23,6 +23,10 @@ const QString LocalInstallOfferedKey = QStringLiteral("localModel/installOffered
 const QString ChartFolderKey = QStringLiteral("charts/saveFolder");
 const QString LastStudentsKey = QStringLiteral("models/lastStudents");
 const QString LastTeacherKey = QStringLiteral("models/lastTeacher");
+const QString RecentModelsKey = QStringLiteral("models/recent");
+const QString LastEvalSuiteKey = QStringLiteral("eval/lastSuite");
+const QString LastEvalRepeatsKey = QStringLiteral("eval/lastRepeats");
+const QString LastEvalConcurrencyKey = QStringLiteral("eval/lastConcurrency");
 const QString VerdictMinLiftKey = QStringLiteral("verdicts/minLift");
 const QString VerdictMinPairsKey = QStringLiteral("verdicts/minPairs");
 const QString SlurmConfKey = QStringLiteral("slurm/conf");
@@ -232,6 +236,49 @@ QString AppSettings::lastTeacherModel() const
 void AppSettings::setLastTeacherModel(const QString &model)
 {
     write(LastTeacherKey, model);
+}
+
+QStringList AppSettings::recentModels() const
+{
+    return m_settings.value(RecentModelsKey).toStringList();
+}
+void AppSettings::addRecentModels(const QStringList &models)
+{
+    QStringList recent = recentModels();
+    for (auto model = models.crbegin(); model != models.crend(); ++model) {
+        if (model->trimmed().isEmpty())
+            continue;
+        recent.removeAll(model->trimmed());
+        recent.prepend(model->trimmed());
+    }
+    write(RecentModelsKey, recent.mid(0, MaxRecentModels));
+}
+
+QString AppSettings::lastEvalSuite() const
+{
+    return m_settings.value(LastEvalSuiteKey).toString();
+}
+void AppSettings::setLastEvalSuite(const QString &path)
+{
+    write(LastEvalSuiteKey, path);
+}
+
+int AppSettings::lastEvalRepeats() const
+{
+    return m_settings.value(LastEvalRepeatsKey, 0).toInt();
+}
+void AppSettings::setLastEvalRepeats(int repeats)
+{
+    write(LastEvalRepeatsKey, repeats);
+}
+
+int AppSettings::lastEvalConcurrency() const
+{
+    return m_settings.value(LastEvalConcurrencyKey, 0).toInt();
+}
+void AppSettings::setLastEvalConcurrency(int concurrency)
+{
+    write(LastEvalConcurrencyKey, concurrency);
 }
 
 QString AppSettings::lastExecutor() const

@@ -65,6 +65,19 @@ public:
     void setLastStudentModels(const QStringList &models);
     QString lastTeacherModel() const;
     void setLastTeacherModel(const QString &model);
+    /// Every model the user ran as a teacher or student lately, most recent first (at most MaxRecentModels): what
+    /// the model pickers offer besides the embedded model and the project's own.
+    static constexpr int MaxRecentModels = 12;
+    QStringList recentModels() const;
+    void addRecentModels(const QStringList &models);
+    /// What New Evaluation last ran with: the suite file ("" the skill's own tests), repeats and concurrency
+    /// (0: never chosen, the project's default applies).
+    QString lastEvalSuite() const;
+    void setLastEvalSuite(const QString &path);
+    int lastEvalRepeats() const;
+    void setLastEvalRepeats(int repeats);
+    int lastEvalConcurrency() const;
+    void setLastEvalConcurrency(int concurrency);
 
     /// When a skill is kept, cut or not yet decided (the Compare view, reports, `eval` and `report` by default).
     VerdictThresholds verdictThresholds() const;

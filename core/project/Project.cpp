@@ -1,6 +1,7 @@
 #include "project/Project.h"
 
 #include "common/AtomicFile.h"
+#include "eval/RunName.h"
 
 #include <QDateTime>
 #include <QDir>
@@ -137,6 +138,59 @@ QString Project::testsPath() const { return pathFor(ProjectItem::Kind::TestSuite
 QString Project::runsPath() const { return pathFor(ProjectItem::Kind::Run); }
 QString Project::kernelsPath() const { return pathFor(ProjectItem::Kind::KernelTask); }
 
+namespace {
+
+bool sameContent(const QString &a, const QString &b)
+{
+    QFile first(a), second(b);
+    if (first.size() != second.size() || !first.open(QIODevice::ReadOnly) || !second.open(QIODevice::ReadOnly))
+        return false;
+    while (!first.atEnd()) {
+        if (first.read(1 << 20) != second.read(1 << 20))
+            return false;
+    }
+    return true;
+}
+
+} // namespace
+
+Result<QString> Project::addTrace(const QString &file, bool *copied) const
+{
+    if (copied)
+        *copied = false;
+    const QFileInfo source(file);
+    if (!source.isFile())
+        return Result<QString>::failure(QStringLiteral("%1: no such file").arg(file));
+    const QDir traces(tracesPath());
+    if (source.absoluteDir() == QDir(traces.absolutePath()))
+        return Result<QString>::success(source.absoluteFilePath());
+    if (!QDir().mkpath(traces.absolutePath()))
+        return Result<QString>::failure(QStringLiteral("%1: cannot create the folder").arg(traces.absolutePath()));
+    QString name = source.fileName();
+    for (int n = 2; traces.exists(name); ++n) {
+        if (sameContent(source.absoluteFilePath(), traces.filePath(name)))
+            return Result<QString>::success(traces.filePath(name));
+        name = source.suffix().isEmpty()
+                   ? QStringLiteral("%1-%2").arg(source.completeBaseName()).arg(n)
+                   : QStringLiteral("%1-%2.%3").arg(source.completeBaseName()).arg(n).arg(source.suffix());
+    }
+    // Copied under a hidden name and renamed into place, so the sidebar never lists half a trace.
+    const QString target = traces.filePath(name);
+    const QString partial = traces.filePath(QStringLiteral(".%1.part").arg(name));
+    QFile::remove(partial);
+    QFile copy(source.absoluteFilePath());
+    if (!copy.copy(partial))
+        return Result<QString>::failure(QStringLiteral("%1: cannot copy into %2: %3")
+                                            .arg(source.fileName(), traces.absolutePath(), copy.errorString()));
+    if (!QFile::rename(partial, target)) {
+        QFile::remove(partial);
+        return Result<QString>::failure(QStringLiteral("%1: cannot be written").arg(target));
+    }
+    if (copied)
+        *copied = true;
+    return Result<QString>::success(target);
+}
+
 QString Project::pathFor(ProjectItem::Kind kind) const
 {
     switch (kind) {
@@ -151,20 +205,16 @@ QString Project::pathFor(ProjectItem::Kind kind) const
 
 namespace {
 
-// "diffusers-cuda-rmsnorm, 2026-12-02 06:23": run ids are timestamps a person does not read; run.json names the skill.
-QString runTitle(const QString &runDir)
+/// The run.json of the run in @p runDir; an empty manifest named by the folder when it cannot be read.
+RunManifest manifestOf(const QString &runDir)
 {
     QFile file(runDir + QStringLiteral("/run.json"));
-    if (!file.open(QIODevice::ReadOnly))
-        return {};
-    const QJsonObject run = QJsonDocument::fromJson(file.read(1 << 20)).object();
-    const QString skill = run.value(u"skill").toObject().value(u"name").toString();
-    if (skill.isEmpty())
-        return {};
-    const QDateTime started = QDateTime::fromString(run.value(u"started_at").toString(), Qt::ISODate);
-    if (!started.isValid())
-        return skill;
-    return QStringLiteral("%1, %2").arg(skill, started.toUTC().toString(QStringLiteral("yyyy-MM-dd HH:mm")));
+    RunManifest manifest;
+    if (file.open(QIODevice::ReadOnly))
+        manifest = RunManifest::fromJson(QJsonDocument::fromJson(file.read(1 << 20)).object());
+    if (manifest.runId.isEmpty())
+        manifest.runId = QFileInfo(runDir).fileName();
+    return manifest;
 }
 
 } // namespace
@@ -192,10 +242,20 @@ QList<ProjectItem> Project::items(ProjectItem::Kind kind) const
         break;
     case ProjectItem::Kind::Run:
         // Run ids start with their timestamp, so reverse name order is newest first.
-        for (const QFileInfo &info : dir.entryInfoList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name | QDir::Reversed)) {
-            if (QFileInfo::exists(info.filePath() + QStringLiteral("/run.json"))) {
-                add(info);
-                result.last().title = runTitle(info.filePath());
+        // Run ids are timestamps a person does not read: each run is named by what tells it from the others.
+        {
+            QList<RunManifest> manifests;
+            for (const QFileInfo &info :
+                 dir.entryInfoList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name | QDir::Reversed)) {
+                if (QFileInfo::exists(info.filePath() + QStringLiteral("/run.json"))) {
+                    add(info);
+                    manifests.append(manifestOf(info.filePath()));
+                }
+            }
+            const QStringList names = runNames(manifests);
+            for (qsizetype i = 0; i < result.size(); ++i) {
+                result[i].title = names[i];
+                result[i].description = runDescription(manifests[i]);
             }
         }
         break;

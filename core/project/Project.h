@@ -1,6 +1,7 @@
 #pragma once
 
 #include "common/LoadError.h"
+#include "common/Result.h"
 
 #include <QList>
 #include <QString>
@@ -28,7 +29,8 @@ struct ProjectItem
     Kind kind = Kind::Trace;
     QString name; ///< the file or folder name
     QString path; ///< absolute path of the file or folder
-    QString title{}; ///< what the user reads, where the name is an id: a run's skill and start time; else empty
+    QString title{}; ///< what the user reads, where the name is an id: a run's name (eval/RunName.h); else empty
+    QString description{}; ///< for a tooltip, where the title hides facts: a run's id, skill, models, suite; else empty
 };
 
 /**
@@ -63,6 +65,11 @@ public:
 
     /// Scans the folder for items of @p kind, sorted by name (runs: newest first).
     QList<ProjectItem> items(ProjectItem::Kind kind) const;
+
+    /// Copies the trace file @p file into traces/ (the original is never modified) and returns the copy's path: under
+    /// its own name, or "name-2.jsonl" when another file has it; a file already there with the same content is
+    /// reused. A file inside traces/ already is returned as it is. *@p copied: whether a new file was made.
+    Result<QString> addTrace(const QString &file, bool *copied = nullptr) const;
 
 private:
     Project() = default;

@@ -37,14 +37,16 @@ void ProjectTreeModel::reload()
 {
     auto items = collectItems();
     const auto samePaths = [](const QList<ProjectItem> &a, const QList<ProjectItem> &b) {
-        return std::equal(a.cbegin(), a.cend(), b.cbegin(), b.cend(),
-                          [](const ProjectItem &x, const ProjectItem &y) { return x.path == y.path; });
+        return std::equal(a.cbegin(), a.cend(), b.cbegin(), b.cend(), [](const ProjectItem &x, const ProjectItem &y) {
+            return x.path == y.path && x.title == y.title;
+        });
     };
     bool changed = false;
     for (size_t i = 0; i < Kinds.size() && !changed; ++i)
         changed = !samePaths(items[i], m_items[i]);
     // Saving a skill writes into its folder (versions, recovery); a reset would drop the sidebar's
-    // selection for nothing, so the model resets only when the listed items really changed.
+    // selection for nothing, so the model resets only when the listed items really changed (or a run's name: a new
+    // run can make an older one's name say more to tell them apart).
     if (changed) {
         beginResetModel();
         m_items = std::move(items);
@@ -133,6 +135,8 @@ QVariant ProjectTreeModel::data(const QModelIndex &index, int role) const
     case Qt::ToolTipRole:
         if (kind == ProjectItem::Kind::Skill)
             return QStringLiteral("%1\n%2").arg(skillSummary(item), item.path);
+        if (!item.description.isEmpty())
+            return QStringLiteral("%1\n%2").arg(item.description, item.path);
         return item.title.isEmpty() ? item.path : QStringLiteral("%1\n%2").arg(item.name, item.path);
     case KindRole: return int(kind);
     case PathRole: return item.path;

@@ -103,23 +103,25 @@ void appendFacts(QString &html, const QList<const RunAnalysis *> &runs)
 void appendCharts(QString &html, const ReportSource &source)
 {
     const QList<ReportChart> charts = reportCharts(source, ChartTarget::InlineHtml);
+    QList<const ReportChart *> perMetric, others;
+    for (const ReportChart &chart : charts)
+        (chart.perMetric ? perMetric : others).append(&chart);
     html += QStringLiteral("<h2 id=\"charts\">Charts</h2>\n<div class=\"switch\">\n");
-    // Radio buttons and CSS switch the metric without a script; printing shows all four.
-    for (qsizetype i = 0; i < 4; ++i)
+    // Radio buttons and CSS switch the metric without a script; printing shows them all.
+    for (qsizetype i = 0; i < perMetric.size(); ++i)
         html += QStringLiteral("<input type=\"radio\" name=\"metric\" id=\"metric-%1\"%2>\n")
-                    .arg(charts[i].id, i == 0 ? QStringLiteral(" checked") : QString());
+                    .arg(perMetric[i]->id, i == 0 ? QStringLiteral(" checked") : QString());
     html += QStringLiteral("<div class=\"tabs\">Metric: ");
-    for (qsizetype i = 0; i < 4; ++i)
+    for (const ReportChart *chart : perMetric)
         html += QStringLiteral("<label for=\"metric-%1\">%2</label>")
-                    .arg(charts[i].id, esc(charts[i].caption.section(QStringLiteral(" by "), 0, 0)));
+                    .arg(chart->id, esc(chart->caption.section(QStringLiteral(" by "), 0, 0)));
     html += QStringLiteral("</div>\n");
-    for (qsizetype i = 0; i < 4; ++i)
+    for (const ReportChart *chart : perMetric)
         html += QStringLiteral("<figure class=\"chart chart-%1\">%2<figcaption>%3</figcaption></figure>\n")
-                    .arg(charts[i].id, charts[i].svg, esc(charts[i].caption));
+                    .arg(chart->id, chart->svg, esc(chart->caption));
     html += QStringLiteral("</div>\n");
-    for (qsizetype i = 4; i < charts.size(); ++i)
-        html += QStringLiteral("<figure>%1<figcaption>%2</figcaption></figure>\n")
-                    .arg(charts[i].svg, esc(charts[i].caption));
+    for (const ReportChart *chart : others)
+        html += QStringLiteral("<figure>%1<figcaption>%2</figcaption></figure>\n").arg(chart->svg, esc(chart->caption));
 }
 
 /// Orange at 0% to sky blue at 100% (Okabe-Ito), light enough for dark text in both schemes.
@@ -229,7 +231,7 @@ void appendTranscript(QString &html, const QJsonObject &transcript)
     }
 }
 
-void appendItem(QString &html, const RunAnalysis &run, const ItemResult &r)
+void appendItem(QString &html, const RunAnalysis &run, const ItemResult &r, bool priced)
 {
     const QString outcome = outcomeOf(r);
     const bool bypass = isSilentBypass(r);
@@ -239,14 +241,17 @@ void appendItem(QString &html, const RunAnalysis &run, const ItemResult &r)
                  bypass ? QStringLiteral(" <span class=\"badge bypass\">SILENT BYPASS</span>") : QString(),
                  esc(r.key.caseId), esc(r.key.model), esc(armLabel(r.key.arm)))
             .arg(r.key.repeat);
-    html += QStringLiteral("<dl><dt>Split</dt><dd>%1</dd><dt>Tokens</dt><dd>%2 in, %3 out</dd><dt>Cost</dt><dd>%4</dd>"
+    // A run without any price says so once, above its statistics, not once per item.
+    const QString cost = !priced     ? QString()
+                         : r.costUsd ? QStringLiteral("<dt>Cost</dt><dd>%1</dd>").arg(costText(*r.costUsd))
+                                     : QStringLiteral("<dt>Cost</dt><dd>unknown</dd>");
+    html += QStringLiteral("<dl><dt>Split</dt><dd>%1</dd><dt>Tokens</dt><dd>%2 in, %3 out</dd>%4"
                            "<dt>Latency</dt><dd>%5 (model %6)</dd><dt>Turns</dt><dd>%7, %8 tool calls (%9 failed)</dd>"
                            "<dt>Stopped</dt><dd>%10</dd>")
                 .arg(esc(r.split))
                 .arg(r.usage.totalInput())
                 .arg(r.usage.output)
-                .arg(r.costUsd ? costText(*r.costUsd) : QStringLiteral("unknown"), secondsText(double(r.latencyMs)),
-                     secondsText(double(r.llmMs)))
+                .arg(cost, secondsText(double(r.latencyMs)), secondsText(double(r.llmMs)))
                 .arg(r.turns)
                 .arg(r.toolCalls)
                 .arg(r.toolErrors)
@@ -276,7 +281,7 @@ void appendItem(QString &html, const RunAnalysis &run, const ItemResult &r)
             const QString mark = !v.available ? QStringLiteral("<span class=\"bad\">not run</span>")
                                  : v.passed   ? QStringLiteral("<span class=\"ok\">✔ passed</span>")
                                               : QStringLiteral("<span class=\"bad\">✘ failed</span>");
-            QString line = QStringLiteral("<li>%1 <b>%2</b>").arg(mark, esc(v.name.isEmpty() ? v.type : v.name));
+            QString line = QStringLiteral("<li>%1 <b>%2</b>").arg(mark, esc(verifierLabel(v)));
             if (!v.name.isEmpty())
                 line += QStringLiteral(" (%1)").arg(esc(v.type));
             if (v.score)
@@ -294,7 +299,7 @@ void appendItem(QString &html, const RunAnalysis &run, const ItemResult &r)
     html += QStringLiteral("</details>\n");
 }
 
-void appendItems(QString &html, const RunAnalysis &run, int cap)
+void appendItems(QString &html, const RunAnalysis &run, int cap, bool priced)
 {
     const QList<int> items = detailItems(run, cap);
     html += QStringLiteral("<h2 id=\"items\">Items</h2>\n");
@@ -308,7 +313,7 @@ void appendItems(QString &html, const RunAnalysis &run, int cap)
         html += QStringLiteral("<p class=\"note\">Every item, flipped cases first, then errors, failures and "
                                "passes. Open one for its verifiers' evidence and transcript.</p>\n");
     for (int index : items)
-        appendItem(html, run, run.results[index]);
+        appendItem(html, run, run.results[index], priced);
 }
 
 } // namespace
@@ -345,22 +350,14 @@ QString htmlReport(const ReportSource &source)
         appendTable(html, contaminationTable(checkContamination(*r)));
     appendCharts(html, source);
     html += QStringLiteral("<h2 id=\"statistics\">Statistics</h2>\n");
+    const QString unknownPrices = unknownPricesNote(runs);
+    if (!unknownPrices.isEmpty())
+        html += QStringLiteral("<p class=\"note\">%1</p>\n").arg(esc(unknownPrices));
     for (const RunAnalysis *r : runs) {
         if (runs.size() > 1)
             html += QStringLiteral("<h3>%1</h3>\n").arg(esc(r->label()));
-        appendTable(html, verdictTable(*r, source.options.verdicts));
-        for (const QString &split : splitsOf(*r)) {
-            appendTable(html, passRateTable(*r, split));
-            if (const Table statements = statementPassRateTable(*r, split); !statements.rows.isEmpty())
-                appendTable(html, statements);
-            appendTable(html, liftTable(*r, split));
-            if (hasActivation(*r, split))
-                appendTable(html, activationTable(*r, split));
-            appendTable(html, costTable(*r, split));
-            appendTable(html, costEffectivenessTable(*r, split));
-        }
-        if (std::any_of(r->results.begin(), r->results.end(), isSilentBypass))
-            appendTable(html, silentBypassTable(*r));
+        for (const Table &table : statisticsTables(*r, source.options.verdicts, unknownPrices.isEmpty()))
+            appendTable(html, table);
     }
     html += QStringLiteral("<h2 id=\"suite-health\">Suite health</h2>\n");
     appendTable(html, suiteHealthTable(run));
@@ -372,7 +369,7 @@ QString htmlReport(const ReportSource &source)
         html += QStringLiteral("<h2 id=\"changes\">Changes between the runs</h2>\n");
         appendTable(html, changesTable(before, after));
     }
-    appendItems(html, run, source.options.maxItemDetails);
+    appendItems(html, run, source.options.maxItemDetails, unknownPrices.isEmpty());
     html += QStringLiteral("<footer><p>%1. Statistics: Wilson intervals for pass rates, exact McNemar for lift, "
                            "percentile bootstrap for means and medians.</p></footer>\n</body></html>\n")
                 .arg(esc(generatedBy()));

@@ -2,8 +2,6 @@
 #include "ReportTables_p.h"
 #include "ReportWriters_p.h"
 
-#include <algorithm>
-
 namespace sf::report {
 
 namespace {
@@ -62,22 +60,14 @@ QString markdownReport(const ReportSource &source, const QString &chartPrefix)
     for (const ReportChart &chart : reportCharts(source, ChartTarget::Standalone))
         md += QStringLiteral("![%1](%2%3.png)\n\n").arg(chart.caption, chartPrefix, chart.id);
     md += QStringLiteral("## Statistics\n\n");
+    const QString unknownPrices = unknownPricesNote(runs);
+    if (!unknownPrices.isEmpty())
+        md += unknownPrices + QStringLiteral("\n\n");
     for (const RunAnalysis *r : runs) {
         if (runs.size() > 1)
             md += QStringLiteral("### %1\n\n").arg(r->label());
-        appendTable(md, verdictTable(*r, source.options.verdicts));
-        for (const QString &split : splitsOf(*r)) {
-            appendTable(md, passRateTable(*r, split));
-            if (const Table statements = statementPassRateTable(*r, split); !statements.rows.isEmpty())
-                appendTable(md, statements);
-            appendTable(md, liftTable(*r, split));
-            if (hasActivation(*r, split))
-                appendTable(md, activationTable(*r, split));
-            appendTable(md, costTable(*r, split));
-            appendTable(md, costEffectivenessTable(*r, split));
-        }
-        if (std::any_of(r->results.begin(), r->results.end(), isSilentBypass))
-            appendTable(md, silentBypassTable(*r));
+        for (const Table &table : statisticsTables(*r, source.options.verdicts, unknownPrices.isEmpty()))
+            appendTable(md, table);
     }
     md += QStringLiteral("## Suite health\n\n");
     appendTable(md, suiteHealthTable(run));

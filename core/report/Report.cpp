@@ -1,5 +1,6 @@
 #include "Report.h"
 
+#include "ReportTables_p.h"
 #include "ReportWriters_p.h"
 #include "common/AtomicFile.h"
 #include "common/Secrets.h"
@@ -204,19 +205,24 @@ QList<const RunAnalysis *> ReportSource::runs() const
 QList<ReportChart> reportCharts(const ReportSource &source, ChartTarget target)
 {
     const QList<const RunAnalysis *> runs = source.runs();
+    const bool priced = unknownPricesNote(runs).isEmpty();
     const QString all = QStringLiteral("all");
     QList<ReportChart> list;
     const std::pair<ChartMetric, const char *> metrics[] = {{ChartMetric::PassRate, "pass-rate"},
                                                             {ChartMetric::Tokens, "tokens"},
                                                             {ChartMetric::Cost, "cost"},
                                                             {ChartMetric::Latency, "latency"}};
-    for (const auto &[metric, id] : metrics)
+    for (const auto &[metric, id] : metrics) {
+        if (metric == ChartMetric::Cost && !priced)
+            continue;
         list.append({QLatin1String(id), charts::metricTitle(metric) + QStringLiteral(" by model and arm"),
-                     charts::armBars(runs, metric, all, target)});
+                     charts::armBars(runs, metric, all, target), true});
+    }
     list.append({QStringLiteral("pass-rate-vs-tokens"), QStringLiteral("Pass rate against tokens"),
                  charts::passRateVsTokens(runs, all, target)});
-    list.append({QStringLiteral("pass-rate-vs-cost"), QStringLiteral("Pass rate against cost per item"),
-                 charts::passRateVsCost(runs, all, target)});
+    if (priced)
+        list.append({QStringLiteral("pass-rate-vs-cost"), QStringLiteral("Pass rate against cost per item"),
+                     charts::passRateVsCost(runs, all, target)});
     list.append({QStringLiteral("lift"), QStringLiteral("Lift per model"), charts::liftPerModel(runs, all, target)});
     return list;
 }

@@ -2,6 +2,7 @@
 
 #include "SvgWriter_p.h"
 #include "eval/RunAnalysis.h"
+#include "eval/RunName.h"
 
 #include <QBuffer>
 #include <QImage>
@@ -42,19 +43,14 @@ struct Series
     QString name;
 };
 
-/// A legend-sized name of run @p r: its skill version, else its run id, else its full label when the short names
-/// of the two runs would be the same.
+/// A legend-sized name of run @p r: what tells it from the other runs (eval/RunName.h), as the Compare view's legends
+/// name it.
 QString shortName(const QList<const RunAnalysis *> &runs, qsizetype r)
 {
-    const auto name = [&](qsizetype i) {
-        const RunManifest &m = runs[i]->manifest;
-        return m.skillVersion.isEmpty() ? m.runId : m.skillVersion;
-    };
-    for (qsizetype i = 0; i < runs.size(); ++i) {
-        if (i != r && name(i) == name(r))
-            return runs[r]->label();
-    }
-    return name(r);
+    QList<RunManifest> manifests;
+    for (const RunAnalysis *run : runs)
+        manifests.append(run->manifest);
+    return distinctParts(runNames(manifests, RunNaming::Short)).value(r);
 }
 
 // Okabe & Ito's palette: orange and blue for the first run's arms, reddish purple and sky blue for the second's.

@@ -271,22 +271,42 @@ Table statementPassRateTable(const RunAnalysis &run, const QString &split)
     return table;
 }
 
-Table costTable(const RunAnalysis &run, const QString &split)
+QString unknownPricesNote(const QList<const RunAnalysis *> &runs)
+{
+    const auto priced = [](const ItemResult &r) { return r.costUsd.has_value(); };
+    if (std::any_of(runs.begin(), runs.end(),
+                    [&](const RunAnalysis *r) { return std::any_of(r->results.begin(), r->results.end(), priced); }))
+        return {};
+    QStringList models;
+    for (const RunAnalysis *r : runs) {
+        for (const ArmSummary &a : r->summary.arms) {
+            if (!models.contains(a.model))
+                models.append(a.model);
+        }
+    }
+    return QStringLiteral("Cost: no price is known for %1 (see Tools → Update Prices…).")
+        .arg(models.isEmpty() ? QStringLiteral("any model") : models.join(QStringLiteral(", ")));
+}
+
+Table costTable(const RunAnalysis &run, const QString &split, bool withCosts)
 {
     Table table;
-    table.title = QStringLiteral("Tokens, cost and latency per item, %1").arg(splitTitle(split));
-    table.header = {QStringLiteral("Model"),         QStringLiteral("Arm"),           QStringLiteral("Tokens mean"),
-                    QStringLiteral("Tokens median"), QStringLiteral("Cost mean"),     QStringLiteral("Cost median"),
-                    QStringLiteral("Latency mean"),  QStringLiteral("Latency median")};
+    table.title = withCosts ? QStringLiteral("Tokens, cost and latency per item, %1").arg(splitTitle(split))
+                            : QStringLiteral("Tokens and latency per item, %1").arg(splitTitle(split));
+    table.header = {QStringLiteral("Model"), QStringLiteral("Arm"), QStringLiteral("Tokens mean"),
+                    QStringLiteral("Tokens median")};
+    if (withCosts)
+        table.header << QStringLiteral("Cost mean") << QStringLiteral("Cost median");
+    table.header << QStringLiteral("Latency mean") << QStringLiteral("Latency median");
     for (const ArmSummary &a : run.summary.arms) {
         if (a.split != split)
             continue;
         QStringList row{a.model, armLabel(a.arm), withInterval(a.tokens.mean, a.tokens.meanCi, tokensText),
                         withInterval(a.tokens.median, a.tokens.medianCi, tokensText)};
-        if (a.costUsd) {
+        if (withCosts && a.costUsd) {
             row << withInterval(a.costUsd->mean, a.costUsd->meanCi, costText)
                 << withInterval(a.costUsd->median, a.costUsd->medianCi, costText);
-        } else {
+        } else if (withCosts) {
             row << QStringLiteral("(price unknown)") << QStringLiteral("(price unknown)");
         }
         row << withInterval(a.latencyMs.mean, a.latencyMs.meanCi, secondsText)
@@ -294,8 +314,9 @@ Table costTable(const RunAnalysis &run, const QString &split)
         table.rows.append(row);
     }
     table.note = QStringLiteral("Tokens are input plus output. Brackets: 95% percentile bootstrap intervals "
-                                "(seeded, so the same run gives the same report). Cost only where every item "
-                                "had a price.");
+                                "(seeded, so the same run gives the same report).");
+    if (withCosts)
+        table.note += QStringLiteral(" Cost only where every item had a price.");
     return table;
 }
 
@@ -412,6 +433,25 @@ Table costEffectivenessTable(const RunAnalysis &run, const QString &split)
     return table;
 }
 
+QList<Table> statisticsTables(const RunAnalysis &run, const VerdictThresholds &verdicts, bool withCosts)
+{
+    QList<Table> tables{verdictTable(run, verdicts)};
+    for (const QString &split : splitsOf(run)) {
+        tables.append(passRateTable(run, split));
+        if (Table statements = statementPassRateTable(run, split); !statements.rows.isEmpty())
+            tables.append(std::move(statements));
+        tables.append(liftTable(run, split));
+        if (hasActivation(run, split))
+            tables.append(activationTable(run, split));
+        tables.append(costTable(run, split, withCosts));
+        if (withCosts)
+            tables.append(costEffectivenessTable(run, split));
+    }
+    if (std::any_of(run.results.begin(), run.results.end(), isSilentBypass))
+        tables.append(silentBypassTable(run));
+    return tables;
+}
+
 Table suiteHealthTable(const RunAnalysis &run, int limit)
 {
     Table table;
@@ -424,13 +464,16 @@ Table suiteHealthTable(const RunAnalysis &run, int limit)
             break;
         table.rows.append({f.kind, f.caseId, f.where, f.detail});
     }
-    table.note = findings.isEmpty()
-                     ? QStringLiteral("No check passed or failed in both arms every time, no case got worse with the "
-                                      "skill, no case's repeats disagreed and no item was far out in time or tokens.")
-                     : QStringLiteral("Computed from the results: a check that passes (or fails) in both arms every "
-                                      "time measures nothing about the skill; high variance: repeats that disagree; "
-                                      "outlier: above the third quartile plus three interquartile ranges of its model "
-                                      "and arm.");
+    table.note =
+        findings.isEmpty()
+            ? QStringLiteral(
+                  "No check passed or failed every time with and without the skill, no case got worse with the "
+                  "skill, no case's repeats disagreed and no item was far out in time or tokens.")
+            : QStringLiteral("Computed from the results: a check that passes (or fails) every time, with and "
+                             "without the skill, measures nothing about it; high variance: repeats that disagree; "
+                             "outlier: far above the rest of its model and arm (beyond the third quartile "
+                             "plus three interquartile ranges, over three times the median, and 5 s or 2000 "
+                             "tokens above it).");
     if (findings.size() > limit)
         table.note += QStringLiteral(" The first %1 of %2 are listed.").arg(limit).arg(findings.size());
     return table;
@@ -447,10 +490,11 @@ Table contaminationTable(const ContaminationReport &report)
                            QString::number(a.variants),
                            a.skillsSeen.isEmpty() ? QStringLiteral("none") : a.skillsSeen.join(QStringLiteral(", "))});
     for (const ContaminationReport::Leak &l : report.leaks)
-        table.rows.append({l.item, l.where, QString(), l.line});
-    table.note = report.summary() +
-                 QStringLiteral(" Fixed prompt: the system prompt without its skill section, hashed per arm; the "
-                                "skill's lines of 30 characters or more were searched for in every baseline message.");
+        table.rows.append({QStringLiteral("%1, %2").arg(l.caseId(), l.itemLabel()), l.where, QString(), l.line});
+    table.note =
+        report.summary() +
+        QStringLiteral(" Fixed prompt: the system prompt without its skill section, hashed per arm; the "
+                       "skill's lines of 30 characters or more were searched for in every message without the skill.");
     return table;
 }
 

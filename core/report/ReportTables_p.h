@@ -62,7 +62,11 @@ Table passRateTable(const RunAnalysis &run, const QString &split);
 /// beside skill-creator's statement pass rate, the statements counted, and benchmark.json's own figure where the
 /// import kept one. No rows when no item of @p split was graded by statements: the reports leave it out then.
 Table statementPassRateTable(const RunAnalysis &run, const QString &split);
-Table costTable(const RunAnalysis &run, const QString &split);
+/// "" when some run of @p runs has a price; otherwise the one sentence every report says instead of the cost charts,
+/// columns and tables: "Cost: no price is known for local:gemma-3-270m (see Tools → Update Prices…)."
+QString unknownPricesNote(const QList<const RunAnalysis *> &runs);
+/// Tokens, cost and latency per item of each model and arm; without @p withCosts, tokens and latency alone.
+Table costTable(const RunAnalysis &run, const QString &split, bool withCosts = true);
 Table liftTable(const RunAnalysis &run, const QString &split);
 /// Whether any with-skill arm of @p split recorded whether it loaded the skill (agent CLIs, the agentic loop).
 bool hasActivation(const RunAnalysis &run, const QString &split);
@@ -73,6 +77,10 @@ Table activationTable(const RunAnalysis &run, const QString &split);
 Table silentBypassTable(const RunAnalysis &run, int limit = 300);
 /// Cost per passed case and passes per dollar for each model and arm.
 Table costEffectivenessTable(const RunAnalysis &run, const QString &split);
+/// The tables of one run's statistics, in the order every paged format (HTML, Markdown, PDF) shows them: verdicts,
+/// then per split the pass rate, statement pass rate (where graded by statements), lift, skill activation (where
+/// recorded), tokens and latency (with cost and cost-effectiveness when @p withCosts), then the silent bypasses.
+QList<Table> statisticsTables(const RunAnalysis &run, const VerdictThresholds &verdicts, bool withCosts);
 /// The suite's own health: harm, checks that measure nothing, variance and outliers, at most @p limit rows.
 Table suiteHealthTable(const RunAnalysis &run, int limit = 300);
 /// Whether the arms compared like with like: each arm's fixed-prompt hash and the skills it saw, then every baseline

@@ -25,8 +25,10 @@ struct ReportChart
     QString id; ///< "pass-rate", "tokens", ...
     QString caption;
     QString svg;
+    bool perMetric = false; ///< one of the bar charts by model and arm, which HTML shows one at a time
 };
-/// The charts of a report over "all" cases: the four metric bar charts, pass rate vs tokens, lift per model.
+/// The charts of a report over "all" cases: the metric bar charts, pass rate against tokens and against cost, lift
+/// per model. The two cost charts are left out when no run has a price (unknownPricesNote() says so instead).
 QList<ReportChart> reportCharts(const ReportSource &source, ChartTarget target);
 
 QString htmlReport(const ReportSource &source);

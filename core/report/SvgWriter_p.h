@@ -4,6 +4,8 @@
 #include <QRectF>
 #include <QString>
 
+class QPainter;
+
 namespace sf::report {
 
 /// Builds one SVG document from the few shapes the report charts draw. Only what both browsers and Qt SVG
@@ -42,6 +44,12 @@ private:
     QString m_svg;
     QString m_textColour = QStringLiteral("#222222");
 };
+
+/// The width and height an SVG from SvgWriter declares; empty when it is not one.
+QSizeF svgSize(const QString &svg);
+/// Paints an SVG from SvgWriter into @p target at its own aspect ratio, centred, its text as text (SvgPainter.cpp
+/// says why not Qt SVG). False when it cannot be read.
+bool paintSvg(const QString &svg, QPainter &painter, const QRectF &target);
 
 /// The colour text, axes and grid lines take: "currentColor" in HTML (follows the page's light or dark
 /// scheme), a fixed dark grey where the SVG is rendered on its own (PNG, PDF).

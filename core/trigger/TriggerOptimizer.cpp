@@ -1,9 +1,11 @@
 #include "TriggerOptimizer.h"
 
+#include "DescriptionReply.h"
 #include "TriggerRunner.h"
 #include "common/AtomicFile.h"
 #include "common/TokenEstimate.h"
 #include "generate/PromptTemplate.h"
+#include "generate/StructuredReply.h"
 #include "llm/ChatCall.h"
 #include "llm/ChatClient.h"
 #include "skill/SkillDocument.h"
@@ -12,8 +14,6 @@
 
 #include <QDir>
 #include <QFile>
-#include <QJsonDocument>
-#include <QJsonObject>
 #include <QTimer>
 #include <algorithm>
 #include <random>
@@ -45,20 +45,6 @@ ReplySchema descriptionSchema()
     return {u"skill_description"_s,
             QByteArrayLiteral(R"({"type":"object","properties":{"description":{"type":"string","maxLength":1024}},)"
                               R"("required":["description"],"additionalProperties":false})")};
-}
-
-/// The description in a teacher's reply: the JSON object's "description", tolerating a fenced or wrapped object.
-QString descriptionFromReply(const QString &reply)
-{
-    const qsizetype open = reply.indexOf(u'{');
-    const qsizetype close = reply.lastIndexOf(u'}');
-    if (open < 0 || close <= open)
-        return {};
-    return QJsonDocument::fromJson(reply.mid(open, close - open + 1).toUtf8())
-        .object()
-        .value("description"_L1)
-        .toString()
-        .simplified();
 }
 
 } // namespace
@@ -129,6 +115,8 @@ void TriggerOptimizer::start(const TriggerOptimizeRequest &request)
     m_iterations.clear();
     m_spent = 0;
     m_running = true;
+    m_proposalFailed = false;
+    m_failedReply.clear();
     QFile file(skillMdPath(request.skillDir));
     if (!file.open(QIODevice::ReadOnly))
         return fail(u"cannot read %1"_s.arg(file.fileName()));
@@ -318,8 +306,20 @@ void TriggerOptimizer::propose()
     m_teacherCall = m_chat.chat(m_request.teacherModel, request);
     m_teacherCall->setParent(this);
     connect(m_teacherCall, &ChatCall::finished, this, &TriggerOptimizer::onProposal);
-    connect(m_teacherCall, &ChatCall::failed, this,
-            [this](const QString &message) { fail(u"the teacher failed: %1"_s.arg(message)); });
+    connect(m_teacherCall, &ChatCall::failed, this, [this](const QString &message) {
+        m_proposalFailed = true;
+        fail(u"the teacher failed: %1"_s.arg(message));
+    });
+}
+
+void TriggerOptimizer::retry()
+{
+    if (!canRetry() || m_iterations.isEmpty())
+        return;
+    m_proposalFailed = false;
+    m_failedReply.clear();
+    m_running = true;
+    propose();
 }
 
 void TriggerOptimizer::onProposal(const ChatResponse &response)
@@ -328,11 +328,24 @@ void TriggerOptimizer::onProposal(const ChatResponse &response)
     if (response.costUsd)
         m_spent += *response.costUsd;
     const QString description = descriptionFromReply(response.text);
-    if (description.isEmpty())
-        return fail(u"the teacher's reply holds no description: %1"_s.arg(response.text.left(300)));
-    if (description.size() > kMaxDescriptionChars)
+    if (description.isEmpty()) {
+        // A short message; the whole reply is kept for whoever wants to read it (the dialog's Show Reply).
+        m_proposalFailed = true;
+        m_failedReply = response.text;
+        if (response.text.trimmed().isEmpty())
+            return fail(u"the teacher sent an empty reply"_s);
+        if (replyWasCutOff(response))
+            return fail(u"the teacher's reply was cut off at its %1-token limit before the description"_s.arg(
+                m_request.teacherMaxTokens));
+        return fail(u"the teacher's reply (%1 characters) holds no description Skillforge could read"_s.arg(
+            response.text.size()));
+    }
+    if (description.size() > kMaxDescriptionChars) {
+        m_proposalFailed = true;
+        m_failedReply = response.text;
         return fail(u"the teacher's description has %1 characters, over the limit of %2"_s.arg(description.size())
                         .arg(kMaxDescriptionChars));
+    }
     TriggerIteration next;
     next.number = int(m_iterations.size());
     next.description = description;

@@ -71,6 +71,13 @@ public:
 
     void start(const TriggerOptimizeRequest &request);
     void cancel();
+    bool isRunning() const { return m_running; }
+    /// After the teacher's proposal failed (no reply, or one without a readable description): ask it again, keeping
+    /// the measurements made so far.
+    void retry();
+    bool canRetry() const { return !m_running && m_proposalFailed; }
+    /// The teacher's whole reply when it held no readable description; "" when no reply came.
+    QString failedReply() const { return m_failedReply; }
 
     const QList<TriggerIteration> &iterations() const { return m_iterations; }
     /// The winner: the best held-out score (ties: the earlier description); by training score when nothing is held out.
@@ -111,6 +118,8 @@ private:
     QString m_evaluating;
     double m_spent = 0;
     bool m_running = false;
+    bool m_proposalFailed = false;
+    QString m_failedReply;
 };
 
 } // namespace sf

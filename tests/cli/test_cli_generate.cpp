@@ -202,8 +202,11 @@ private Q_SLOTS:
                           dir.path());
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         QVERIFY2(r.out.startsWith(u"Stopped: target lift reached"_s), qPrintable(r.out));
-        QVERIFY(r.err.contains(u"iteration 1: lift 0.00"_s));
-        QVERIFY(r.err.contains(u"iteration 2: lift 1.00"_s));
+        QVERIFY2(r.err.contains(u"iteration 1: lift 0.0 pp"_s), qPrintable(r.err));
+        QVERIFY(r.err.contains(u"iteration 2: lift +100.0 pp"_s));
+        // Which version the folder holds, and why (issue 35, item 2).
+        QVERIFY2(r.out.contains(u"Kept iteration 2 (+100.0 pp on the training cases): the best measured of 2."_s),
+                 qPrintable(r.out));
         QCOMPARE(QDir(dir.filePath(u"runs"_s)).entryList(QDir::Dirs | QDir::NoDotAndDotDot).size(), 2);
     }
 
@@ -246,7 +249,7 @@ private Q_SLOTS:
         const QString skill = project.filePath(u"skills/demo"_s);
         QVERIFY(QFile::exists(skill + u"/evals/evals.json"_s)); // the tests, kept with the skill
         QVERIFY2(r.err.contains(u"asking openai:teacher to write 6 test cases"_s), qPrintable(r.err));
-        QVERIFY2(r.out.contains(u"iteration 2: lift 1.00"_s) || r.err.contains(u"iteration 2: lift 1.00"_s),
+        QVERIFY2(r.out.contains(u"iteration 2: lift +100.0 pp"_s) || r.err.contains(u"iteration 2: lift +100.0 pp"_s),
                  qPrintable(r.out + r.err));
         QFile refined(skill + u"/SKILL.md"_s);
         QVERIFY(refined.open(QIODevice::ReadOnly));

@@ -1,7 +1,9 @@
 // The Compare view as a user drives it, on a project holding the two fixture runs.
 #include "TestFiles.h"
+#include "charts/ChartLegend.h"
 #include "charts/ChartOverlay.h"
 #include "charts/ChartPanel.h"
+#include "charts/ChartStyle.h"
 #include "charts/ComparisonCharts.h"
 #include "common/EmptyState.h"
 #include "common/StatusMessages.h"
@@ -9,8 +11,10 @@
 #include "compare/CaseDetailDialog.h"
 #include "compare/CaseMatrixModel.h"
 #include "compare/CompareView.h"
+#include "compare/RunSelectionBar.h"
 #include "compare/TwoPassRatesModel.h"
 #include "compare/TwoPassRatesPanel.h"
+#include "compare/VerdictsPanel.h"
 #include "eval/Contamination.h"
 #include "eval/LiftAcrossRuns.h"
 #include "eval/SkillCreatorWorkspace.h"
@@ -45,6 +49,7 @@
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QValueAxis>
 
 using namespace sf;
 using namespace Qt::StringLiterals;
@@ -313,9 +318,13 @@ private Q_SLOTS:
                                                         QString::number(comparison->pValue, 'g', 2)));
         }
         QTableWidget *table = view->liftTable();
-        QCOMPARE(table->rowCount(), 2);
+        // Each model over all cases, and over the held-out cases that decide its verdict.
+        QCOMPARE(table->rowCount(), 4);
+        QCOMPARE(table->findItems(u"all"_s, Qt::MatchExactly).size(), 2);
+        QCOMPARE(table->findItems(u"held-out"_s, Qt::MatchExactly).size(), 2);
         const ArmComparison *claude = summary.comparison(models[0]);
         QCOMPARE(table->item(0, 1)->text(), models[0]);
+        QCOMPARE(table->item(0, 2)->text(), u"all"_s);
         QCOMPARE(table->item(0, 4)->text(), QString::number(claude->table.pairs()));
         QCOMPARE(table->item(0, 5)->text(), QString::number(claude->pValue, 'g', 3));
         QCOMPARE(table->item(0, 6)->text(), QString::number(claude->table.onlySecond));
@@ -400,7 +409,7 @@ private Q_SLOTS:
         QCOMPARE(table->horizontalHeaderItem(9)->text(), u"Verdict"_s);
         for (int row = 0; row < table->rowCount(); ++row) {
             for (const Verdict &v : verdicts) {
-                if (table->item(row, 1)->text() == v.model && table->item(row, 9))
+                if (table->item(row, 1)->text() == v.model && table->item(row, 2)->text() == charts::splitName(v.split))
                     QCOMPARE(table->item(row, 9)->text(), v.word());
             }
         }
@@ -514,15 +523,162 @@ private Q_SLOTS:
         QCOMPARE(view->changesModel()->changes().first().caseId, changes.first().caseId);
         QBarSeries *bars = barsOf(view->barChart());
         QCOMPARE(bars->count(), 4);
-        QVERIFY(bars->barSets()[0]->label().startsWith(view->shownRun()->label()));
-        QVERIFY(bars->barSets()[2]->label().startsWith(view->comparedRun()->label()));
+        // Each set by run and arm; the runs by what tells them apart (their skill's version and start).
+        QCOMPARE(bars->barSets()[0]->label(), u"v2 — without skill"_s);
+        QCOMPARE(bars->barSets()[2]->label(), u"v1 — without skill"_s);
         QCOMPARE(bars->barSets()[2]->at(0),
                  view->comparedRun()->summary.arm(u"anthropic:claude-haiku-4-5"_s, kBaselineArm)->passRate.rate * 100);
         QCOMPARE(barsOf(view->liftChart())->count(), 2);
-        QCOMPARE(view->liftTable()->rowCount(), 4);
+        QCOMPARE(view->liftTable()->rowCount(), 8); // two runs, two models, all cases and the deciding held-out ones
 
         view->showRuns(m_v2);
         QTRY_VERIFY(!view->changesShown());
+    }
+
+    void runs_areNamedByWhatTellsThemApart_theIdOnlyInTooltips()
+    {
+        auto view = openView(m_v2, m_v1);
+        QComboBox *runs = view->selectionBar()->runCombo();
+        QCOMPARE(runs->count(), 2);
+        QCOMPARE(runs->itemText(0), u"diffusers-cuda-rmsnorm v2 (2026-11-22 10:00)"_s);
+        QCOMPARE(runs->itemText(1), u"diffusers-cuda-rmsnorm v1 (2026-11-21 10:00)"_s);
+        for (int i = 0; i < runs->count(); ++i) {
+            QVERIFY(!runs->itemText(i).contains(u"2026112"_s)); // no run id ("20261121T100001Z-000001")
+            QVERIFY(runs->itemData(i, Qt::ToolTipRole).toString().contains(u"Run 2026112"_s));
+        }
+        QCOMPARE(view->shownRunNames(), (QStringList{runs->itemText(0), runs->itemText(1)}));
+        QCOMPARE(view->liftTable()->item(0, VerdictsPanel::RunColumn)->text(), runs->itemText(0));
+        // A long name is elided in its box, never widening the view; the list shows it whole.
+        QCOMPARE(runs->sizeAdjustPolicy(), QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    }
+
+    void compareWith_offersEveryRunButTheOneShown()
+    {
+        auto view = openView(m_v2);
+        RunSelectionBar *bar = view->selectionBar();
+        const auto offered = [bar] {
+            QStringList dirs;
+            for (int i = 0; i < bar->compareCombo()->count(); ++i)
+                dirs.append(bar->compareCombo()->itemData(i).toString());
+            return dirs;
+        };
+        QCOMPARE(offered(), (QStringList{QString(), QFileInfo(m_v1).absoluteFilePath()}));
+        // Another run chosen: the list follows, and a comparison with the run itself is dropped.
+        bar->select(QFileInfo(m_v1).absoluteFilePath(), QFileInfo(m_v1).absoluteFilePath());
+        QCOMPARE(offered(), (QStringList{QString(), QFileInfo(m_v2).absoluteFilePath()}));
+        QCOMPARE(bar->comparedRun(), QString());
+        QTRY_VERIFY(view->shownRun() && !view->isBusy());
+        QVERIFY(!view->comparedRun());
+    }
+
+    void twoRuns_legendsSayRunAndArm_wholeAtTheSmallestWindow_andLabelsNeverOverlap()
+    {
+        auto view = openView(m_v2, m_v1);
+        view->resize(1060, 700); // Compare's share of a 1280×800 window beside the sidebar
+        view->show();
+        QVERIFY(QTest::qWaitForWindowExposed(view.get()));
+        for (charts::ChartPanel *panel : {view->barChart(), view->scatterChart(), view->liftChart()}) {
+            charts::ChartLegend *legend = charts::legendOf(panel->chart());
+            QVERIFY(legend);
+            QVERIFY(!panel->chart()->legend()->isVisible()); // Qt's own, which truncates every entry alike
+            QStringList texts;
+            for (const auto &entry : legend->entries())
+                texts.append(entry.text);
+            QCOMPARE(QSet<QString>(texts.begin(), texts.end()).size(), texts.size());
+            for (const QString &text : texts)
+                QVERIFY2(text.startsWith(u"v1"_s) || text.startsWith(u"v2"_s), qPrintable(text)); // the runs' versions
+            QCOMPARE(legend->shownTexts(), texts); // whole, in as many rows as they need
+            if (panel != view->liftChart()) {
+                QCOMPARE(texts.size(), 4);
+                QCOMPARE(texts.filter(u"without skill"_s).size(), 2);
+                QCOMPARE(texts.filter(u" with skill"_s).size(), 2);
+            }
+        }
+        // The scatter names both runs' points of one model at about the same place: each label is drawn where no
+        // other is, or not at all.
+        view->scatterChart()->grab();
+        const QList<QRectF> drawn = charts::overlayOf(view->scatterChart()->chart())->drawnLabels();
+        QVERIFY(!drawn.isEmpty());
+        for (qsizetype i = 0; i < drawn.size(); ++i) {
+            for (qsizetype j = i + 1; j < drawn.size(); ++j)
+                QVERIFY2(!drawn[i].intersects(drawn[j]), "two labels overlap");
+        }
+    }
+
+    void labelsThatWouldOverlap_moveAside_orAreLeftOut()
+    {
+        const QRectF a(0, 0, 50, 10);
+        const QRectF b(20, 0, 50, 10);   // over a
+        const QRectF below(20, 12, 50, 10);
+        const auto placed = charts::ChartOverlay::placeLabels({{a}, {b, below}, {a.translated(5, 0)}});
+        QCOMPARE(placed.size(), 3);
+        QCOMPARE(placed[0], std::optional<QRectF>(a));
+        QCOMPARE(placed[1], std::optional<QRectF>(below)); // its second choice
+        QVERIFY(!placed[2]);                              // nowhere free: not printed over the others
+    }
+
+    void verdicts_textAndTableFromTheSameNumbers_onTheHeldOutCasesThatDecide()
+    {
+        auto view = openView(m_v1);
+        view->setSplit(CompareView::Split::All);
+        const QList<Verdict> verdicts = decideVerdicts(view->shownRun()->summary, view->verdictThresholds());
+        QVERIFY(!verdicts.isEmpty());
+        const QString text = view->verdictLabel()->text();
+        QVERIFY2(text.contains(u"decided on the held-out cases"_s), qPrintable(text));
+        QTableWidget *table = view->liftTable();
+        for (const Verdict &v : verdicts) {
+            QCOMPARE(v.split, u"heldout"_s); // the fixture has held-out cases: they decide
+            // The row the verdict stands on is listed although the view shows all cases, and says what the text says.
+            int deciding = -1;
+            for (int row = 0; row < table->rowCount(); ++row) {
+                if (table->item(row, VerdictsPanel::ModelColumn)->text() == v.model &&
+                    table->item(row, VerdictsPanel::CasesColumn)->text() == u"held-out"_s)
+                    deciding = row;
+            }
+            QVERIFY2(deciding >= 0, qPrintable(v.model));
+            const auto at = [&](int column) { return table->item(deciding, column)->text(); };
+            QCOMPARE(at(VerdictsPanel::VerdictColumn), v.word());
+            QCOMPARE(at(VerdictsPanel::PairsColumn), QString::number(v.pairs));
+            QCOMPARE(at(VerdictsPanel::IntervalColumn), liftIntervalText(v.liftCi));
+            QVERIFY2(text.contains(u"%1 pairs"_s.arg(v.pairs)) && text.contains(liftIntervalText(v.liftCi)),
+                     qPrintable(text));
+            // Every other row of the model says where its verdict was decided, none is blank.
+            for (int row = 0; row < table->rowCount(); ++row) {
+                if (row != deciding && table->item(row, VerdictsPanel::ModelColumn)->text() == v.model)
+                    QCOMPARE(table->item(row, VerdictsPanel::VerdictColumn)->text(), u"(decided on held-out cases)"_s);
+            }
+        }
+    }
+
+    void acrossRuns_oneRun_isAPointOfEightPixels_drawnWhole()
+    {
+        auto view = openView(m_v2);
+        view->setAcrossRuns({m_v2});
+        QTRY_COMPARE_WITH_TIMEOUT(view->acrossTable()->columnCount(), 1, 10000);
+        for (QAbstractSeries *series : view->trendChart()->chart()->series()) {
+            auto *line = qobject_cast<QLineSeries *>(series);
+            QVERIFY(line);
+            QCOMPARE(line->count(), 1);
+            QVERIFY(line->pointsVisible());
+            QCOMPARE(line->markerSize(), charts::kPointSize);
+            // Inside the axes with room to spare, so the marker is not cut by the plot's edge.
+            for (QAbstractAxis *axis : line->attachedAxes()) {
+                const QPointF p = line->at(0);
+                const double v = axis->orientation() == Qt::Horizontal ? p.x() : p.y();
+                if (auto *values = qobject_cast<QValueAxis *>(axis))
+                    QVERIFY(values->min() < v && v < values->max());
+            }
+        }
+    }
+
+    void paddedRange_keepsPointsAtTheEndsWhole_andTicksRound()
+    {
+        QValueAxis axis;
+        charts::setPaddedRange(&axis, 0, 1, 0.2);
+        QVERIFY(axis.min() < 0 && axis.max() > 1);
+        QCOMPARE(axis.tickType(), QValueAxis::TicksDynamic);
+        QCOMPARE(axis.tickAnchor(), 0.0);
+        QCOMPARE(axis.tickInterval(), 0.2);
     }
 
     void exportReport_opensTheDialogOnTheRunsShown()

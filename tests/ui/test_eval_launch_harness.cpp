@@ -23,6 +23,7 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QScreen>
+#include <QSpinBox>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
@@ -124,6 +125,9 @@ private Q_SLOTS:
         AppSettings().setLastHarness(Harness::Builtin);
         AppSettings().setLastHarnessCli({});
         AppSettings().setLastStudentModels({});
+        AppSettings().setLastEvalSuite({});
+        AppSettings().setLastEvalRepeats(0);
+        AppSettings().setLastEvalConcurrency(0);
         m_chat.reset();
         m_providers.reset();
         m_engine.reset();
@@ -261,6 +265,37 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(!next.isLookingForCli(), 30000);
         AppSettings().setLastHarness(Harness::Builtin);
         AppSettings().setLastHarnessCli({});
+    }
+
+    // Issue 35, item 13: New Evaluation forgot Repeats and Concurrency and started on the first skill and suite
+    // alphabetically. It starts on the open skill and the settings of the last run.
+    void newEvaluation_startsOnTheOpenSkill_andTheLastSuiteRepeatsAndConcurrency()
+    {
+        write(m_project->skillsPath() + QStringLiteral("/alpha/SKILL.md"),
+              "---\nname: alpha\ndescription: Alpha.\n---\nA.\n");
+        write(m_project->testsPath() + QStringLiteral("/second.json"),
+              R"([{"id": "b", "input": "second", "expected": {"contains": "MAGIC-EPS"}}])");
+        const QString rmsnorm = m_project->skillsPath() + QStringLiteral("/rmsnorm");
+        {
+            EvalLaunchDialog first(*m_project, m_chat.get());
+            QCOMPARE(first.plan().skillDir, m_project->skillsPath() + QStringLiteral("/alpha")); // none open
+            QVERIFY(first.selectSkillDir(rmsnorm));
+            auto *suite = first.findChild<QComboBox *>(QStringLiteral("suiteChoice"));
+            suite->setCurrentIndex(suite->findText(QStringLiteral("second.json")));
+            first.findChild<QSpinBox *>(QStringLiteral("repeats"))->setValue(5);
+            first.findChild<QSpinBox *>(QStringLiteral("concurrency"))->setValue(7);
+            first.accept();
+        }
+        EvalLaunchDialog next(*m_project, m_chat.get());
+        QVERIFY(next.selectSkillDir(rmsnorm + u'/')); // as the Skill view may name it
+        QCOMPARE(next.plan().skillDir, rmsnorm);
+        QCOMPARE(next.plan().suitePath, m_project->testsPath() + QStringLiteral("/second.json"));
+        QCOMPARE(next.plan().config.runs, 5);
+        QCOMPARE(next.plan().config.concurrency, 7);
+        // No run yet: the time is a first guess, and says so (issue 35, item 18).
+        QVERIFY2(next.summaryText().contains(QStringLiteral("a first guess")), qPrintable(next.summaryText()));
+        QDir(m_project->skillsPath() + QStringLiteral("/alpha")).removeRecursively();
+        QFile::remove(m_project->testsPath() + QStringLiteral("/second.json"));
     }
 
     void withClaudeCode_theDialogFitsA1280x800Screen()

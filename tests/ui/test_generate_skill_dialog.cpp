@@ -13,8 +13,11 @@
 #include "skill/NoticeBar.h"
 #include "skill/SkillEditor.h"
 #include "skill/SkillView.h"
+#include "trace/TraceImport.h"
+#include "trace/TraceSelection.h"
 
 #include <QApplication>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDialog>
 #include <QDir>
@@ -203,6 +206,68 @@ private Q_SLOTS:
         const QString sent = QString::fromUtf8(m_server->requests().last().body);
         QVERIFY(sent.contains(u"### flux-session.jsonl"_s));
         QVERIFY(sent.contains(u"USER: I want a fused RMSNorm CUDA kernel"_s));
+    }
+
+    void generate_withKeptSteps_sendsOnlyThem_andTheWholeTraceWhenAsked()
+    {
+        const QString trace = m_project->tracesPath() + u"/flux-session.jsonl"_s;
+        QVERIFY(QFile::copy(QStringLiteral(SKILLFORGE_SOURCE_DIR) +
+                                u"/resources/sample-project/traces/rmsnorm-flux-session.jsonl"_s,
+                            trace));
+        // Two steps kept in the Trace view ("Use for skill generation"); the rest of the trace is dropped.
+        const Result<Trace> imported = importTrace(trace);
+        QVERIFY(imported);
+        const auto stepWith = [&](const QString &text) {
+            const auto &steps = imported.value->threads.at(0).steps;
+            for (size_t i = 0; i < steps.size(); ++i) {
+                if (steps[i].text.toString().contains(text))
+                    return std::make_pair(0, int(i));
+            }
+            return std::make_pair(0, -1);
+        };
+        const auto prompt = stepWith(u"I want a fused RMSNorm CUDA kernel"_s);
+        const auto kept = stepWith(u"check the toolchain and read your notes first"_s);
+        QVERIFY(prompt.second >= 0 && kept.second >= 0);
+        QVERIFY(stepWith(u"Flux has 152 RMSNorm modules"_s).second >= 0); // in the trace, not kept
+        QCOMPARE(TraceSelection::fromSteps(*imported.value, {prompt, kept}).save(m_project->rootPath()), QString());
+
+        GenerateSkillDialog dialog(*m_client, m_jobs, *m_project);
+        QVERIFY(dialog.setTraceUsed(trace)); // by path, as the window ticks the trace open in the Trace view
+        QTRY_VERIFY_WITH_TIMEOUT(!dialog.isReadingTraces(), 10000);
+        QVERIFY2(dialog.traceScopeText().contains(u"flux-session.jsonl: 2 of 79 steps kept ("_s),
+                 qPrintable(dialog.traceScopeText()));
+        QVERIFY(dialog.traceScopeText().contains(u"the teacher reads only these"_s));
+        auto *whole = dialog.findChild<QCheckBox *>(u"wholeTrace"_s);
+        QVERIFY(whole && !whole->isHidden() && !whole->isChecked());
+
+        m_server->route("POST", "/v1/chat/completions", teacherReply());
+        dialog.setTask(u"Fuse RMSNorm for Flux"_s);
+        dialog.setTeacher(u"openai:teacher"_s);
+        QSignalSpy generated(&dialog, &GenerateSkillDialog::skillGenerated);
+        dialog.generate();
+        QTRY_COMPARE_WITH_TIMEOUT(generated.count(), 1, 20000);
+        QString sent = QString::fromUtf8(m_server->requests().last().body);
+        QVERIFY(sent.contains(u"check the toolchain and read your notes first"_s));
+        QVERIFY(sent.contains(u"USER: I want a fused RMSNorm CUDA kernel"_s));
+        QVERIFY(!sent.contains(u"Flux has 152 RMSNorm modules"_s));
+        QVERIFY(sent.contains(u"steps omitted"_s)); // the teacher is told there was more
+
+        // Asked for, the whole trace goes (within the budget), the kept steps first.
+        GenerateSkillDialog again(*m_client, m_jobs, *m_project);
+        QVERIFY(again.setTraceUsed(u"flux-session.jsonl"_s));
+        again.setWholeTraceSent(true);
+        QTRY_VERIFY_WITH_TIMEOUT(!again.isReadingTraces(), 10000);
+        QVERIFY2(again.traceScopeText().contains(u"the whole trace, 79 steps, the 2 kept first"_s),
+                 qPrintable(again.traceScopeText()));
+        again.setTask(u"Fuse RMSNorm for Flux"_s);
+        again.setTeacher(u"openai:teacher"_s);
+        QVERIFY(QDir(m_project->skillsPath() + u"/softmax-kernels"_s).removeRecursively());
+        QSignalSpy generatedAgain(&again, &GenerateSkillDialog::skillGenerated);
+        again.generate();
+        QTRY_COMPARE_WITH_TIMEOUT(generatedAgain.count(), 1, 20000);
+        sent = QString::fromUtf8(m_server->requests().last().body);
+        QVERIFY(sent.contains(u"Flux has 152 RMSNorm modules"_s));
+        QVERIFY(sent.contains(u"check the toolchain and read your notes first"_s));
     }
 
     void generate_withoutTask_asksForOneAndSendsNothing()

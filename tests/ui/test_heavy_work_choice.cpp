@@ -143,8 +143,10 @@ private Q_SLOTS:
         box->refresh();
         QCOMPARE(box->comboBox()->itemText(1), QStringLiteral("Slurm cluster (partition gpu)"));
         QVERIFY(dialog.executor().isSlurm()); // refreshing keeps the choice
-        QVERIFY2(dialog.summaryText().contains(QStringLiteral("run as Slurm jobs (partition gpu)")),
+        QVERIFY2(dialog.summaryText().contains(
+                     QStringLiteral("Slurm jobs (partition gpu) run the suite's 1 shell-command check;")),
                  qPrintable(dialog.summaryText()));
+        QVERIFY(!dialog.summaryText().contains(QStringLiteral("cuda_kernel"))); // words, not ids (issue 35, item 14)
         dialog.show();
         QVERIFY(QTest::qWaitForWindowExposed(&dialog));
         screenshot(dialog, QStringLiteral("eval-launch-slurm.png"));
@@ -165,6 +167,64 @@ private Q_SLOTS:
         ScopedPath path(empty.path());
         EvalLaunchDialog elsewhere(*m_project);
         QVERIFY(!elsewhere.executor().isSlurm());
+    }
+
+    // Issue 35, item 14: Slurm failed a whole evaluation of regex checks, after the dialog closed. The dialog says up
+    // front that the suite has nothing for Slurm and sets Slurm aside; the Runs view runs such a suite here.
+    void launchDialog_suiteWithOnlyTextChecks_setsSlurmAsideWithTheReason()
+    {
+        write(m_project->testsPath() + QStringLiteral("/text.json"),
+              R"([{"id": "t", "input": "go", "verifiers": [{"type": "regex", "pattern": "MAGIC"}]}])");
+        FakeSlurmTools slurm;
+        ScopedPath path(slurm.path());
+        AppSettings().setLastExecutor(QStringLiteral("slurm"));
+        EvalLaunchDialog dialog(*m_project);
+        auto *suite = dialog.findChild<QComboBox *>(QStringLiteral("suiteChoice"));
+        QVERIFY(suite);
+        suite->setCurrentIndex(suite->findText(QStringLiteral("basic.json")));
+        QVERIFY(dialog.executor().isSlurm());
+        suite->setCurrentIndex(suite->findText(QStringLiteral("text.json")));
+        ExecutorChoiceBox *box = dialog.executorBox();
+        QVERIFY(!slurmEntryEnabled(*box));
+        QVERIFY2(slurmEntryTip(*box).contains(QStringLiteral("no shell-command or CUDA kernel checks")),
+                 qPrintable(slurmEntryTip(*box)));
+        QVERIFY(!dialog.executor().isSlurm());
+        QVERIFY2(dialog.summaryText().contains(QStringLiteral("Nothing for Slurm")), qPrintable(dialog.summaryText()));
+        // Slurm stays the user's choice: back with a suite that has work for it, and remembered by Run.
+        dialog.accept();
+        QCOMPARE(AppSettings().lastExecutor(), QStringLiteral("slurm"));
+        suite->setCurrentIndex(suite->findText(QStringLiteral("basic.json")));
+        QVERIFY(slurmEntryEnabled(*box));
+        QVERIFY(dialog.executor().isSlurm());
+        QFile::remove(m_project->testsPath() + QStringLiteral("/text.json"));
+    }
+
+    void runsView_slurmChosen_suiteWithNothingForIt_runsHere_withoutAskingSlurm()
+    {
+        write(m_project->testsPath() + QStringLiteral("/text.json"),
+              R"([{"id": "t", "input": "go", "verifiers": [{"type": "regex", "pattern": "MAGIC"}]}])");
+        FakeSlurmTools slurm;
+        ScopedPath path(slurm.path());
+        slurm.refuse("sbatch: error: Batch job submission failed: Requested node configuration is not available\n");
+        JobListModel jobs;
+        RunsView view;
+        view.setProject(&*m_project);
+        view.setEvalServices(m_chat.get(), &jobs);
+        EvalPlan plan;
+        plan.skillDir = m_project->skillsPath() + QStringLiteral("/rmsnorm");
+        plan.suitePath = m_project->testsPath() + QStringLiteral("/text.json");
+        QTemporaryDir runs; // the project's runs/ stays empty for the tests after this one
+        plan.runsDir = runs.path();
+        plan.config.models = {QStringLiteral("generic:s")};
+        plan.config.runs = 1;
+        plan.config.studentTools = sf::ToolOffer::Never;
+        QVERIFY(view.startEvaluation(plan, ExecutorChoice::onSlurm(AppSettings().slurmProfile())));
+        Job *job = jobs.jobAt(0);
+        QVERIFY2(job->title().startsWith(QStringLiteral("Evaluate rmsnorm")) && !job->title().contains(u"Slurm"),
+                 qPrintable(job->title()));
+        QTRY_COMPARE_WITH_TIMEOUT(job->state(), Job::State::Finished, 15000);
+        QVERIFY2(!slurm.calls().contains(QStringLiteral("sbatch")), qPrintable(slurm.calls()));
+        QFile::remove(m_project->testsPath() + QStringLiteral("/text.json"));
     }
 
     void runsView_slurmRefuses_theJobsPanelSaysWhy_andNoRunIsMade()

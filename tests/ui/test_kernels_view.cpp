@@ -8,6 +8,7 @@
 #include <QBarSet>
 #include <QChart>
 #include <QFile>
+#include <QHeaderView>
 #include <QJsonDocument>
 #include <QLabel>
 #include <QLineSeries>
@@ -98,6 +99,86 @@ private Q_SLOTS:
         QVERIFY(!view.statusText().contains(u"passed"_s));
         QCOMPARE(view.resourceTable()->rowCount(), 3);
         QCOMPARE(view.timingTable()->rowCount(), 0);
+    }
+
+    void emptyTabs_sayWhy_fromWhatTheCheckGotTo()
+    {
+        KernelVerdictView view;
+        // Nothing checked: every tab says so.
+        QVERIFY2(view.correctnessNote().contains(u"Not checked yet"_s), qPrintable(view.correctnessNote()));
+        QVERIFY(view.timingNote().contains(u"Not checked yet"_s));
+        // Compiled, no GPU: the build's resources show, correctness and timing say why they are empty.
+        KernelVerdict noGpu = fixture(u"verdict_passed.json"_s);
+        noGpu.status = KernelVerdict::Status::NotRun;
+        noGpu.reason = u"no CUDA device (nvidia-smi was not found)"_s;
+        noGpu.setRunnerReport({});
+        view.setVerdict(noGpu);
+        QCOMPARE(view.resourcesNote(), QString());
+        for (const QString &note : {view.correctnessNote(), view.timingNote()}) {
+            QVERIFY2(note.startsWith(u"Not run: no CUDA device (nvidia-smi was not found)."_s), qPrintable(note));
+            QVERIFY(note.contains(u"need a CUDA device"_s));
+        }
+        // A failed build: nothing built, nothing run.
+        view.setVerdict(fixture(u"verdict_build_error.json"_s));
+        QVERIFY2(view.correctnessNote().contains(u"the build failed"_s), qPrintable(view.correctnessNote()));
+        QVERIFY(view.resourcesNote().contains(u"the build failed"_s));
+        // nvcc missing: said once, as a sentence.
+        KernelVerdict noNvcc;
+        noNvcc.status = KernelVerdict::Status::NotRun;
+        noNvcc.reason = u"not built: nvcc was not found on this machine"_s;
+        view.setVerdict(noNvcc);
+        QCOMPARE(view.resourcesNote(), u"Not built: nvcc was not found on this machine."_s);
+        // Failed correctness: not timed, and the timing tab says so.
+        KernelVerdict wrong = fixture(u"verdict_passed.json"_s);
+        wrong.status = KernelVerdict::Status::Failed;
+        wrong.reason = u"correctness failed on flux-hidden"_s;
+        wrong.correctness[0].passed = false;
+        wrong.timing.clear();
+        view.setVerdict(wrong);
+        QCOMPARE(view.correctnessNote(), QString());
+        QVERIFY2(view.timingNote().contains(u"failed correctness"_s), qPrintable(view.timingNote()));
+        // A full verdict: tables, no notes.
+        view.setVerdict(fixture(u"verdict_passed.json"_s));
+        QCOMPARE(view.correctnessNote() + view.timingNote() + view.resourcesNote(), QString());
+    }
+
+    void resourceTable_givesTheWidthToKernelNames_notToTheLastNumber()
+    {
+        KernelVerdict verdict = fixture(u"verdict_passed.json"_s);
+        verdict.build.resources[0].function = u"void rmsnormKernel<__nv_bfloat16, 256, true>(const __nv_bfloat16 *)"_s;
+        KernelVerdictView view;
+        view.resize(900, 500);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.setVerdict(verdict);
+        view.tabs()->setCurrentIndex(1);
+        QTableWidget *table = view.resourceTable();
+        QHeaderView *header = table->horizontalHeader();
+        QCOMPARE(header->sectionResizeMode(0), QHeaderView::Stretch);
+        QVERIFY(!header->stretchLastSection());
+        QTRY_VERIFY(header->sectionSize(0) > 2 * header->sectionSize(6));
+        // "Spill loads (B)" is as wide as its heading, no wider.
+        QVERIFY2(header->sectionSize(6) < table->viewport()->width() / 4,
+                 qPrintable(QString::number(header->sectionSize(6))));
+    }
+
+    void afterABuildError_theSourceKeepsRoomToRead()
+    {
+        KernelVerdict verdict = fixture(u"verdict_build_error.json"_s);
+        // A build that failed with many messages.
+        for (int i = 0; i < 40; ++i)
+            verdict.build.diagnostics.append(verdict.build.diagnostics.first());
+        KernelVerdictView view;
+        view.resize(1000, 520);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.setVerdict(verdict);
+        QCoreApplication::processEvents();
+        const int line = view.sourceEditor()->fontMetrics().lineSpacing();
+        QVERIFY2(view.sourceEditor()->height() >= KernelVerdictView::MinSourceLines * line,
+                 qPrintable(QString::number(view.sourceEditor()->height())));
+        QVERIFY(view.diagnosticsList()->isVisible());
+        QVERIFY(view.diagnosticsList()->height() > 2 * line);
     }
 
     void kernelsView_listsTasksWithShapesAndRunsTheNullCheck()

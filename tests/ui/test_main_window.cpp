@@ -1,6 +1,9 @@
 #include "MainWindow.h"
+#include "OffscreenScreen.h"
+#include "TestFiles.h"
 #include "common/JobsPanel.h"
 #include "common/ProjectSidebar.h"
+#include "compare/CompareView.h"
 #include "jobs/Job.h"
 #include "jobs/JobListModel.h"
 #include "kernels/KernelsView.h"
@@ -13,6 +16,7 @@
 #include <QApplication>
 #include <QDockWidget>
 #include <QFile>
+#include <QMenu>
 #include <QPlainTextEdit>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -71,6 +75,29 @@ private Q_SLOTS:
         jobs.clearFinished();
         QCOMPARE(jobs.rowCount(), 0);
         QVERIFY(dock->isHidden());
+    }
+
+    void openRecent_namesProjectsByTheirName_withTheFolderAsTooltip_andHelpHasTheGuide()
+    {
+        JobListModel jobs;
+        MainWindow window(&jobs);
+        QCOMPARE(window.openProject(m_project, true), QString());
+        QMenu *recent = nullptr;
+        for (QMenu *menu : window.findChildren<QMenu *>())
+            if (menu->title() == u"Open &Recent")
+                recent = menu;
+        QVERIFY(recent);
+        const QAction *first = recent->actions().value(0);
+        QVERIFY(first);
+        QCOMPARE(first->text(), window.project()->name()); // "RMSNorm kernels for diffusers", not a path
+        const QString folder = QDir::toNativeSeparators(QFileInfo(m_project).absoluteFilePath());
+        QCOMPARE(first->toolTip(), folder);
+        QCOMPARE(first->statusTip(), folder);
+        QVERIFY(recent->toolTipsVisible());
+        // Help → Documentation, on F1.
+        auto *documentation = window.findChild<QAction *>(QStringLiteral("documentation"));
+        QVERIFY(documentation);
+        QCOMPARE(documentation->shortcut(), QKeySequence(QKeySequence::HelpContents));
     }
 
     void openProject_brokenProjectFile_keepsCurrentProjectAndNamesLine()
@@ -133,7 +160,7 @@ private Q_SLOTS:
             JobListModel jobs;
             MainWindow window(&jobs);
             QCOMPARE(window.openProject(m_project, true), QString());
-            window.resize(1600, 1000);
+            window.resize(1240, 760);
             window.show();
             QVERIFY(QTest::qWaitForWindowExposed(&window));
             firstWidth = window.sidebar()->width();
@@ -163,6 +190,34 @@ private Q_SLOTS:
                  ProjectItem::Kind::Skill);
     }
 
+    void evaluationFinished_showsItsRunInCompare_andListsItInTheSidebar()
+    {
+        QTemporaryDir dir;
+        const QString project = dir.filePath(QStringLiteral("sample"));
+        QCOMPARE(SampleProject::ensureInstalled(project), QString());
+        JobListModel jobs;
+        MainWindow window(&jobs);
+        QCOMPARE(window.openProject(project, true), QString());
+        auto *compare = static_cast<CompareView *>(window.page(MainWindow::View::Compare));
+        QTRY_VERIFY_WITH_TIMEOUT(!compare->isBusy() && compare->shownRun(), 10000);
+        // A run written while the window is open, older than the sample's: not the one Compare shows first.
+        const QString run = QFileInfo(project + QStringLiteral("/runs/20261121T100001Z-000001")).absoluteFilePath();
+        QVERIFY(test::copyTree(QStringLiteral(SKILLFORGE_SOURCE_DIR "/tests/fixtures/runs/skill-v1"), run));
+        Q_EMIT static_cast<RunsView *>(window.page(MainWindow::View::Runs))->evaluationFinished(false, run);
+        QTRY_COMPARE_WITH_TIMEOUT(compare->shownRunDir(), run, 10000);
+        const QAbstractItemModel *tree = window.sidebar()->treeView()->model();
+        QModelIndex runs;
+        for (int row = 0; row < tree->rowCount(); ++row) {
+            if (ProjectItem::Kind(tree->index(row, 0).data(ProjectTreeModel::KindRole).toInt()) ==
+                ProjectItem::Kind::Run)
+                runs = tree->index(row, 0);
+        }
+        QStringList listed;
+        for (int row = 0; row < tree->rowCount(runs); ++row)
+            listed.append(tree->index(row, 0, runs).data(ProjectTreeModel::PathRole).toString());
+        QVERIFY2(listed.contains(run), qPrintable(listed.join(u'\n')));
+    }
+
     void viewNames_roundTrip()
     {
         for (const MainWindow::View view : MainWindow::AllViews)
@@ -190,5 +245,16 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestMainWindow)
+int main(int argc, char **argv)
+{
+    // The smallest screen supported (1280×800), not the offscreen platform's 800×800: windows are sized for it.
+    QTemporaryDir screens;
+    if (!test::useOffscreenScreen(QSize(1280, 800), screens.filePath(QStringLiteral("screens.json"))))
+        return 2;
+    QApplication app(argc, argv);
+    TestMainWindow test;
+    QTEST_SET_MAIN_SOURCE_PATH
+    return QTest::qExec(&test, argc, argv);
+}
+
 #include "test_main_window.moc"

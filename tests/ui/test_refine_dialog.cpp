@@ -8,6 +8,7 @@
 #include "jobs/JobListModel.h"
 #include "llm/ChatClient.h"
 #include "llm/HttpEngine.h"
+#include "llm/LocalRuntime.h"
 #include "llm/ProviderRegistry.h"
 #include "project/AppSettings.h"
 #include "project/Project.h"
@@ -22,12 +23,15 @@
 #include <QJsonObject>
 #include <QLineEdit>
 #include <QLineSeries>
+#include <QMenu>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QToolButton>
 #include <memory>
 
 using namespace sf;
@@ -57,7 +61,8 @@ private:
     std::optional<Project> m_project;
     JobListModel m_jobs;
     int m_teacherCalls = 0;
-    bool m_teacherRefuses = false; ///< the teacher answers with prose instead of a skill
+    bool m_teacherRefuses = false;     ///< the teacher answers with prose instead of a skill
+    QList<QByteArray> m_teacherWrites; ///< when set: the markers the teacher writes, one per request, in order
 
 private Q_SLOTS:
     void initTestCase()
@@ -73,7 +78,9 @@ private Q_SLOTS:
                 ++m_teacherCalls;
                 if (m_teacherRefuses)
                     return scriptedReply(u"Sorry, I would rather not rewrite this skill today."_s);
-                return scriptedReply(u"=== FILE: SKILL.md ===\n"_s + QString::fromUtf8(skillText("MAGIC-V2")));
+                const QByteArray marker =
+                    m_teacherWrites.isEmpty() ? QByteArray("MAGIC-V2") : m_teacherWrites.takeFirst();
+                return scriptedReply(u"=== FILE: SKILL.md ===\n"_s + QString::fromUtf8(skillText(marker.constData())));
             }
             return scriptedReply(request.body.contains("MAGIC-V2") ? u"PASS-TOKEN"_s : u"no idea"_s);
         });
@@ -126,14 +133,22 @@ private Q_SLOTS:
         // Second proposal accepted: evaluated, and the target lift stops the loop.
         dialog.acceptProposal();
         QTRY_VERIFY_WITH_TIMEOUT(dialog.statusText().startsWith(u"Stopped: target lift reached"_s), 30000);
+        // Lifts in percentage points, as everywhere else (issue 35, item 25).
+        QVERIFY2(dialog.statusText().startsWith(u"Stopped: target lift reached: +100.0 pp (target +100.0 pp)"_s),
+                 qPrintable(dialog.statusText()));
+        QVERIFY2(
+            dialog.statusText().contains(u"Kept iteration 2 (+100.0 pp on the held-out cases): the best measured"_s),
+            qPrintable(dialog.statusText()));
         RefineIterationsModel *model = dialog.iterationsModel();
         QCOMPARE(model->rowCount(), 2);
-        QCOMPARE(model->index(0, RefineIterationsModel::Lift).data().toString(), u"+0.00"_s);
-        QCOMPARE(model->index(1, RefineIterationsModel::Lift).data().toString(), u"+1.00"_s);
+        QCOMPARE(model->index(0, RefineIterationsModel::Lift).data().toString(), u"0.0 pp"_s);
+        QCOMPARE(model->index(1, RefineIterationsModel::Lift).data().toString(), u"+100.0 pp"_s);
+        QCOMPARE(model->index(1, RefineIterationsModel::HeldOutLift).data().toString(), u"+100.0 pp"_s);
+        QCOMPARE(model->kept(), 2);
         QCOMPARE(model->index(1, RefineIterationsModel::WithSkill).data().toString(), u"100%"_s);
         QCOMPARE(model->index(0, RefineIterationsModel::Decision).data().toString(), u"proposal accepted"_s);
         QCOMPARE(dialog.liftSeries()->count(), 2);
-        QCOMPARE(dialog.liftSeries()->at(1).y(), 1.0);
+        QCOMPARE(dialog.liftSeries()->at(1).y(), 100.0); // the chart's axis is in points too
         QCOMPARE(changed.count(), 1);
         QCOMPARE(m_jobs.jobAt(0)->state(), Job::State::Finished);
         // The chart has room for its legend and ticks at the dialog's size (issue 24.10: it was squeezed to 120 px).
@@ -186,6 +201,109 @@ private Q_SLOTS:
         QCOMPARE(m_teacherCalls, 3);
         QCOMPARE(dialog.iterationsModel()->rowCount(), 2);
         QCOMPARE(dialog.iterationsModel()->index(1, RefineIterationsModel::WithSkill).data().toString(), u"100%"_s);
+    }
+
+    // Issue 35, item 12: the Teacher combo offered only anthropic:claude-opus-4-5 (no key set). The pickers offer the
+    // embedded model and the models used recently, the callable ones first, and mark the ones without a key.
+    void pickers_offerRecentAndEmbeddedModels_markTheKeyless_startOnOneThatAnswers()
+    {
+        qunsetenv("ANTHROPIC_API_KEY");
+        QTemporaryDir folder;
+        QFile file(folder.filePath(u"skillforge.json"_s));
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(R"({"format_version": 1, "name": "p", "defaults": {"teacher": "anthropic:claude-opus-4-5",
+                       "students": ["anthropic:claude-haiku-4-5"]}})");
+        file.close();
+        auto opened = Project::open(folder.path());
+        QVERIFY(std::holds_alternative<Project>(opened));
+        const Project project = std::get<Project>(opened);
+        AppSettings().setLastTeacherModel({});
+        AppSettings().setLastStudentModels({});
+        AppSettings().addRecentModels({u"openai:gpt-4.1-mini"_s});
+
+        RefineDialog dialog(*m_client, m_jobs, project, refusingCommandRunner(u"none"_s));
+        auto *teacher = dialog.findChild<QComboBox *>(u"teacherModel"_s);
+        QVERIFY(teacher);
+        QStringList listed;
+        for (int i = 0; i < teacher->count(); ++i)
+            listed << teacher->itemText(i);
+        QVERIFY2(listed.first() == u"openai:gpt-4.1-mini"_s, qPrintable(listed.join(u" | "_s)));
+        QVERIFY2(listed.contains(u"anthropic:claude-opus-4-5 (no key)"_s), qPrintable(listed.join(u" | "_s)));
+        QVERIFY2(listed.indexOf(u"anthropic:claude-opus-4-5 (no key)"_s) > listed.indexOf(u"openai:gpt-4.1-mini"_s),
+                 qPrintable(listed.join(u" | "_s)));
+        QVERIFY(std::any_of(listed.cbegin(), listed.cend(),
+                            [](const QString &text) { return text.startsWith(LocalRuntime::qualifiedModelName()); }));
+        // A new user starts on a model that answers, not on the project's keyless teacher.
+        QCOMPARE(teacher->currentText(), u"openai:gpt-4.1-mini"_s);
+        // Picking a keyless one puts its bare name in the field, as it is sent; any other name can be typed.
+        teacher->setCurrentIndex(teacher->findText(u"anthropic:claude-opus-4-5 (no key)"_s));
+        QCOMPARE(teacher->currentText(), u"anthropic:claude-opus-4-5"_s);
+        QCOMPARE(dialog.request().teacherModel, u"anthropic:claude-opus-4-5"_s);
+        dialog.setTeacher(u"ollama:llama3.1"_s);
+        QCOMPARE(dialog.request().teacherModel, u"ollama:llama3.1"_s);
+        // The students' "+" adds from the same list.
+        auto *add = dialog.findChild<QToolButton *>(u"addModel"_s);
+        QVERIFY(add && add->menu());
+        dialog.setStudents({u"openai:student"_s});
+        for (QAction *action : add->menu()->actions()) {
+            if (action->text() == u"openai:gpt-4.1-mini"_s)
+                action->trigger();
+        }
+        QCOMPARE(dialog.request().config.models, (QStringList{u"openai:student"_s, u"openai:gpt-4.1-mini"_s}));
+    }
+
+    // Issue 35, item 2: the teacher's second version measures worse than its first; the loop ends on the better one,
+    // says which it kept and why, and offers the others.
+    void laterVersionWorse_keepsTheBest_saysWhich_andRestoresAnother()
+    {
+        m_teacherRefuses = false;
+        m_teacherWrites = {"MAGIC-V2", "MAGIC-V3"};
+        const QString skillPath = m_project->skillsPath() + u"/demo/SKILL.md"_s;
+        QFile skill(skillPath);
+        QVERIFY(skill.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        skill.write(skillText("MAGIC-V1"));
+        skill.close();
+        RefineDialog dialog(*m_client, m_jobs, *m_project, refusingCommandRunner(u"none"_s));
+        QSignalSpy changed(&dialog, &RefineDialog::skillChanged);
+        dialog.show();
+        QVERIFY(dialog.selectSkillDir(m_project->skillsPath() + u"/demo"_s));
+        QVERIFY(dialog.setSuite(u"demo.json"_s));
+        dialog.setTeacher(u"openai:teacher"_s);
+        dialog.setStudents({u"openai:student"_s});
+        dialog.setAttended(false);
+        dialog.setIterations(2);
+        dialog.start();
+
+        QTRY_VERIFY_WITH_TIMEOUT(dialog.statusText().startsWith(u"Stopped: iteration limit reached"_s), 60000);
+        QCOMPARE(dialog.iterationsModel()->rowCount(), 3);
+        // The last line says which version the skill holds and why, and that the others stay.
+        const QStringList lines = dialog.statusText().split(u'\n');
+        QVERIFY2(lines.size() == 2 &&
+                     lines.last().startsWith(
+                         u"Kept iteration 2 (+100.0 pp on the held-out cases): the best measured of 3. The other "
+                         "versions stay"_s),
+                 qPrintable(dialog.statusText()));
+        const auto onDisk = [&skillPath] {
+            QFile file(skillPath);
+            return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+        };
+        QCOMPARE(onDisk(), skillText("MAGIC-V2"));
+        QCOMPARE(dialog.iterationsModel()->index(1, RefineIterationsModel::Decision).data().toString(),
+                 u"proposal accepted; kept in the skill"_s);
+
+        // The others are offered: select iteration 3 and put it back.
+        auto *table = dialog.findChild<QTableView *>();
+        QVERIFY(table);
+        table->selectRow(1);
+        QVERIFY(!dialog.restoreButton()->isEnabled()); // the one the skill holds already
+        table->selectRow(2);
+        QVERIFY(dialog.restoreButton()->isEnabled());
+        dialog.restoreButton()->click();
+        QCOMPARE(onDisk(), skillText("MAGIC-V3"));
+        QCOMPARE(dialog.iterationsModel()->kept(), 3);
+        QVERIFY2(dialog.statusText().startsWith(u"The skill holds iteration 3's version again"_s),
+                 qPrintable(dialog.statusText()));
+        QVERIFY(changed.count() >= 2);
     }
 };
 

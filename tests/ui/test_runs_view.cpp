@@ -25,9 +25,11 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardPaths>
@@ -286,7 +288,51 @@ private Q_SLOTS:
         Q_EMIT table->clicked(grid->index(0, 1));
         QVERIFY2(view.transcriptText().contains(QStringLiteral("MAGIC-EPS")), qPrintable(view.transcriptText()));
         QVERIFY(view.transcriptText().contains(QStringLiteral("── assistant ──")));
+        // The item and its checks in people's words: the arm as "with skill", the case's expected text as such.
+        QVERIFY2(view.transcriptText().contains(QStringLiteral(" · with skill · ")), qPrintable(view.transcriptText()));
+        QVERIFY(view.transcriptText().contains(QStringLiteral("] expected text: ")));
+        QVERIFY(!view.transcriptText().contains(QStringLiteral("with_skill")));
+        QVERIFY(!view.transcriptText().contains(QStringLiteral("expected.contains")));
         QCOMPARE(view.runCount(), 1);
+    }
+
+    void whileItRuns_theStatusCountsTheCellsThatSayRunning()
+    {
+        JobListModel jobs;
+        RunsView view;
+        view.setProject(&*m_project);
+        view.setEvalServices(m_chat.get(), &jobs);
+        QSignalSpy finished(&view, &RunsView::evaluationFinished);
+        m_delayMs = 150;
+        EvalPlan oneAtATime = plan();
+        oneAtATime.config.concurrency = 1;
+        QVERIFY(view.startEvaluation(oneAtATime));
+        RunGridModel *grid = view.gridModel();
+        QLabel *status = nullptr;
+        for (QLabel *label : view.findChildren<QLabel *>())
+            if (label->text().contains(QStringLiteral("items done")))
+                status = label;
+        QVERIFY(status);
+        static const QRegularExpression running(QStringLiteral("(\\d+) running"));
+        int checks = 0, sawOneRunning = 0;
+        while (finished.isEmpty() && checks < 2000) {
+            QTest::qWait(5);
+            int cells = 0;
+            for (int row = 0; row < grid->rowCount(); ++row)
+                for (int column = 0; column < grid->columnCount(); ++column)
+                    cells += grid->index(row, column).data(RunGridModel::StateRole).value<RunGridModel::CellState>() ==
+                             RunGridModel::CellState::Running;
+            if (!finished.isEmpty())
+                break;
+            const QRegularExpressionMatch said = running.match(status->text());
+            QVERIFY2(said.hasMatch(), qPrintable(status->text()));
+            QCOMPARE(said.captured(1).toInt(), cells);
+            QVERIFY(cells <= 1);
+            sawOneRunning += cells;
+            ++checks;
+        }
+        QCOMPARE(finished.count(), 1);
+        QVERIFY(sawOneRunning > 0);
     }
 
     void cancel_thenResume_completesTheMatrix()

@@ -28,8 +28,10 @@
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QScrollBar>
 #include <QSignalSpy>
+#include <QSplitter>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
@@ -126,8 +128,8 @@ private Q_SLOTS:
         m_tmp = std::make_unique<QTemporaryDir>();
         QVERIFY(m_tmp->isValid());
         m_skill = m_tmp->filePath(SkillName);
-        QVERIFY(
-            sf::test::copyTree(QStringLiteral(SKILLFORGE_SOURCE_DIR "/resources/sample-project/skills/") + SkillName, m_skill));
+        QVERIFY(sf::test::copyTree(
+            QStringLiteral(SKILLFORGE_SOURCE_DIR "/resources/sample-project/skills/") + SkillName, m_skill));
         QDir(RecoveryStore::defaultDir()).removeRecursively();
     }
 
@@ -446,6 +448,45 @@ private Q_SLOTS:
         QCOMPARE(readFile(skillMd()).toUtf8(), original);
     }
 
+    void save_withErrors_savesAndSaysSo_andOpensTheProblems_aCleanSaveSaysNothing()
+    {
+        auto view = openView();
+        QTRY_VERIFY_WITH_TIMEOUT(!view->isBusy(), Timeout);
+        // The problems panel dragged shut, as a user might.
+        auto *splitter = qobject_cast<QSplitter *>(view->problemsPanel()->parentWidget());
+        QVERIFY(splitter);
+        splitter->setSizes({splitter->height(), 0});
+        QCOMPARE(splitter->sizes().value(1), 0);
+        moveToEndOfLine(view->editor(), 2);
+        QTest::keyClicks(view->editor(), QStringLiteral("_X")); // the name no longer matches the folder
+        QSignalSpy validated(view.get(), &SkillView::validated);
+        QVERIFY(view->save()); // Ctrl+S: saved all the same, no edit lost
+        QVERIFY(!view->isModified());
+        QFile saved(skillMd());
+        QVERIFY(saved.open(QIODevice::ReadOnly));
+        QVERIFY(
+            QString::fromUtf8(saved.readAll()).contains(QStringLiteral("name: ") + SkillName + QStringLiteral("_X")));
+        QTRY_VERIFY_WITH_TIMEOUT(validated.count() >= 1 && view->noticeBar()->isVisible(), Timeout);
+        const QString notice = view->noticeBar()->text();
+        QVERIFY2(notice.contains(QRegularExpression(QStringLiteral("^Saved with \\d+ errors?: "))), qPrintable(notice));
+        QVERIFY2(notice.contains(QStringLiteral("SKILL.md:2: ")), qPrintable(notice));
+        QVERIFY(view->noticeBar()->findChild<QAbstractButton *>(QStringLiteral("showProblemsButton")));
+        // The problems panel is open again, on the first error.
+        QVERIFY2(splitter->sizes().value(1) > 0, qPrintable(QString::number(splitter->sizes().value(1))));
+        const QModelIndex current = view->problemsPanel()->view()->currentIndex();
+        QVERIFY(current.isValid());
+        QVERIFY(view->problemsPanel()->model()->problems().at(current.row()).isError());
+        // Fixed and saved again: nothing to say.
+        moveToEndOfLine(view->editor(), 2);
+        QTest::keyClick(view->editor(), Qt::Key_Backspace);
+        QTest::keyClick(view->editor(), Qt::Key_Backspace);
+        validated.clear();
+        QVERIFY(view->save());
+        QTRY_VERIFY_WITH_TIMEOUT(validated.count() >= 1 && !view->isBusy(), Timeout);
+        QCOMPARE(view->problemsPanel()->model()->errorCount(), 0);
+        QVERIFY(!view->noticeBar()->isVisible());
+    }
+
     void confirm_namesTheAction_andMakesItTheDefault()
     {
         QString accept;
@@ -459,7 +500,8 @@ private Q_SLOTS:
             actionIsDefault = box->defaultButton() && box->defaultButton()->text() == accept;
             box->defaultButton()->click();
         });
-        QVERIFY(askToConfirm(nullptr, QStringLiteral("Restore Version"), QStringLiteral("Make the files those of #1?")));
+        QVERIFY(
+            askToConfirm(nullptr, QStringLiteral("Restore Version"), QStringLiteral("Make the files those of #1?")));
         QCOMPARE(accept, QStringLiteral("Restore Version")); // not Yes and No
         QVERIFY(actionIsDefault);
     }

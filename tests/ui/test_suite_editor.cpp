@@ -33,6 +33,7 @@
 #include <QTest>
 #include <QTimer>
 #include <QTreeView>
+#include <QUndoStack>
 #include <functional>
 
 using namespace sf;
@@ -220,6 +221,59 @@ private Q_SLOTS:
         QVERIFY(editor.document()->isModified());
     }
 
+    void theNotSavedBanner_followsTheSuite_throughUndoAndRedo()
+    {
+        const QString path = copyFixture(m_dir, "extended.json");
+        SuiteEditor editor;
+        QVERIFY(editor.openFile(path));
+        const auto hasProblems = [&editor] {
+            for (int row = 0; row < editor.model()->rowCount(); ++row)
+                if (!editor.model()->index(row, 0).data(SuiteCasesModel::ProblemRole).toString().isEmpty())
+                    return true;
+            return false;
+        };
+        // A regex verifier whose pattern does not compile: saving refuses and says why.
+        editor.selectRow(0);
+        editor.caseEditor()->addVerifier(QStringLiteral("regex"));
+        // The pattern field of the verifier selected in the case's list.
+        const auto patternField = [&editor] {
+            return editor.caseEditor()->findChild<QLineEdit *>(QStringLiteral("verifierPattern"));
+        };
+        QLineEdit *pattern = patternField();
+        QVERIFY(pattern);
+        QTest::keyClicks(pattern, QStringLiteral("(unclosed"));
+        QVERIFY(!editor.save());
+        QVERIFY2(editor.noticeText().contains(QStringLiteral("Not saved")), qPrintable(editor.noticeText()));
+        // Undo, step by step: the banner stays exactly while the suite still could not be saved.
+        QUndoStack *undo = editor.document()->undoStack();
+        int undone = 0;
+        while (hasProblems() && undo->canUndo()) {
+            undo->undo();
+            ++undone;
+            QCOMPARE(editor.noticeText().isEmpty(), !hasProblems());
+        }
+        QVERIFY(undone > 0);
+        QCOMPARE(editor.noticeText(), QString());
+        // Redo brings the broken pattern back; the banner comes only with the next refused save.
+        while (undo->canRedo())
+            undo->redo();
+        QVERIFY(hasProblems());
+        QCOMPARE(editor.noticeText(), QString());
+        QVERIFY(!editor.save());
+        QVERIFY(editor.noticeText().contains(QStringLiteral("Not saved")));
+        // Fixing it by hand takes the banner away as well, and the suite saves.
+        auto *verifiers = editor.caseEditor()->findChild<QListWidget *>(QStringLiteral("caseVerifiers"));
+        QVERIFY(verifiers);
+        verifiers->setCurrentRow(verifiers->count() - 1);
+        pattern = patternField();
+        QVERIFY(pattern);
+        pattern->selectAll();
+        QTest::keyClicks(pattern, QStringLiteral("closed"));
+        QVERIFY(!hasProblems());
+        QCOMPARE(editor.noticeText(), QString());
+        QVERIFY(editor.save());
+    }
+
     void importUpskill_appendsItsCasesWithFreshIds_inOneUndoStep()
     {
         const QString path = copyFixture(m_dir, "extended.json");
@@ -339,8 +393,8 @@ private Q_SLOTS:
             ask->accept();
         });
         edit->trigger();
-        QCOMPARE(offered, (QStringList{QStringLiteral("rmsnorm-cpu-checks.json"), QStringLiteral("rmsnorm-kernels.json"),
-                                       QStringLiteral("A new suite")}));
+        QCOMPARE(offered, (QStringList{QStringLiteral("rmsnorm-cpu-checks.json"),
+                                       QStringLiteral("rmsnorm-kernels.json"), QStringLiteral("A new suite")}));
         QCOMPARE(QFileInfo(path), QFileInfo(other));
     }
 

@@ -18,11 +18,12 @@
 #include <QFile>
 #include <QGuiApplication>
 #include <QPlainTextEdit>
+#include <QSet>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
-#include <QToolButton>
 #include <QTest>
+#include <QToolButton>
 #include <QTreeView>
 
 using namespace sf;
@@ -239,6 +240,109 @@ private Q_SLOTS:
         again.setProject(&project);
         openSample(again);
         QCOMPARE(again.selectedSteps().size(), size_t(3));
+    }
+
+    void rows_asTallAsTheFontNeeds_inBothThemes()
+    {
+        // Descenders and underscores were cut: "file_path" read "file path", "your" read "vour".
+        for (const Theme::Mode mode : {Theme::Mode::Light, Theme::Mode::Dark}) {
+            Theme::apply(mode);
+            TraceView view;
+            view.resize(1000, 700);
+            view.show();
+            openSample(view);
+            QTreeView *tree = view.timeline();
+            QFont bold = tree->font();
+            bold.setBold(true);
+            const int needed = std::max(QFontMetrics(tree->font()).height(), QFontMetrics(bold).height()) +
+                               2 * StepDelegate::VerticalPadding;
+            QCOMPARE(StepDelegate::rowHeight(tree->font()), needed);
+            for (int row : {0, 1, 40}) {
+                const QModelIndex index = tree->model()->index(row, TraceTimelineModel::StepColumn);
+                QVERIFY2(tree->visualRect(index).height() >= needed,
+                         qPrintable(u"%1 < %2"_s.arg(tree->visualRect(index).height()).arg(needed)));
+            }
+        }
+        Theme::apply(Theme::Mode::System);
+    }
+
+    void contextChart_axisLabelsNeverRepeat()
+    {
+        const auto labels = [](double max) {
+            const ContextChart::NiceAxis axis = ContextChart::niceAxis(max, 2);
+            QStringList out;
+            for (int i = 0; i < axis.ticks; ++i)
+                out << QString::number(i * axis.top / (axis.ticks - 1), 'f', axis.decimals);
+            return out;
+        };
+        QCOMPARE(labels(1.6), QStringList({u"0"_s, u"1"_s, u"2"_s})); // was "0k, 1k, 1k"
+        QCOMPARE(labels(0.9), QStringList({u"0.0"_s, u"0.5"_s, u"1.0"_s}));
+        QCOMPARE(labels(2.0), QStringList({u"0"_s, u"1"_s, u"2"_s}));
+        QCOMPARE(labels(37), QStringList({u"0"_s, u"20"_s, u"40"_s}));
+        QCOMPARE(labels(0.012), QStringList({u"0.00"_s, u"0.01"_s, u"0.02"_s}));
+        for (const double max : {0.3, 1.05, 1.6, 7.7, 15.0, 99.0, 123.4, 5000.0}) {
+            const QStringList shown = labels(max);
+            QVERIFY2(QSet<QString>(shown.cbegin(), shown.cend()).size() == shown.size(), qPrintable(shown.join(u", ")));
+            QVERIFY(ContextChart::niceAxis(max, 2).top >= max);
+        }
+        // The sample's chart as drawn.
+        TraceView view;
+        openSample(view);
+        const QStringList drawn = view.contextChart()->verticalLabels();
+        QVERIFY(drawn.size() >= 2);
+        QCOMPARE(QSet<QString>(drawn.cbegin(), drawn.cend()).size(), drawn.size());
+    }
+
+    void failedImport_keepsTheOpenTrace_andSaysWhy()
+    {
+        TraceView view;
+        openSample(view);
+        QSignalSpy failed(&view, &TraceView::loadFailed);
+        view.openPath(QStringLiteral(SKILLFORGE_SOURCE_DIR "/tests/fixtures/trace/nasty/binary-garbage.dat"));
+        QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, 10000);
+        QCOMPARE(view.timeline()->model()->rowCount(), 79); // the trace that was open is still there
+        QCOMPARE(view.currentPath(), m_tracePath);
+        QVERIFY(view.statusText().contains(u"Could not import binary-garbage.dat"_s));
+        QVERIFY(view.statusText().contains(u"claude-code"_s)); // and its header below the error
+    }
+
+    void importFile_copiesTheTraceIntoTheProject_once_andNotAFileThatIsNoTrace()
+    {
+        QTemporaryDir folder;
+        auto created = Project::create(folder.filePath(u"p"_s), u"P"_s);
+        QVERIFY(std::holds_alternative<Project>(created));
+        const Project &project = std::get<Project>(created);
+        TraceView view;
+        view.setProject(&project);
+        QSignalSpy added(&view, &TraceView::traceAdded);
+        QSignalSpy messages(&StatusMessages::instance(), &StatusMessages::message);
+        const QString outside =
+            QStringLiteral(SKILLFORGE_SOURCE_DIR) + u"/resources/sample-project/traces/rmsnorm-flux-session.jsonl"_s;
+        view.importFile(outside);
+        QTRY_COMPARE_WITH_TIMEOUT(added.count(), 1, 10000);
+        const QString copy = project.tracesPath() + u"/rmsnorm-flux-session.jsonl"_s;
+        QCOMPARE(added.first().first().toString(), copy);
+        QCOMPARE(view.currentPath(), copy);
+        QVERIFY(messages.last().first().toString().contains(u"Added rmsnorm-flux-session.jsonl to the project"_s));
+        QCOMPARE(project.items(ProjectItem::Kind::Trace).size(), 1);
+
+        // The same file again: no second copy.
+        TraceView other;
+        other.setProject(&project);
+        QSignalSpy loaded(&other, &TraceView::loaded);
+        other.importFile(outside);
+        QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, 10000);
+        QCOMPARE(other.currentPath(), copy);
+        QCOMPARE(project.items(ProjectItem::Kind::Trace).size(), 1);
+
+        // What does not read as a trace is not left in the project, and the open trace stays.
+        QSignalSpy failed(&view, &TraceView::loadFailed);
+        view.importFile(QStringLiteral(SKILLFORGE_SOURCE_DIR "/tests/fixtures/trace/nasty/binary-garbage.dat"));
+        QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, 10000);
+        QCOMPARE(project.items(ProjectItem::Kind::Trace).size(), 1);
+        QVERIFY(!QFile::exists(project.tracesPath() + u"/binary-garbage.dat"_s));
+        QCOMPARE(view.currentPath(), copy);
+        QCOMPARE(added.count(), 1);
     }
 
     void notATrace_showsTheImportError()

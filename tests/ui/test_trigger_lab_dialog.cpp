@@ -3,6 +3,7 @@
 #include "llm/ChatClient.h"
 #include "llm/HttpEngine.h"
 #include "llm/ProviderRegistry.h"
+#include "project/AppSettings.h"
 #include "project/Project.h"
 #include "skill/DiffView.h"
 #include "trigger/TriggerLabDialog.h"
@@ -11,11 +12,14 @@
 
 #include <QAbstractItemModelTester>
 #include <QChart>
+#include <QComboBox>
 #include <QDir>
 #include <QFile>
+#include <QLineEdit>
 #include <QLineSeries>
 #include <QListWidget>
 #include <QPlainTextEdit>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -45,6 +49,7 @@ private:
     std::unique_ptr<HttpEngine> m_engine;
     std::unique_ptr<ProviderRegistry> m_providers;
     std::unique_ptr<ChatClient> m_client;
+    QStringList m_teacherReplies; ///< what the teacher answers first, in turn; then the better description as JSON
 
     QString skillMd() const { return m_project->skillsPath() + u"/cuda-kernels/SKILL.md"_s; }
 
@@ -52,11 +57,15 @@ private Q_SLOTS:
     void initTestCase()
     {
         QStandardPaths::setTestModeEnabled(true);
+        AppSettings().setLastStudentModels({});
+        AppSettings().setLastTeacherModel({});
         m_server = std::make_unique<ScriptedHttpServer>();
         QVERIFY(m_server->listen());
-        m_server->routeHandler("POST", "/v1/chat/completions", [](const RecordedRequest &request) {
+        m_server->routeHandler("POST", "/v1/chat/completions", [this](const RecordedRequest &request) {
             if (!request.body.contains("response_format"))
                 return TriggerStudent{}(request);
+            if (!m_teacherReplies.isEmpty())
+                return scriptedReply(m_teacherReplies.takeFirst());
             return scriptedReply(u"{\"description\": \"%1\"}"_s.arg(kBetter));
         });
         qputenv("OPENAI_BASE_URL", m_server->baseUrl().toEncoded() + "/v1");
@@ -130,6 +139,53 @@ private Q_SLOTS:
         QCOMPARE(dialog.resultsModel()->index(3, TriggerResultsModel::Instead).data().toString(), u"pdf ×2"_s);
         QCOMPARE(dialog.chart()->series().size(), 2); // recall and false positives of the one student
         QCOMPARE(static_cast<QLineSeries *>(dialog.chart()->series().first())->count(), 1);
+    }
+
+    // Issue 35, item 15: a reply in prose with the description under a label is read; one with none gives a short
+    // message, Show Reply with the whole reply, and Retry.
+    void optimize_teacherReplyShapes_readOrShownWithRetry()
+    {
+        QFile skill(skillMd());
+        QVERIFY(skill.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        skill.write(kSkill);
+        skill.close();
+        const QString rambling = u"I studied the failures closely.\n\nSome queries are ambiguous.\n\n"_s +
+                                 QString(400, u'z') + u" the end."_s;
+        m_teacherReplies = {rambling};
+        TriggerLabDialog dialog(*m_client, *m_project);
+        QVERIFY(dialog.selectSkillDir(m_project->skillsPath() + u"/cuda-kernels"_s));
+        dialog.setStudents({u"openai:student"_s});
+        dialog.setTeacher(u"openai:teacher"_s);
+        dialog.setRuns(1);
+        dialog.setIterations(2);
+        dialog.setHoldout(0);
+        QSignalSpy finished(&dialog, &TriggerLabDialog::finished);
+        dialog.show();
+        dialog.optimize();
+        QVERIFY(finished.wait(30000));
+        QVERIFY2(dialog.statusText().startsWith(u"The teacher's proposal failed"_s), qPrintable(dialog.statusText()));
+        QVERIFY2(!dialog.statusText().contains(u"zzz"_s) && dialog.statusText().size() < 300,
+                 qPrintable(dialog.statusText()));
+        QVERIFY(dialog.retryButton()->isVisible());
+        QVERIFY(dialog.showReplyButton()->isVisible());
+        QCOMPARE(dialog.failedReply(), rambling); // the whole reply, not cut mid-word
+        QVERIFY(!dialog.isRunning());
+
+        m_teacherReplies = {
+            u"I rewrote it to name the tasks.\n\n**Description:** %1\n\nThat should help."_s.arg(kBetter)};
+        dialog.retryButton()->click();
+        QVERIFY(finished.wait(30000));
+        QVERIFY2(dialog.statusText().contains(u"Best: proposal 1"_s), qPrintable(dialog.statusText()));
+        QVERIFY(!dialog.retryButton()->isVisible());
+        QCOMPARE(dialog.proposalList()->count(), 2);
+
+        // The next Trigger Lab starts with the teacher and students used here (issue 35, item 13).
+        TriggerLabDialog next(*m_client, *m_project);
+        auto *teacher = next.findChild<QComboBox *>(u"teacherModel"_s);
+        auto *students = next.findChild<QLineEdit *>(u"studentModels"_s);
+        QVERIFY(teacher && students);
+        QCOMPARE(teacher->currentText(), u"openai:teacher"_s);
+        QCOMPARE(students->text(), u"openai:student"_s);
     }
 
     void optimize_showsEachProposalAsADiff_andAcceptRestoresIt()

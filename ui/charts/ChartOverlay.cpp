@@ -6,6 +6,7 @@
 #include <QFontMetricsF>
 #include <QPainter>
 #include <QtMath>
+#include <algorithm>
 
 namespace sf::charts {
 
@@ -23,8 +24,8 @@ ChartOverlay::ChartOverlay(QChart *chart, QAbstractSeries *series)
 
 QRectF ChartOverlay::boundingRect() const
 {
-    // Labels may stand a little above the plot area's top edge.
-    return m_chart->plotArea().adjusted(-200, -24, 200, 4);
+    // Labels may stand a little above the plot area's top edge, or beside or below a point near an edge.
+    return m_chart->plotArea().adjusted(-200, -60, 200, 24);
 }
 
 void ChartOverlay::paint(QPainter *painter, const QStyleOptionGraphicsItem *, QWidget *)
@@ -66,17 +67,63 @@ void ChartOverlay::paint(QPainter *painter, const QStyleOptionGraphicsItem *, QW
     painter->restore();
     painter->setPen(textColour());
     const QFontMetricsF metrics(painter->font());
+    // Each label where it reads best, else nearby, else not at all: two models whose points or bars stand close
+    // must not print their names over each other.
+    QList<QList<QRectF>> candidates;
+    QStringList texts;
+    // A name beside a point is at most half the plot wide: a model's long name is cut in the middle.
+    const double widest = std::max(120.0, plot.width() * 0.5);
     for (const Label &l : m_labels) {
         const QPointF at = m_chart->mapToPosition(l.at, m_series);
-        const double width = metrics.horizontalAdvance(l.text);
+        texts.append(l.beside ? metrics.elidedText(l.text, Qt::ElideMiddle, widest) : l.text);
+        const QSizeF size(metrics.horizontalAdvance(texts.last()), metrics.height());
+        QList<QRectF> places;
         if (l.beside) {
-            // To the right of the point, or to its left where the plot ends first.
-            const double x = at.x() + 9 + width <= plot.right() ? at.x() + 9 : at.x() - 9 - width;
-            painter->drawText(QPointF(x, at.y() + metrics.ascent() / 2 - 1), l.text);
+            const QRectF right(QPointF(at.x() + 9, at.y() - size.height() / 2), size);
+            const QRectF left(QPointF(at.x() - 9 - size.width(), at.y() - size.height() / 2), size);
+            // To the right of the point, or to its left where the plot ends first; then above or below it.
+            if (right.right() <= plot.right())
+                places << right << left;
+            else
+                places << left << right;
+            places << QRectF(QPointF(at.x() - size.width() / 2, at.y() - 8 - size.height()), size)
+                   << QRectF(QPointF(at.x() - size.width() / 2, at.y() + 8), size);
         } else {
-            painter->drawText(QPointF(at.x() - width / 2, at.y() - 4), l.text);
+            // Above the point, or a line higher.
+            for (int step = 0; step < 3; ++step)
+                places << QRectF(QPointF(at.x() - size.width() / 2, at.y() - 4 - size.height() * (step + 1)), size);
         }
+        candidates.append(places);
     }
+    m_drawn.clear();
+    const QList<std::optional<QRectF>> placed = placeLabels(candidates);
+    for (int i = 0; i < m_labels.size(); ++i) {
+        if (!placed[i])
+            continue;
+        m_drawn.append(*placed[i]);
+        painter->drawText(QPointF(placed[i]->left(), placed[i]->top() + metrics.ascent()), texts[i]);
+    }
+}
+
+QList<std::optional<QRectF>> ChartOverlay::placeLabels(const QList<QList<QRectF>> &candidates)
+{
+    QList<std::optional<QRectF>> placed;
+    QList<QRectF> taken;
+    for (const QList<QRectF> &places : candidates) {
+        std::optional<QRectF> chosen;
+        for (const QRectF &place : places) {
+            const bool free = std::none_of(taken.cbegin(), taken.cend(),
+                                           [&](const QRectF &other) { return other.intersects(place); });
+            if (free) {
+                chosen = place;
+                break;
+            }
+        }
+        if (chosen)
+            taken.append(*chosen);
+        placed.append(chosen);
+    }
+    return placed;
 }
 
 } // namespace sf::charts

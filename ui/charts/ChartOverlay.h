@@ -4,6 +4,8 @@
 #include <QGraphicsObject>
 #include <QList>
 #include <QPointF>
+#include <QRectF>
+#include <optional>
 
 class QAbstractSeries;
 class QChart;
@@ -50,6 +52,14 @@ public:
     const QList<Arrow> &arrows() const { return m_arrows; }
     const QList<Label> &labels() const { return m_labels; }
 
+    /// Where the labels were drawn last (scene pixels): those that found a place free of the others; a label
+    /// with none is left out rather than printed over another.
+    const QList<QRectF> &drawnLabels() const { return m_drawn; }
+
+    /// For each label, the first of its @p candidates (places in order of preference) that overlaps no label
+    /// placed before it; nullopt where every candidate does.
+    static QList<std::optional<QRectF>> placeLabels(const QList<QList<QRectF>> &candidates);
+
     QRectF boundingRect() const override;
     void paint(QPainter *painter, const QStyleOptionGraphicsItem *option, QWidget *widget) override;
 
@@ -59,6 +69,7 @@ private:
     QList<Whisker> m_whiskers;
     QList<Arrow> m_arrows;
     QList<Label> m_labels;
+    QList<QRectF> m_drawn;
 };
 
 } // namespace sf::charts

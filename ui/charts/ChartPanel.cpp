@@ -24,7 +24,8 @@ ChartPanel::ChartPanel(QWidget *parent)
     : QChartView(parent)
 {
     setRenderHint(QPainter::Antialiasing);
-    setMinimumSize(260, 220);
+    // Small enough that three side by side, above a table, fit a 1280×800 window with room to spare.
+    setMinimumSize(220, 150);
 }
 
 void ChartPanel::replaceChart(QChart *chart)

@@ -9,6 +9,8 @@
 #include <QChart>
 #include <QLegend>
 #include <QPalette>
+#include <QValueAxis>
+#include <QXYSeries>
 
 namespace sf::charts {
 
@@ -79,6 +81,21 @@ void styleAxes(QChart *chart)
         axis->setGridLineColor(grid);
         axis->setLinePenColor(Theme::muted());
     }
+}
+
+void showPoints(QXYSeries *series, double size)
+{
+    series->setPointsVisible(true);
+    series->setMarkerSize(size);
+}
+
+void setPaddedRange(QValueAxis *axis, double low, double high, double step)
+{
+    const double pad = step / 4;
+    axis->setRange(low - pad, high + pad);
+    axis->setTickType(QValueAxis::TicksDynamic);
+    axis->setTickAnchor(low);
+    axis->setTickInterval(step);
 }
 
 } // namespace sf::charts

@@ -5,6 +5,8 @@
 
 class QBarSet;
 class QChart;
+class QValueAxis;
+class QXYSeries;
 
 namespace sf::charts {
 
@@ -35,5 +37,14 @@ void styleAxes(QChart *chart);
 
 /// The text colour of chart labels for the current palette.
 QColor textColour();
+
+/// How wide a data point is drawn on a line: a run of one iteration is a single point, which must be seen.
+constexpr double kPointSize = 8;
+/// Draws @p series' points @p size pixels across (Qt's default is about 1.4, a dot where there is no line).
+void showPoints(QXYSeries *series, double size = kPointSize);
+/// Sets @p axis to [@p low, @p high] with room beyond both ends, so a point at either end (a rate of 0 or 1, the first
+/// iteration) is drawn whole, not cut in half by the plot's edge: the range grows by a quarter @p step each way, and
+/// the ticks stay on round numbers, every @p step from @p low.
+void setPaddedRange(QValueAxis *axis, double low, double high, double step);
 
 } // namespace sf::charts

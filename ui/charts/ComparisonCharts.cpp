@@ -1,8 +1,10 @@
 #include "charts/ComparisonCharts.h"
 
+#include "charts/ChartLegend.h"
 #include "charts/ChartOverlay.h"
 #include "charts/ChartStyle.h"
 #include "common/Theme.h"
+#include "eval/RunName.h"
 
 #include <QAbstractBarSeries>
 #include <QBarCategoryAxis>
@@ -20,6 +22,7 @@
 #include <QValueAxis>
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 
 namespace sf::charts {
 
@@ -29,7 +32,12 @@ constexpr double kBarWidth = 0.8;
 
 QString setName(const QList<ChartRun> &runs, int runIndex, const QString &arm)
 {
-    return runs.size() > 1 ? QStringLiteral("%1 — %2").arg(runs[runIndex].label, armLabel(arm)) : armLabel(arm);
+    if (runs.size() < 2)
+        return armLabel(arm);
+    QStringList labels;
+    for (const ChartRun &run : runs)
+        labels.append(run.label);
+    return QStringLiteral("%1 — %2").arg(distinctParts(labels).value(runIndex), armLabel(arm));
 }
 
 /// Models of every run in order of first appearance.
@@ -126,7 +134,11 @@ void addModelAxis(QChart *chart, QAbstractBarSeries *series, const QStringList &
     auto *axis = new QBarCategoryAxis(chart);
     axis->append(models);
     axis->setTitleText(QObject::tr("Student model"));
-    axis->setTruncateLabels(false);
+    // Usual names whole; a very long one (a fine-tune's full path) shortened by Qt, where whole it would not be
+    // drawn at all.
+    const qsizetype longest = std::accumulate(models.cbegin(), models.cend(), qsizetype(0),
+                                              [](qsizetype n, const QString &m) { return std::max(n, m.size()); });
+    axis->setTruncateLabels(longest > 32);
     if (axis->count() > 4)
         axis->setLabelsAngle(-40);
     chart->addAxis(axis, Qt::AlignBottom);
@@ -256,11 +268,14 @@ QList<ScatterSet> scatterData(const QList<ChartRun> &runs, const QStringList &sp
 LiftData liftData(const QList<ChartRun> &runs, const QStringList &splits)
 {
     LiftData data;
+    QStringList labels;
+    for (const ChartRun &run : runs)
+        labels.append(run.label);
     const QList<Category> categories = categoriesOf(runs, splits);
     for (const Category &c : categories)
         data.categories.append(c.name);
     for (int r = 0; r < runs.size(); ++r) {
-        LiftSet set{runs.size() > 1 ? runs[r].label : QObject::tr("Lift"), r, {}, {}};
+        LiftSet set{runs.size() > 1 ? distinctParts(labels).value(r) : QObject::tr("Lift"), r, {}, {}};
         for (const Category &c : categories) {
             const ArmComparison *comparison = runs[r].summary->comparison(c.model, c.split);
             set.comparisons.append(comparison ? std::optional<ArmComparison>(*comparison) : std::nullopt);
@@ -335,6 +350,7 @@ QChart *makeArmBarChart(const ArmBarData &data)
         if (s >= 0 && s < data.sets.size() && index >= 0 && index < data.sets[s].tooltips.size())
             showTooltip(status, data.sets[s].tooltips[index]);
     });
+    ChartLegend::attach(chart);
     styleAxes(chart);
     return chart;
 }
@@ -413,19 +429,26 @@ QChart *makeScatterChart(const QList<ScatterSet> &data, Metric xMetric)
                 overlay->addLabel({QPointF(p.x, p.passRatePercent), p.category, true});
         }
     }
+    ChartLegend::attach(chart);
     styleAxes(chart);
     return chart;
 }
 
-QChart *makeLiftTrendChart(const LiftAcrossRuns &across)
+QChart *makeLiftTrendChart(const LiftAcrossRuns &across, const QStringList &runNames)
 {
     auto *chart = new QChart;
     prepareChart(chart);
     chart->setTitle(QObject::tr("Lift across runs"));
     auto *x = new QCategoryAxis(chart);
     x->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
+    QStringList names;
     for (int r = 0; r < across.runs.size(); ++r)
-        x->append(QStringLiteral("%1. %2").arg(r + 1).arg(across.runs[r]->label()), r);
+        names.append(runNames.value(r, across.runs[r]->label()));
+    names = distinctParts(names);
+    for (int r = 0; r < names.size(); ++r)
+        x->append(QStringLiteral("%1. %2").arg(r + 1).arg(names[r]), r);
+    if (names.size() > 2)
+        x->setLabelsAngle(-30);
     x->setRange(-0.25, std::max<qsizetype>(1, across.runs.size() - 1) + 0.25);
     x->setTitleText(QObject::tr("Run (oldest first)"));
     chart->addAxis(x, Qt::AlignBottom);
@@ -443,8 +466,8 @@ QChart *makeLiftTrendChart(const LiftAcrossRuns &across)
     for (int m = 0; m < across.models.size(); ++m) {
         auto *series = new QLineSeries(chart);
         series->setName(across.models[m]);
-        series->setPointsVisible(true);
         series->setColor(okabeIto(m));
+        showPoints(series); // a model measured in one run is a single point
         for (int r = 0; r < across.cells[m].size(); ++r) {
             if (const auto &cell = across.cells[m][r])
                 series->append(r, cell->lift * 100);
@@ -453,6 +476,8 @@ QChart *makeLiftTrendChart(const LiftAcrossRuns &across)
         series->attachAxis(x);
         series->attachAxis(y);
     }
+    ChartLegend::attach(chart);
+    styleAxes(chart);
     return chart;
 }
 
@@ -500,6 +525,8 @@ QChart *makeLiftChart(const LiftData &data)
         if (s >= 0 && s < data.sets.size() && index >= 0 && index < data.sets[s].tooltips.size())
             showTooltip(status, data.sets[s].tooltips[index]);
     });
+    if (data.sets.size() > 1)
+        ChartLegend::attach(chart);
     styleAxes(chart);
     return chart;
 }

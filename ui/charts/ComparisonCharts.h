@@ -14,7 +14,8 @@ namespace sf::charts {
 
 class ChartOverlay;
 
-/// One run shown in a chart: its summary (read, never recomputed) and the label its series carry.
+/// One run shown in a chart: its summary (read, never recomputed) and its name; with two runs, series carry the part
+/// of the name that tells the runs apart (eval/RunName.h's distinctParts).
 struct ChartRun
 {
     QString label;
@@ -25,6 +26,7 @@ struct ChartRun
 enum class Metric { PassRate, Tokens, Cost, Latency };
 
 QString metricName(Metric metric);
+
 /// The axis title, with its unit.
 QString metricAxisTitle(Metric metric);
 /// "train", "held-out" or "all" as a person reads it.
@@ -110,8 +112,9 @@ QChart *makeArmBarChart(const ArmBarData &data);
 /// Pass rate against mean tokens (or cost, @p x), one point per model and arm, arrows from baseline to with-skill.
 QChart *makeScatterChart(const QList<ScatterSet> &data, Metric x = Metric::Tokens);
 /// The lift of each model across runs (oldest first), one line per model, in percentage points: the trend across
-/// a skill's versions. The runs are labelled along the bottom.
-QChart *makeLiftTrendChart(const LiftAcrossRuns &across);
+/// a skill's versions. The runs are labelled along the bottom by @p runNames (by their labels where not given), each
+/// point drawn whole even where a model has one run.
+QChart *makeLiftTrendChart(const LiftAcrossRuns &across, const QStringList &runNames = {});
 /// The lift per model in percentage points, labelled with the exact McNemar p-value.
 QChart *makeLiftChart(const LiftData &data);
 

@@ -40,7 +40,22 @@ ExecutorChoiceBox::ExecutorChoiceBox(QWidget *parent)
 
 void ExecutorChoiceBox::remember() const
 {
-    AppSettings().setLastExecutor(choice().name());
+    AppSettings().setLastExecutor(m_slurmSetAside ? QStringLiteral("slurm") : choice().name());
+}
+
+void ExecutorChoiceBox::setNothingToSend(const QString &why)
+{
+    if (why == m_nothingToSend)
+        return;
+    if (!why.isEmpty() && m_combo->currentIndex() == SlurmRow)
+        m_slurmSetAside = true;
+    m_nothingToSend = why;
+    const bool bringBack = why.isEmpty() && m_slurmSetAside;
+    if (why.isEmpty())
+        m_slurmSetAside = false;
+    refresh();
+    if (bringBack)
+        select(ExecutorChoice::Kind::Slurm);
 }
 
 void ExecutorChoiceBox::refresh()
@@ -51,15 +66,17 @@ void ExecutorChoiceBox::refresh()
         tr("Slurm cluster (%1)").arg(ExecutorChoice::onSlurm(AppSettings().slurmProfile()).slurmOptionsText()));
     auto *model = qobject_cast<QStandardItemModel *>(m_combo->model());
     QStandardItem *slurm = model->item(SlurmRow);
-    slurm->setEnabled(slurmAvailable());
-    const QString tip = slurmAvailable()
-                            ? tr("Command and cuda_kernel verifiers (and kernel checks) run as Slurm jobs with the "
-                                 "settings' Slurm profile; model calls stay on this machine.")
-                            : tr("Slurm cannot be used: %1.").arg(m_whyNotSlurm);
+    const bool usable = slurmAvailable() && m_nothingToSend.isEmpty();
+    slurm->setEnabled(usable);
+    const QString tip = !slurmAvailable() ? tr("Slurm cannot be used: %1.").arg(m_whyNotSlurm)
+                        : !usable         ? m_nothingToSend
+                                          : tr("Shell-command and CUDA kernel checks (and kernel checks) run as Slurm "
+                                                       "jobs with the settings' Slurm profile; model calls stay on this "
+                                                       "machine.");
     slurm->setToolTip(tip);
-    if (!slurmAvailable() && m_combo->currentIndex() == SlurmRow)
+    if (!usable && m_combo->currentIndex() == SlurmRow)
         m_combo->setCurrentIndex(LocalRow);
-    m_combo->setToolTip(slurmAvailable() ? tr("Where the heavy work runs: here, or as Slurm jobs") : tip);
+    m_combo->setToolTip(usable ? tr("Where the heavy work runs: here, or as Slurm jobs") : tip);
     Q_EMIT changed(); // the profile may name another partition now: what the dialog says of the run follows it
 }
 
@@ -72,7 +89,10 @@ ExecutorChoice ExecutorChoiceBox::choice() const
 
 void ExecutorChoiceBox::select(ExecutorChoice::Kind kind)
 {
-    m_combo->setCurrentIndex(kind == ExecutorChoice::Kind::Slurm && slurmAvailable() ? SlurmRow : LocalRow);
+    const bool slurm = kind == ExecutorChoice::Kind::Slurm && slurmAvailable();
+    // Chosen while there is nothing to send: kept for when there is.
+    m_slurmSetAside = slurm && !m_nothingToSend.isEmpty();
+    m_combo->setCurrentIndex(slurm && m_nothingToSend.isEmpty() ? SlurmRow : LocalRow);
 }
 
 void ExecutorChoiceBox::editProfile()

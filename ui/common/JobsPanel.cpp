@@ -19,23 +19,28 @@ namespace sf {
 
 namespace {
 
-/// Draws one job: title and detail, a progress bar, the time, and a cancel "×" while it runs.
+/// Draws one job on one line: its title, its detail (and the scheduler's jobs), a progress bar, the time, and a
+/// cancel "×" while it runs.
 class JobDelegate final : public QStyledItemDelegate
 {
 public:
     using QStyledItemDelegate::QStyledItemDelegate;
 
-    static constexpr int RowHeight = 46;
-    static constexpr int CancelWidth = 28;
+    static constexpr int CancelWidth = 24;
+    static constexpr int BarWidth = 110;
+    static constexpr int TimeWidth = 130;
+
+    /// A line of text and a little air: three jobs take about as much height as one did when each took two lines.
+    static int rowHeight(const QFontMetrics &metrics) { return metrics.height() + 10; }
 
     QSize sizeHint(const QStyleOptionViewItem &option, const QModelIndex &) const override
     {
-        return {option.rect.width(), RowHeight};
+        return {option.rect.width(), rowHeight(option.fontMetrics)};
     }
 
     static QRect cancelRect(const QRect &row)
     {
-        return {row.right() - CancelWidth, row.top() + 8, CancelWidth - 6, 22};
+        return {row.right() - CancelWidth, row.top() + 2, CancelWidth - 4, row.height() - 4};
     }
 
     void paint(QPainter *painter, const QStyleOptionViewItem &option, const QModelIndex &index) const override
@@ -47,43 +52,37 @@ public:
         style->drawControl(QStyle::CE_ItemViewItem, &opt, painter, opt.widget);
 
         const auto state = Job::State(index.data(JobListModel::StateRole).toInt());
-        const QRect row = option.rect.adjusted(8, 4, -8, -4);
-        const int timeWidth = 140;
-        const QRect textRect(row.left(), row.top(), row.width() / 2, row.height() / 2);
-        const QRect detailRect(row.left(), row.center().y(), row.width() - timeWidth - CancelWidth, row.height() / 2);
-        const QRect barRect(row.left() + row.width() / 2 + 8, row.top() + 6,
-                            row.width() / 2 - timeWidth - CancelWidth - 16, 14);
-        const QRect timeRect(barRect.right() + 8, row.top(), timeWidth, row.height() / 2);
+        const QRect row = option.rect.adjusted(8, 0, -4, 0);
+        const QRect timeRect(row.right() - CancelWidth - TimeWidth, row.top(), TimeWidth, row.height());
+        const int barHeight = std::min(14, row.height() - 6);
+        const QRect barRect(timeRect.left() - 8 - BarWidth, row.center().y() - barHeight / 2, BarWidth, barHeight);
+        const QRect textRect(row.left(), row.top(), std::max(0, barRect.left() - 12 - row.left()), row.height());
 
         painter->save();
-        painter->setPen(opt.palette.color(QPalette::Text));
         QFont bold = opt.font;
         bold.setBold(true);
+        const QFontMetrics boldMetrics(bold);
+        // The title takes what it needs, up to half the text's room; the detail the rest of the line.
+        const QString title =
+            boldMetrics.elidedText(index.data(Qt::DisplayRole).toString(), Qt::ElideRight, textRect.width() / 2);
+        const int titleWidth = boldMetrics.horizontalAdvance(title);
+        painter->setPen(opt.palette.color(QPalette::Text));
         painter->setFont(bold);
-        painter->drawText(textRect, Qt::AlignLeft | Qt::AlignVCenter, index.data(Qt::DisplayRole).toString());
+        painter->drawText(textRect, Qt::AlignLeft | Qt::AlignVCenter, title);
         painter->setFont(opt.font);
 
+        QString detail = index.data(JobListModel::DetailRole).toString();
+        // Work sent to a cluster names its scheduler's jobs after the detail: "Slurm 41: 2 running, 1 done".
+        const QString scheduler = index.data(JobListModel::SchedulerRole).toString();
+        if (!scheduler.isEmpty())
+            detail = detail.isEmpty() ? scheduler : detail + QStringLiteral(" · ") + scheduler;
         QColor detailColour = Theme::muted();
-        if (state == Job::State::Failed)
+        if (state == Job::State::Failed || index.data(JobListModel::SchedulerRefusedRole).toBool())
             detailColour = Theme::failure();
         painter->setPen(detailColour);
-        const QString detail = index.data(JobListModel::DetailRole).toString();
-        // Work sent to a cluster names its scheduler's jobs under the bar: "Slurm 41: 2 running, 1 done".
-        const QString scheduler = index.data(JobListModel::SchedulerRole).toString();
-        QRect ownDetailRect = detailRect;
-        if (!scheduler.isEmpty())
-            ownDetailRect.setRight(barRect.left() - 8);
-        painter->drawText(ownDetailRect, Qt::AlignLeft | Qt::AlignVCenter,
-                          opt.fontMetrics.elidedText(detail, Qt::ElideMiddle, ownDetailRect.width()));
-        if (!scheduler.isEmpty()) {
-            const QRect schedulerRect(barRect.left(), row.center().y(), row.right() - CancelWidth - barRect.left(),
-                                      row.height() / 2);
-            painter->setPen(index.data(JobListModel::SchedulerRefusedRole).toBool()
-                                ? Theme::failure()
-                                : opt.palette.color(QPalette::Text));
-            painter->drawText(schedulerRect, Qt::AlignLeft | Qt::AlignVCenter,
-                              opt.fontMetrics.elidedText(scheduler, Qt::ElideRight, schedulerRect.width()));
-        }
+        const QRect detailRect = textRect.adjusted(titleWidth + 12, 0, 0, 0);
+        painter->drawText(detailRect, Qt::AlignLeft | Qt::AlignVCenter,
+                          opt.fontMetrics.elidedText(detail, Qt::ElideMiddle, detailRect.width()));
 
         QStyleOptionProgressBar bar;
         bar.rect = barRect;
@@ -92,8 +91,7 @@ public:
         const QVariant progress = index.data(JobListModel::ProgressRole);
         // An unknown total shows as an empty running bar rather than a fake percentage.
         bar.progress = progress.isValid() ? int(progress.toDouble() * 1000) : 0;
-        bar.textVisible = progress.isValid();
-        bar.text = progress.isValid() ? QStringLiteral("%1%").arg(int(progress.toDouble() * 100)) : QString();
+        bar.textVisible = false; // the bar's length says it; the line has no room for a second figure
         bar.state = QStyle::State_Enabled | QStyle::State_Horizontal;
         bar.palette = opt.palette;
         style->drawControl(QStyle::CE_ProgressBar, &bar, painter, opt.widget);
@@ -119,7 +117,8 @@ public:
             break;
         }
         painter->setPen(opt.palette.color(QPalette::Text));
-        painter->drawText(timeRect, Qt::AlignLeft | Qt::AlignVCenter, time);
+        painter->drawText(timeRect, Qt::AlignLeft | Qt::AlignVCenter,
+                          opt.fontMetrics.elidedText(time, Qt::ElideRight, timeRect.width()));
 
         const auto *job = qobject_cast<const Job *>(index.data(JobListModel::JobRole).value<QObject *>());
         if (state == Job::State::Running && job && job->isCancellable())
@@ -147,9 +146,9 @@ QSize JobsPanel::sizeHint() const
 {
     const int rows = std::clamp(m_model->rowCount(), 1, MaxRowsShown);
     const QMargins margins = layout()->contentsMargins();
-    const int buttons = layout()->itemAt(1)->sizeHint().height();
-    return {QWidget::sizeHint().width(), margins.top() + rows * JobDelegate::RowHeight + 2 * m_view->frameWidth() +
-                                             layout()->spacing() + buttons + margins.bottom()};
+    const int list = rows * JobDelegate::rowHeight(m_view->fontMetrics()) + 2 * m_view->frameWidth();
+    return {QWidget::sizeHint().width(),
+            margins.top() + std::max(list, m_clear->sizeHint().height()) + margins.bottom()};
 }
 
 JobsPanel::JobsPanel(JobListModel *model, QWidget *parent)
@@ -165,15 +164,16 @@ JobsPanel::JobsPanel(JobListModel *model, QWidget *parent)
     m_view->setSelectionMode(QAbstractItemView::NoSelection);
     m_view->setAccessibleName(tr("Jobs"));
 
-    auto *clear = new QPushButton(tr("Clear finished"), this);
-    connect(clear, &QPushButton::clicked, model, &JobListModel::clearFinished);
+    m_clear = new QPushButton(tr("Clear finished"), this);
+    connect(m_clear, &QPushButton::clicked, model, &JobListModel::clearFinished);
 
-    auto *buttons = new QHBoxLayout;
+    // The button beside the list, not under it: the panel is as tall as its rows.
+    auto *buttons = new QVBoxLayout;
+    buttons->addWidget(m_clear);
     buttons->addStretch(1);
-    buttons->addWidget(clear);
-    auto *layout = new QVBoxLayout(this);
-    layout->setContentsMargins(4, 4, 4, 4);
-    layout->addWidget(m_view);
+    auto *layout = new QHBoxLayout(this);
+    layout->setContentsMargins(4, 2, 4, 2);
+    layout->addWidget(m_view, 1);
     layout->addLayout(buttons);
 
     // The newest job is the first row: keep it in sight when it arrives and when it fails.

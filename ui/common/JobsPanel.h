@@ -2,13 +2,15 @@
 
 #include <QWidget>
 
+class QPushButton;
 class QTreeView;
 
 namespace sf {
 
 class JobListModel;
 
-/// The Jobs panel: every long piece of work with its progress bar, time left and a cancel button.
+/// The Jobs panel: every long piece of work on a line of its own, with its progress bar, time left and a cancel
+/// button; "Clear finished" beside the list.
 class JobsPanel final : public QWidget
 {
     Q_OBJECT
@@ -25,6 +27,7 @@ public:
 private:
     JobListModel *m_model;
     QTreeView *m_view;
+    QPushButton *m_clear;
 };
 
 } // namespace sf

@@ -2,9 +2,11 @@
 
 #include "project/ProjectTreeModel.h"
 
+#include <QFileInfo>
 #include <QHeaderView>
 #include <QIdentityProxyModel>
 #include <QIcon>
+#include <QMenu>
 #include <QTreeView>
 #include <QVBoxLayout>
 
@@ -55,6 +57,8 @@ ProjectSidebar::ProjectSidebar(ProjectTreeModel *model, QWidget *parent)
     m_tree->setModel(proxy);
     m_tree->setHeaderHidden(true);
     m_tree->setUniformRowHeights(true);
+    // Long names keep both ends: a run's name ends in what tells it from the others, a file's in its extension.
+    m_tree->setTextElideMode(Qt::ElideMiddle);
     m_tree->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_tree->setAccessibleName(tr("Project contents"));
 
@@ -64,6 +68,13 @@ ProjectSidebar::ProjectSidebar(ProjectTreeModel *model, QWidget *parent)
 
     connect(m_tree->selectionModel(), &QItemSelectionModel::currentChanged, this,
             [this](const QModelIndex &current) { onCurrentChanged(current); });
+    m_tree->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_tree, &QWidget::customContextMenuRequested, this, [this](const QPoint &at) {
+        if (QMenu *menu = contextMenuFor(m_tree->indexAt(at), this)) {
+            menu->setAttribute(Qt::WA_DeleteOnClose);
+            menu->popup(m_tree->viewport()->mapToGlobal(at));
+        }
+    });
     // A reset (project opened, files changed on disk) collapses the tree; show every kind again.
     connect(model, &QAbstractItemModel::modelReset, m_tree, &QTreeView::expandAll);
 }
@@ -89,6 +100,30 @@ bool ProjectSidebar::selectFirst(ProjectItem::Kind kind)
         }
     }
     return false;
+}
+
+QMenu *ProjectSidebar::contextMenuFor(const QModelIndex &index, QWidget *parent)
+{
+    if (!index.isValid() || index.data(ProjectTreeModel::IsCategoryRole).toBool())
+        return nullptr;
+    const auto kind = ProjectItem::Kind(index.data(ProjectTreeModel::KindRole).toInt());
+    const QString path = index.data(ProjectTreeModel::PathRole).toString();
+    auto *menu = new QMenu(parent);
+    menu->addAction(tr("Open"), this, [this, index, kind, path] {
+        if (m_tree->currentIndex() == index)
+            Q_EMIT itemActivated(kind, path); // selected already: open it again
+        else
+            m_tree->setCurrentIndex(index);
+    });
+    const QFileInfo info(path);
+    menu->addAction(tr("Reveal in File Manager"), this, [this, info] {
+        Q_EMIT revealRequested(info.isDir() ? info.absoluteFilePath() : info.absolutePath());
+    });
+    if (kind == ProjectItem::Kind::Run) {
+        menu->addSeparator();
+        menu->addAction(tr("Compare"), this, [this, path] { Q_EMIT compareRequested(path); });
+    }
+    return menu;
 }
 
 void ProjectSidebar::onCurrentChanged(const QModelIndex &current)

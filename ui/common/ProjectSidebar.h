@@ -4,6 +4,7 @@
 
 #include <QWidget>
 
+class QMenu;
 class QTreeView;
 
 namespace sf {
@@ -23,9 +24,16 @@ public:
     /// Selects the first item of @p kind, if any.
     bool selectFirst(ProjectItem::Kind kind);
     QTreeView *treeView() const { return m_tree; }
+    /// The context menu of the item at @p index (none for a category): Open, Reveal in File Manager, and Compare for
+    /// a run. The caller owns it.
+    QMenu *contextMenuFor(const QModelIndex &index, QWidget *parent = nullptr);
 
 Q_SIGNALS:
     void itemActivated(sf::ProjectItem::Kind kind, const QString &path);
+    /// The folder to show in the file manager (an item's own folder, or the one a file lies in).
+    void revealRequested(const QString &folder);
+    /// Compare the run in @p runDir (the Compare view, on it).
+    void compareRequested(const QString &runDir);
 
 private:
     void onCurrentChanged(const QModelIndex &current);

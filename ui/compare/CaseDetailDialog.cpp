@@ -38,7 +38,7 @@ QString transcriptText(const ItemResult &result, const QJsonObject &transcript)
     for (const VerifierOutcome &v : result.verifiers) {
         const QString verdict = !v.available ? CaseDetailDialog::tr("not available")
                                              : (v.passed ? CaseDetailDialog::tr("pass") : CaseDetailDialog::tr("fail"));
-        text += QStringLiteral("  [%1] %2: %3\n").arg(verdict, v.name.isEmpty() ? v.type : v.name, v.evidence);
+        text += QStringLiteral("  [%1] %2: %3\n").arg(verdict, verifierLabel(v), v.evidence);
         if (v.score)
             text += CaseDetailDialog::tr("      score %1/5: %2\n").arg(*v.score).arg(v.reasoning);
     }
@@ -241,7 +241,7 @@ QString CaseDetailDialog::sideText(const QString &arm, int repeat) const
 {
     const ItemResult *result = resultOf(arm, repeat);
     if (!result)
-        return tr("This run has no %1 item for repeat %2.").arg(arm).arg(repeat);
+        return tr("This run has no %1 item for repeat %2.").arg(armLabel(arm)).arg(repeat);
     QString text = transcriptText(*result, m_analysis->transcript(*result));
     if (!result->harnessSession.isEmpty())
         text += sessionText(QDir(m_analysis->dir).absoluteFilePath(result->harnessSession));

@@ -1,6 +1,8 @@
 #pragma once
 
 #include "common/ViewPage.h"
+#include "compare/RunSelectionBar.h"
+#include "compare/VerdictsPanel.h"
 #include "eval/Contamination.h"
 #include "eval/RunAnalysis.h"
 #include "eval/Verdict.h"
@@ -27,10 +29,15 @@ class ChartPanel;
 enum class Metric;
 } // namespace charts
 
+class AcrossRunsPanel;
 class CaseChangesModel;
 class CaseDetailDialog;
 class CaseMatrixFilter;
 class CaseMatrixModel;
+class CaseMatrixPage;
+class CompareCharts;
+class ElidedLabel;
+class SuiteHealthTable;
 class EmptyState;
 class JobListModel;
 class TwoPassRatesPanel;
@@ -40,6 +47,8 @@ class TwoPassRatesPanel;
 /// p-value — a verdict per model (keep, cut, can't tell yet) with its thresholds, a lift table, the case matrix with
 /// filters, and what changed per case between the two runs. Every number comes from core's RunAnalysis. Runs are read
 /// on a worker thread, so a large run never freezes the window. Until the project has a run it explains how to get one.
+/// Its parts: the run choice (RunSelectionBar), the charts (CompareCharts), the verdicts (VerdictsPanel), many runs
+/// side by side (AcrossRunsPanel), the cases (CaseMatrixPage), the suite's health (SuiteHealthTable).
 class CompareView final : public ViewPage
 {
     Q_OBJECT
@@ -51,19 +60,13 @@ public:
     void setProject(const Project *project) override;
     /// Where "Export Report…" lists its export as a job.
     void setJobs(JobListModel *jobs) { m_jobs = jobs; }
-    /// Shows the run at @p path (a folder under runs/).
+    /// Shows the run at @p path (a folder under runs/), listing it first if it is new (a run that just finished).
     void openPath(const QString &path) override;
     bool isBusy() const override;
 
     /// Chooses the run shown, and the run compared with it ("" for none).
     void showRuns(const QString &run, const QString &comparedWith = {});
-    enum class Split
-    {
-        All,
-        Train,
-        HeldOut,
-        Apart
-    };
+    using Split = RunSelectionBar::Split;
     void setSplit(Split split);
     void setMetric(charts::Metric metric);
     /// What the scatter puts against pass rate: Metric::Tokens (the default) or Metric::Cost per item.
@@ -74,41 +77,45 @@ public:
     QString shownRunDir() const override;
     QString comparedRunDir() const override;
     std::shared_ptr<const RunAnalysis> comparedRun() const { return m_compared; }
+    /// The names the shown runs go by in the charts and tables: as the run choice lists them.
+    QStringList shownRunNames() const;
     QString loadError() const;
 
-    CaseMatrixModel *matrixModel() const { return m_matrix; }
-    CaseMatrixFilter *matrixFilter() const { return m_filter; }
-    QTableView *matrixView() const { return m_matrixView; }
-    QComboBox *filterCombo() const { return m_filterCombo; }
+    RunSelectionBar *selectionBar() const { return m_selection; }
+    /// The case matrix tab's model, filter, table and filter choice.
+    CaseMatrixModel *matrixModel() const;
+    CaseMatrixFilter *matrixFilter() const;
+    QTableView *matrixView() const;
+    QComboBox *filterCombo() const;
     CaseChangesModel *changesModel() const { return m_changes; }
     /// True while the changes table is one of the tabs (two runs compared).
     bool changesShown() const;
-    QTableWidget *liftTable() const { return m_liftTable; }
-    /// Above the lift table, for runs graded statement by statement (imported skill-creator workspaces): Skillforge's
-    /// case pass rate beside skill-creator's statement pass rate; hidden for other runs.
-    TwoPassRatesPanel *twoPassRates() const { return m_twoPassRates; }
-    /// The verdict per model of the run shown (keep, cut, can't tell yet) and the thresholds that decided them.
-    QLabel *verdictLabel() const { return m_verdicts; }
+    /// The verdicts, the lift table and (for runs graded statement by statement) the two pass rates.
+    VerdictsPanel *verdicts() const { return m_verdicts; }
+    QTableWidget *liftTable() const { return m_verdicts->liftTable(); }
+    TwoPassRatesPanel *twoPassRates() const { return m_verdicts->twoPassRates(); }
+    QLabel *verdictLabel() const { return m_verdicts->verdictLabel(); }
     /// The shown run's suite diagnostics (core's suiteHealthFindings): harm, checks that measure nothing, variance,
     /// outliers; then its contamination check (core's checkContamination) and any skill text found in a baseline.
-    QTableWidget *healthTable() const { return m_healthTable; }
+    QTableWidget *healthTable() const;
     /// Many runs side by side: the project's runs to check, the model × run matrix of lift (interval, verdict) and
     /// the trend chart across them.
-    QListWidget *acrossRunList() const { return m_acrossList; }
-    QTableWidget *acrossTable() const { return m_acrossTable; }
-    charts::ChartPanel *trendChart() const { return m_trendChart; }
+    AcrossRunsPanel *acrossRuns() const { return m_across; }
+    QListWidget *acrossRunList() const;
+    QTableWidget *acrossTable() const;
+    charts::ChartPanel *trendChart() const;
     /// Checks exactly the runs at @p dirs in the across-runs list.
     void setAcrossRuns(const QStringList &dirs);
     /// The thresholds the verdicts use; from the settings until set. The spin boxes above the verdicts change them
     /// and store them in the settings.
-    QDoubleSpinBox *minLiftSpin() const { return m_minLiftSpin; }
-    QSpinBox *minPairsSpin() const { return m_minPairsSpin; }
+    QDoubleSpinBox *minLiftSpin() const { return m_verdicts->minLiftSpin(); }
+    QSpinBox *minPairsSpin() const { return m_verdicts->minPairsSpin(); }
     void setVerdictThresholds(const VerdictThresholds &thresholds);
-    VerdictThresholds verdictThresholds() const { return m_thresholds; }
-    charts::ChartPanel *barChart() const { return m_barChart; }
-    charts::ChartPanel *scatterChart() const { return m_scatterChart; }
-    charts::ChartPanel *liftChart() const { return m_liftChart; }
-    CaseDetailDialog *detailDialog() const { return m_detail; }
+    VerdictThresholds verdictThresholds() const { return m_verdicts->thresholds(); }
+    charts::ChartPanel *barChart() const;
+    charts::ChartPanel *scatterChart() const;
+    charts::ChartPanel *liftChart() const;
+    CaseDetailDialog *detailDialog() const;
     /// The case matrix as shown (filter and order) as CSV; also what Ctrl+C copies.
     QString matrixCsv() const;
     /// Opens the transcripts of the matrix cell at @p index of the shown (filtered) table.
@@ -127,11 +134,9 @@ private:
     void requestRuns();
     void load(const QString &dir);
     void rebuild();
-    void rebuildCharts();
-    void fillLiftTable();
-    void fillVerdicts();
+    void showVerdicts();
+    void updateStatus();
     void fillHealthTable();
-    void fillAcrossRuns();
     QStringList splits() const;
 
     const Project *m_project = nullptr;
@@ -146,40 +151,18 @@ private:
 
     QStackedWidget *m_stack;
     EmptyState *m_empty;
-    QComboBox *m_runCombo;
-    QComboBox *m_compareCombo;
-    QComboBox *m_splitCombo;
-    QComboBox *m_metricCombo;
-    QComboBox *m_scatterCombo;
-    QLabel *m_status;
-    QLabel *m_verdicts;
-    QDoubleSpinBox *m_minLiftSpin;
-    QSpinBox *m_minPairsSpin;
+    RunSelectionBar *m_selection;
+    ElidedLabel *m_status;
     QString m_statusFacts; ///< the status line without the verdicts
-    VerdictThresholds m_thresholds;
-    charts::ChartPanel *m_barChart;
-    charts::ChartPanel *m_scatterChart;
-    charts::ChartPanel *m_liftChart;
+    CompareCharts *m_charts;
     QTabWidget *m_tabs;
-    CaseMatrixModel *m_matrix;
-    CaseMatrixFilter *m_filter;
-    QTableView *m_matrixView;
-    QComboBox *m_filterCombo;
-    QPushButton *m_copyButton;
-    QPushButton *m_exportButton;
-    QTableWidget *m_liftTable;
-    TwoPassRatesPanel *m_twoPassRates;
-    QTableWidget *m_healthTable;
-    QListWidget *m_acrossList;
-    QTableWidget *m_acrossTable;
-    charts::ChartPanel *m_trendChart;
+    CaseMatrixPage *m_matrixPage;
+    VerdictsPanel *m_verdicts;
+    SuiteHealthTable *m_healthTable;
+    AcrossRunsPanel *m_across;
     CaseChangesModel *m_changes;
     QTableView *m_changesView;
     QWidget *m_changesPage;
-    CaseDetailDialog *m_detail;
 };
-
-/// "skill loaded in 8 of 10 (80%, 95% CI 49–94)": how often a model's with-skill items loaded the skill.
-QString skillLoadedText(const stats::Proportion &loaded);
 
 } // namespace sf

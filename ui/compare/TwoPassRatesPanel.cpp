@@ -33,11 +33,13 @@ TwoPassRatesPanel::TwoPassRatesPanel(QWidget *parent)
     setVisible(false);
 }
 
-void TwoPassRatesPanel::setRuns(const QList<const RunAnalysis *> &runs, const QStringList &splits)
+void TwoPassRatesPanel::setRuns(const QList<const RunAnalysis *> &runs, const QStringList &splits,
+                                const QStringList &names)
 {
     QList<TwoPassRatesModel::RunRates> rates;
-    for (const RunAnalysis *run : runs) {
-        TwoPassRatesModel::RunRates runRates{run->label(), {}};
+    for (qsizetype r = 0; r < runs.size(); ++r) {
+        const RunAnalysis *run = runs[r];
+        TwoPassRatesModel::RunRates runRates{names.value(r, run->label()), {}};
         for (const QString &split : splits)
             runRates.rates.append(statementPassRates(*run, split));
         if (!runRates.rates.isEmpty())

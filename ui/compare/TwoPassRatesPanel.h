@@ -21,8 +21,9 @@ class TwoPassRatesPanel final : public QWidget
 public:
     explicit TwoPassRatesPanel(QWidget *parent = nullptr);
 
-    /// Shows the statement-graded arms of @p runs over @p splits; hides the panel when there are none.
-    void setRuns(const QList<const RunAnalysis *> &runs, const QStringList &splits);
+    /// Shows the statement-graded arms of @p runs (named @p names, else by their labels) over @p splits; hides the
+    /// panel when there are none.
+    void setRuns(const QList<const RunAnalysis *> &runs, const QStringList &splits, const QStringList &names = {});
 
     TwoPassRatesModel *model() const { return m_model; }
     QTableView *view() const { return m_view; }

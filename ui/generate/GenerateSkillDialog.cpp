@@ -1,14 +1,14 @@
 #include "generate/GenerateSkillDialog.h"
 
+#include "common/ModelDefaults.h"
 #include "common/Plural.h"
 #include "generate/SkillGenerator.h"
-#include "generate/TraceCondenser.h"
 #include "jobs/Job.h"
 #include "jobs/JobListModel.h"
 #include "project/Project.h"
-#include "trace/TraceImport.h"
 #include "trace/TraceSelection.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QFileInfo>
@@ -16,11 +16,13 @@
 #include <QFutureWatcher>
 #include <QLabel>
 #include <QListWidget>
+#include <QLocale>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
+#include <algorithm>
 
 namespace sf {
 
@@ -34,6 +36,8 @@ GenerateSkillDialog::GenerateSkillDialog(ChatClient &client, JobListModel &jobs,
     , m_improve(new QComboBox(this))
     , m_traces(new QListWidget(this))
     , m_traceBudget(new QSpinBox(this))
+    , m_traceScope(new QLabel(this))
+    , m_wholeTrace(new QCheckBox(tr("Send the whole trace, not only the kept steps"), this))
     , m_instructions(new QPlainTextEdit(this))
     , m_teacher(new QComboBox(this))
     , m_profile(new QComboBox(this))
@@ -66,16 +70,22 @@ GenerateSkillDialog::GenerateSkillDialog(ChatClient &client, JobListModel &jobs,
     m_traceBudget->setSingleStep(1000);
     m_traceBudget->setValue(12000);
     m_traceBudget->setSuffix(tr(" tokens"));
-    m_traceBudget->setToolTip(tr("How much of the traces the teacher reads: selected steps first, then prompts, "
+    m_traceBudget->setToolTip(tr("How much of a whole trace the teacher reads: kept steps first, then prompts, "
                                  "reasoning, commands, errors and their fixes; long outputs shortened in the middle."));
+    // What the teacher will read of each ticked trace: the steps kept for skill generation in the Trace view, or
+    // the whole trace when none are kept or the user asks for it.
+    m_traceScope->setObjectName(QStringLiteral("traceScope"));
+    m_traceScope->setWordWrap(true);
+    m_traceScope->setTextFormat(Qt::PlainText);
+    m_wholeTrace->setObjectName(QStringLiteral("wholeTrace"));
+    m_wholeTrace->setToolTip(tr("Off: the teacher reads only the steps kept with \"Use for skill generation\" in the "
+                                "Trace view. On: the whole trace within the trace budget, the kept steps first."));
+    m_wholeTrace->setVisible(false);
     m_instructions->setObjectName(QStringLiteral("instructions"));
     m_instructions->setPlaceholderText(tr("Optional: your own directions to the teacher; they take precedence."));
     m_instructions->setMaximumHeight(90);
     m_teacher->setObjectName(QStringLiteral("teacher"));
-    m_teacher->setEditable(true);
-    if (!project.defaults().teacher.isEmpty()) {
-        m_teacher->addItem(project.defaults().teacher);
-    }
+    offerModels(m_teacher, modelChoices(project, &client), defaultTeacherModel(project, &client));
     m_teacher->setToolTip(tr("PROVIDER:MODEL, e.g. anthropic:claude-opus-4-5, openai:gpt-4.1"));
     for (const ValidationProfile profile : allProfiles()) {
         m_profile->addItem(profileName(profile), profileName(profile));
@@ -94,6 +104,8 @@ GenerateSkillDialog::GenerateSkillDialog(ChatClient &client, JobListModel &jobs,
     form->addRow(tr("Task:"), m_task);
     form->addRow(tr("Skill:"), m_improve);
     form->addRow(tr("Learn from:"), m_traces);
+    form->addRow(QString(), m_traceScope);
+    form->addRow(QString(), m_wholeTrace);
     form->addRow(tr("Trace budget:"), m_traceBudget);
     form->addRow(tr("Instructions:"), m_instructions);
     form->addRow(tr("Teacher:"), m_teacher);
@@ -108,6 +120,10 @@ GenerateSkillDialog::GenerateSkillDialog(ChatClient &client, JobListModel &jobs,
 
     connect(m_generate, &QPushButton::clicked, this, &GenerateSkillDialog::generate);
     connect(buttons, &QDialogButtonBox::rejected, this, &GenerateSkillDialog::reject);
+    connect(m_traces, &QListWidget::itemChanged, this, &GenerateSkillDialog::previewTraces);
+    connect(m_wholeTrace, &QCheckBox::toggled, this, &GenerateSkillDialog::previewTraces);
+    connect(m_traceBudget, &QSpinBox::valueChanged, this, &GenerateSkillDialog::previewTraces);
+    previewTraces();
 }
 
 GenerateSkillDialog::~GenerateSkillDialog()
@@ -147,12 +163,125 @@ bool GenerateSkillDialog::setSkillToImprove(const QString &name)
 bool GenerateSkillDialog::setTraceUsed(const QString &fileName, bool used)
 {
     for (int row = 0; row < m_traces->count(); ++row) {
-        if (m_traces->item(row)->text() == fileName) {
-            m_traces->item(row)->setCheckState(used ? Qt::Checked : Qt::Unchecked);
+        QListWidgetItem *item = m_traces->item(row);
+        if (item->text() == fileName || QFileInfo(item->data(Qt::UserRole).toString()) == QFileInfo(fileName)) {
+            item->setCheckState(used ? Qt::Checked : Qt::Unchecked);
             return true;
         }
     }
     return false;
+}
+
+void GenerateSkillDialog::setWholeTraceSent(bool whole)
+{
+    m_wholeTrace->setChecked(whole);
+}
+
+QString GenerateSkillDialog::traceScopeText() const
+{
+    return m_traceScope->text();
+}
+
+QStringList GenerateSkillDialog::usedTraces() const
+{
+    QStringList traces;
+    for (int row = 0; row < m_traces->count(); ++row) {
+        if (m_traces->item(row)->checkState() == Qt::Checked) {
+            traces << m_traces->item(row)->data(Qt::UserRole).toString();
+        }
+    }
+    return traces;
+}
+
+int GenerateSkillDialog::budgetPerTrace() const
+{
+    return m_traceBudget->value() / int(std::max<qsizetype>(1, usedTraces().size()));
+}
+
+TraceScope GenerateSkillDialog::scope() const
+{
+    return m_wholeTrace->isChecked() ? TraceScope::WholeTrace : TraceScope::KeptSteps;
+}
+
+void GenerateSkillDialog::previewTraces()
+{
+    const int budget = budgetPerTrace();
+    const TraceScope wanted = scope();
+    if (budget != m_previewBudget || wanted != m_previewScope) {
+        m_previews.clear();
+        m_previewBudget = budget;
+        m_previewScope = wanted;
+    }
+    QStringList missing;
+    for (const QString &path : usedTraces()) {
+        if (!m_previews.contains(path)) {
+            missing << path;
+        }
+    }
+    showTraceScope();
+    if (missing.isEmpty()) {
+        return;
+    }
+    const int round = ++m_previewRound;
+    const QString projectRoot = m_project.rootPath();
+    auto *watcher = new QFutureWatcher<QList<TraceForTeacher>>(this);
+    connect(watcher, &QFutureWatcher<QList<TraceForTeacher>>::finished, this,
+            [this, watcher, round, budget, wanted, missing] {
+                watcher->deleteLater();
+                m_previewDone = std::max(m_previewDone, round);
+                if (budget == m_previewBudget && wanted == m_previewScope) {
+                    const QList<TraceForTeacher> read = watcher->result();
+                    for (qsizetype i = 0; i < read.size(); ++i) {
+                        m_previews.insert(missing.at(i), read.at(i));
+                    }
+                }
+                showTraceScope();
+            });
+    watcher->setFuture(QtConcurrent::run([missing, projectRoot, budget, wanted] {
+        QList<TraceForTeacher> read;
+        for (const QString &path : missing) {
+            read.append(traceForTeacher(path, projectRoot, budget, wanted));
+        }
+        return read;
+    }));
+}
+
+void GenerateSkillDialog::showTraceScope()
+{
+    const QLocale locale;
+    QStringList lines;
+    bool anyKept = false;
+    bool reading = false;
+    for (const QString &path : usedTraces()) {
+        const auto it = m_previews.constFind(path);
+        if (it == m_previews.cend()) {
+            reading = true;
+            continue;
+        }
+        const TraceForTeacher &trace = *it;
+        const QString characters = locale.toString(qsizetype(trace.text.size()));
+        anyKept = anyKept || trace.keptSteps > 0;
+        if (!trace.readable) {
+            lines << tr("%1: could not be read").arg(trace.label);
+        } else if (trace.scope == TraceScope::KeptSteps) {
+            lines << tr("%1: %2 of %3 steps kept (%4 characters); the teacher reads only these")
+                         .arg(trace.label, locale.toString(trace.keptSteps), locale.toString(trace.totalSteps),
+                              characters);
+        } else if (trace.keptSteps > 0) {
+            lines << tr("%1: the whole trace, %3 steps, the %2 kept first (%4 characters)")
+                         .arg(trace.label, locale.toString(trace.keptSteps), locale.toString(trace.totalSteps),
+                              characters);
+        } else {
+            lines << tr("%1: no steps kept; the whole trace, %2 steps (%3 characters)")
+                         .arg(trace.label, locale.toString(trace.totalSteps), characters);
+        }
+    }
+    if (reading) {
+        lines << tr("Reading the ticked traces…");
+    }
+    m_traceScope->setText(lines.join(u'\n'));
+    m_traceScope->setVisible(!lines.isEmpty());
+    m_wholeTrace->setVisible(anyKept || m_wholeTrace->isChecked());
 }
 
 QString GenerateSkillDialog::statusText() const
@@ -187,43 +316,41 @@ void GenerateSkillDialog::generate()
         return;
     }
 
-    QStringList traces;
-    for (int row = 0; row < m_traces->count(); ++row) {
-        if (m_traces->item(row)->checkState() == Qt::Checked) {
-            traces << m_traces->item(row)->data(Qt::UserRole).toString();
-        }
-    }
+    rememberTeacherModel(request.teacherModel);
+    const QStringList traces = usedTraces();
     setBusy(true);
     if (traces.isEmpty()) {
+        startGenerator(request);
+        return;
+    }
+    // What the dialog said the teacher reads is what it reads: the previews, when they are all there for this budget
+    // and scope.
+    const int budget = budgetPerTrace();
+    const TraceScope wanted = scope();
+    const bool previewed =
+        budget == m_previewBudget && wanted == m_previewScope &&
+        std::all_of(traces.cbegin(), traces.cend(), [this](const QString &path) { return m_previews.contains(path); });
+    if (previewed) {
+        for (const QString &path : traces) {
+            request.traces.append({m_previews.value(path).label, m_previews.value(path).text});
+        }
         startGenerator(request);
         return;
     }
     // Importing a large session takes a while: off the UI thread, then on to the teacher.
     m_status->setText(plural(traces.size(), tr("Reading 1 trace…"), tr("Reading %n traces…")));
     const QString projectRoot = m_project.rootPath();
-    const int budget = m_traceBudget->value() / int(traces.size());
     auto *watcher = new QFutureWatcher<QList<TraceExcerpt>>(this);
     connect(watcher, &QFutureWatcher<QList<TraceExcerpt>>::finished, this, [this, watcher, request]() mutable {
         watcher->deleteLater();
         request.traces = watcher->result();
         startGenerator(request);
     });
-    watcher->setFuture(QtConcurrent::run([traces, projectRoot, budget] {
+    watcher->setFuture(QtConcurrent::run([traces, projectRoot, budget, wanted] {
         QList<TraceExcerpt> excerpts;
         for (const QString &path : traces) {
-            const Result<Trace> trace = importTrace(path);
-            if (!trace) {
-                excerpts.append(
-                    {QFileInfo(path).fileName(), QStringLiteral("(could not be read: %1)").arg(trace.error)});
-                continue;
-            }
-            std::optional<TraceSelection> selection;
-            if (Result<TraceSelection> loaded =
-                    TraceSelection::load(TraceSelection::selectionPathFor(projectRoot, path))) {
-                selection = *loaded.value;
-            }
-            excerpts.append(
-                {QFileInfo(path).fileName(), condenseTrace(*trace.value, budget, selection ? &*selection : nullptr)});
+            const TraceForTeacher trace = traceForTeacher(path, projectRoot, budget, wanted);
+            excerpts.append({trace.label, trace.text});
         }
         return excerpts;
     }));

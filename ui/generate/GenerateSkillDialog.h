@@ -1,8 +1,12 @@
 #pragma once
 
+#include "generate/TraceCondenser.h"
+
 #include <QDialog>
+#include <QHash>
 #include <QPointer>
 
+class QCheckBox;
 class QComboBox;
 class QLabel;
 class QListWidget;
@@ -44,8 +48,14 @@ public:
     void setInstructions(const QString &text);
     /** Chooses the project skill to improve by folder name; "" for a new skill. */
     bool setSkillToImprove(const QString &name);
-    /** Ticks the project trace with this file name for the teacher to learn from. */
+    /** Ticks the project trace with this file name (or path) for the teacher to learn from. */
     bool setTraceUsed(const QString &fileName, bool used = true);
+    /** Whether the teacher reads the whole of each trace rather than only the steps kept for skill generation. */
+    void setWholeTraceSent(bool whole);
+    /** What the teacher will read of the ticked traces: "5 of 79 steps kept (2,345 characters)" for each. */
+    QString traceScopeText() const;
+    /** True while the ticked traces are being read to say so. */
+    bool isReadingTraces() const { return m_previewRound != m_previewDone; }
     void generate();
     QString statusText() const;
     QString replyText() const; ///< the teacher's reply as streamed so far
@@ -63,6 +73,13 @@ private:
     void onFinished(const SkillGenerationResult &result);
     void onFailed(const QString &message);
     void setBusy(bool busy);
+    /// The ticked traces' paths, in the list's order.
+    QStringList usedTraces() const;
+    int budgetPerTrace() const;
+    TraceScope scope() const;
+    /// Reads the ticked traces off the UI thread to say what the teacher will read of them (traceScopeText).
+    void previewTraces();
+    void showTraceScope();
 
     ChatClient &m_client;
     JobListModel &m_jobs;
@@ -73,6 +90,14 @@ private:
     QComboBox *m_improve;
     QListWidget *m_traces;
     QSpinBox *m_traceBudget;
+    QLabel *m_traceScope;
+    QCheckBox *m_wholeTrace;
+    /// The ticked traces as the teacher will read them, for the budget per trace and the scope they were read with.
+    QHash<QString, TraceForTeacher> m_previews;
+    int m_previewBudget = 0;
+    TraceScope m_previewScope = TraceScope::KeptSteps;
+    int m_previewRound = 0; ///< previews asked for
+    int m_previewDone = 0;  ///< previews arrived
     QPlainTextEdit *m_instructions;
     QComboBox *m_teacher;
     QComboBox *m_profile;

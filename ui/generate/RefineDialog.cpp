@@ -4,6 +4,7 @@
 #include "charts/ChartStyle.h"
 #include "common/HarnessChoice.h"
 #include "common/ModelDefaults.h"
+#include "eval/RunSummary.h"
 #include "generate/RefineIterationsModel.h"
 #include "jobs/Job.h"
 #include "jobs/JobListModel.h"
@@ -17,6 +18,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
+#include <QDir>
 #include <QDoubleSpinBox>
 #include <QFileInfo>
 #include <QFormLayout>
@@ -29,6 +31,7 @@
 #include <QSpinBox>
 #include <QSplitter>
 #include <QTableView>
+#include <QToolButton>
 #include <QVBoxLayout>
 #include <QValueAxis>
 
@@ -55,6 +58,7 @@ RefineDialog::RefineDialog(ChatClient &client, JobListModel &jobs, const Project
     , m_accept(new QPushButton(tr("Accept"), this))
     , m_reject(new QPushButton(tr("Reject"), this))
     , m_retry(new QPushButton(tr("Retry"), this))
+    , m_restore(new QPushButton(tr("Restore This Version"), this))
     , m_failedReply(new QPlainTextEdit(this))
     , m_status(new QLabel(this))
     , m_table(new QTableView(this))
@@ -74,27 +78,36 @@ RefineDialog::RefineDialog(ChatClient &client, JobListModel &jobs, const Project
     for (const ProjectItem &suite : project.items(ProjectItem::Kind::TestSuite)) {
         m_suite->addItem(suite.name, suite.path);
     }
-    m_teacher->setEditable(true);
     m_teacher->setObjectName(QStringLiteral("teacherModel"));
     m_students->setObjectName(QStringLiteral("studentModels"));
-    // The models the user last worked with, not the project's list of models they may never have set up.
-    if (const QString teacher = defaultTeacherModel(project); !teacher.isEmpty()) {
-        m_teacher->addItem(teacher);
-    }
+    // The models the user last worked with, not the project's list of models they may never have set up; the
+    // pickers offer the embedded model and recent ones too, marking those without a key.
+    const QList<ModelChoice> choices = modelChoices(project, &client);
+    offerModels(m_teacher, choices, defaultTeacherModel(project, &client));
     m_students->setText(defaultStudentModels(project, &client).join(QStringLiteral(", ")));
     m_students->setPlaceholderText(tr("PROVIDER:MODEL, comma separated"));
+    QToolButton *addStudent = addModelButton(this, choices, [this](const QString &model) {
+        m_students->setText(withModelAdded(m_students->text(), model, QStringLiteral(", ")));
+    });
     m_iterations->setRange(1, 50);
     m_iterations->setValue(3);
     m_iterations->setToolTip(tr("How many new versions the teacher may write. The skill as it is is evaluated "
                                 "first, then each new version: 3 improvements are up to 4 evaluations."));
-    m_targetLift->setRange(-1.0, 1.0);
-    m_targetLift->setSingleStep(0.05);
-    m_targetLift->setValue(0.3);
+    // Lifts read in percentage points here as everywhere else (Compare, reports, verdicts).
+    m_targetLift->setRange(-100.0, 100.0);
+    m_targetLift->setDecimals(0);
+    m_targetLift->setSingleStep(5);
+    m_targetLift->setSuffix(tr(" pp"));
+    m_targetLift->setValue(30);
     m_attended->setChecked(true);
     m_accept->setEnabled(false);
     m_reject->setEnabled(false);
     m_retry->setToolTip(tr("Ask the teacher again for a new version; the evaluations made so far are kept"));
     m_retry->hide();
+    m_restore->setObjectName(QStringLiteral("restoreVersion"));
+    m_restore->setToolTip(tr("Put the selected iteration's version back in the skill folder; the version there now "
+                             "is stored first"));
+    m_restore->setEnabled(false);
     m_failedReply->setReadOnly(true);
     m_failedReply->setObjectName(QStringLiteral("failedReply"));
     m_failedReply->setPlaceholderText(tr("The teacher sent no reply."));
@@ -112,23 +125,21 @@ RefineDialog::RefineDialog(ChatClient &client, JobListModel &jobs, const Project
     // Lift per iteration, train and held out: held out diverging from train is overfitting made visible.
     auto *chart = new QChart;
     charts::prepareChart(chart);
-    chart->setTitle(tr("Lift per iteration (with − without the skill)"));
+    chart->setTitle(tr("Lift per iteration (with − without the skill, pp)"));
     chart->legend()->setAlignment(Qt::AlignBottom);
     m_trainLift->setName(tr("Train"));
     m_heldOutLift->setName(tr("Held out"));
     m_trainLift->setColor(charts::okabeIto(4)); // blue, and vermillion for held out: distinct for colour-blind eyes
     m_heldOutLift->setColor(charts::okabeIto(5));
-    m_trainLift->setPointsVisible(true);
-    m_heldOutLift->setPointsVisible(true);
+    charts::showPoints(m_trainLift); // the first iteration is a single point
+    charts::showPoints(m_heldOutLift);
     chart->addSeries(m_trainLift);
     chart->addSeries(m_heldOutLift);
     auto *liftAxis = new QValueAxis(chart);
-    liftAxis->setRange(-1.0, 1.0);
-    liftAxis->setTitleText(tr("Lift"));
-    liftAxis->setLabelFormat(QStringLiteral("%+.1f"));
-    liftAxis->setTickCount(5);
-    m_iterationAxis->setRange(1, 2);
-    m_iterationAxis->setTickCount(2);
+    charts::setPaddedRange(liftAxis, -100.0, 100.0, 50); // a lift of ±100 drawn whole, not cut by the frame
+    liftAxis->setTitleText(tr("Lift (pp)"));
+    liftAxis->setLabelFormat(QStringLiteral("%+.0f"));
+    charts::setPaddedRange(m_iterationAxis, 1, 2, 1);
     m_iterationAxis->setLabelFormat(QStringLiteral("%d"));
     m_iterationAxis->setTitleText(tr("Iteration"));
     chart->addAxis(m_iterationAxis, Qt::AlignBottom);
@@ -148,7 +159,10 @@ RefineDialog::RefineDialog(ChatClient &client, JobListModel &jobs, const Project
     form->addRow(tr("Skill:"), m_skill);
     form->addRow(tr("Tests:"), m_suite);
     form->addRow(tr("Teacher:"), m_teacher);
-    form->addRow(tr("Students:"), m_students);
+    auto *studentsRow = new QHBoxLayout;
+    studentsRow->addWidget(m_students, 1);
+    studentsRow->addWidget(addStudent);
+    form->addRow(tr("Students:"), studentsRow);
     m_harness->addRowsTo(form);
     form->addRow(m_harnessSummary);
     auto *stops = new QHBoxLayout;
@@ -161,8 +175,16 @@ RefineDialog::RefineDialog(ChatClient &client, JobListModel &jobs, const Project
     form->addRow(tr("Stop:"), stops);
     form->addRow(QString(), m_attended);
 
+    auto *tableSide = new QWidget(this);
+    auto *tableLayout = new QVBoxLayout(tableSide);
+    tableLayout->setContentsMargins(0, 0, 0, 0);
+    tableLayout->addWidget(m_table, 1);
+    auto *restoreRow = new QHBoxLayout;
+    restoreRow->addStretch();
+    restoreRow->addWidget(m_restore);
+    tableLayout->addLayout(restoreRow);
     auto *results = new QSplitter(Qt::Horizontal, this);
-    results->addWidget(m_table);
+    results->addWidget(tableSide);
     results->addWidget(chartView);
     results->setChildrenCollapsible(false);
     results->setStretchFactor(0, 3);
@@ -194,6 +216,12 @@ RefineDialog::RefineDialog(ChatClient &client, JobListModel &jobs, const Project
     connect(m_accept, &QPushButton::clicked, this, &RefineDialog::acceptProposal);
     connect(m_reject, &QPushButton::clicked, this, &RefineDialog::rejectProposal);
     connect(m_retry, &QPushButton::clicked, this, &RefineDialog::retryProposal);
+    connect(m_restore, &QPushButton::clicked, this, [this] {
+        const QModelIndexList rows = m_table->selectionModel()->selectedRows();
+        if (!rows.isEmpty())
+            restoreIteration(rows.first().row());
+    });
+    connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this, &RefineDialog::updateRestore);
     connect(buttons, &QDialogButtonBox::rejected, this, &RefineDialog::reject);
     connect(m_harness, &HarnessChoice::changed, this, &RefineDialog::updateHarness);
     connect(m_students, &QLineEdit::textChanged, this, &RefineDialog::updateHarness);
@@ -211,6 +239,14 @@ bool RefineDialog::setSkill(const QString &name)
 {
     const int index = m_skill->findText(name);
     m_skill->setCurrentIndex(index >= 0 ? index : m_skill->currentIndex());
+    return index >= 0;
+}
+
+bool RefineDialog::selectSkillDir(const QString &skillDir)
+{
+    const int index = skillDir.isEmpty() ? -1 : m_skill->findData(QDir::cleanPath(skillDir));
+    if (index >= 0)
+        m_skill->setCurrentIndex(index);
     return index >= 0;
 }
 
@@ -234,7 +270,7 @@ void RefineDialog::setStudents(const QStringList &models)
 void RefineDialog::setTargetLift(double lift)
 {
     m_useTargetLift->setChecked(true);
-    m_targetLift->setValue(lift);
+    m_targetLift->setValue(lift * 100);
 }
 
 void RefineDialog::setIterations(int iterations)
@@ -284,7 +320,7 @@ RefineRequest RefineDialog::request() const
     request.runsDir = m_project.runsPath();
     request.criteria.maxIterations = m_iterations->value();
     if (m_useTargetLift->isChecked()) {
-        request.criteria.targetLift = m_targetLift->value();
+        request.criteria.targetLift = m_targetLift->value() / 100;
     }
     request.profile = profileFromName(m_project.defaults().validationProfile).value_or(ValidationProfile::AgentSkills);
     request.config.mode = m_project.defaults().skillDelivery; // Skillforge's loop only: a CLI finds the skill itself
@@ -323,6 +359,7 @@ void RefineDialog::start()
 
     m_skillDir = request.skillDir;
     m_model->clear();
+    updateRestore();
     m_trainLift->clear();
     m_heldOutLift->clear();
     m_loop = new RefineLoop(m_client, m_commandRunner, this);
@@ -385,6 +422,9 @@ void RefineDialog::showFailedReply(bool show)
 void RefineDialog::reject()
 {
     if (m_loop && m_loop->canRetry()) {
+        // Closed instead of Retry: the skill gets the best version measured, not the last one.
+        m_loop->keepBest();
+        Q_EMIT skillChanged(m_skillDir);
         QDialog::reject();
         return;
     }
@@ -398,12 +438,11 @@ void RefineDialog::reject()
 void RefineDialog::onIteration(const RefineIteration &iteration)
 {
     m_model->upsert(iteration);
-    m_trainLift->append(iteration.number, iteration.trainLift);
+    m_trainLift->append(iteration.number, iteration.trainLift * 100);
     if (iteration.heldOutLift) {
-        m_heldOutLift->append(iteration.number, *iteration.heldOutLift);
+        m_heldOutLift->append(iteration.number, *iteration.heldOutLift * 100);
     }
-    m_iterationAxis->setRange(1, qMax(2, iteration.number));
-    m_iterationAxis->setTickCount(qMax(2, iteration.number));
+    charts::setPaddedRange(m_iterationAxis, 1, qMax(2, iteration.number), qMax(1, iteration.number / 8));
     if (m_job) {
         // The first evaluation, then one per improvement.
         m_job->setProgress(double(iteration.number) / double(m_iterations->value() + 1));
@@ -429,9 +468,19 @@ void RefineDialog::onFinished(const QString &reason)
     for (const RefineIteration &iteration : m_loop->iterations()) {
         m_model->upsert(iteration);
     }
-    m_status->setText(tr("Stopped: %1").arg(reason));
+    m_model->setKept(m_loop->keptIteration());
+    // Which version the folder holds and why, last: the user's next step depends on it.
+    QString text = tr("Stopped: %1.").arg(reason);
+    if (!m_loop->keptText().isEmpty()) {
+        text += u'\n' + m_loop->keptText();
+        if (m_model->rowCount() > 1)
+            text += tr(" The other versions stay: select one above and Restore This Version.");
+    }
+    m_status->setText(text);
+    updateRestore();
     if (m_job) {
-        reason == u"cancelled" ? m_job->markCancelled() : m_job->finish(reason);
+        reason == u"cancelled" ? m_job->markCancelled()
+                               : m_job->finish(reason + QStringLiteral(". ") + m_loop->keptText());
     }
     Q_EMIT skillChanged(m_skillDir);
 }
@@ -457,9 +506,44 @@ void RefineDialog::onFailed(const QString &message)
                                     .arg(message));
     } else {
         m_loop->deleteLater();
-        m_status->setText(message);
+        m_model->setKept(m_loop->keptIteration());
+        m_status->setText(m_loop->keptText().isEmpty() ? message : message + u'\n' + m_loop->keptText());
     }
+    updateRestore();
     Q_EMIT skillChanged(m_skillDir);
+}
+
+bool RefineDialog::restoreIteration(int row)
+{
+    if (m_running || row < 0 || row >= m_model->rowCount())
+        return false;
+    const RefineIteration &iteration = m_model->iterations().at(row);
+    if (iteration.versionId.isEmpty()) {
+        m_status->setText(tr("Iteration %1's version was not stored; it cannot be put back.").arg(iteration.number));
+        return false;
+    }
+    if (const QString error = SkillVersionStore(m_skillDir).restore(iteration.versionId); !error.isEmpty()) {
+        m_status->setText(tr("Iteration %1's version could not be put back: %2").arg(iteration.number).arg(error));
+        return false;
+    }
+    m_model->setKept(iteration.number);
+    m_status->setText(
+        tr("The skill holds iteration %1's version again (lift %2%3); the version it replaced is "
+           "stored too.")
+            .arg(iteration.number)
+            .arg(liftInPoints(iteration.trainLift))
+            .arg(iteration.heldOutLift ? tr(", %1 held out").arg(liftInPoints(*iteration.heldOutLift)) : QString()));
+    updateRestore();
+    Q_EMIT skillChanged(m_skillDir);
+    return true;
+}
+
+void RefineDialog::updateRestore()
+{
+    const QModelIndexList rows = m_table->selectionModel()->selectedRows();
+    const RefineIteration *selected = rows.isEmpty() ? nullptr : &m_model->iterations().at(rows.first().row());
+    m_restore->setEnabled(!m_running && selected && !selected->versionId.isEmpty() &&
+                          selected->number != m_model->kept());
 }
 
 void RefineDialog::setRunning(bool running)
@@ -467,6 +551,7 @@ void RefineDialog::setRunning(bool running)
     m_running = running;
     m_harness->setEnabled(!running);
     updateHarness();
+    updateRestore();
     for (QWidget *input : {static_cast<QWidget *>(m_skill), static_cast<QWidget *>(m_suite),
                            static_cast<QWidget *>(m_teacher), static_cast<QWidget *>(m_students),
                            static_cast<QWidget *>(m_iterations), static_cast<QWidget *>(m_useTargetLift),

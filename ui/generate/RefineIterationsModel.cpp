@@ -1,5 +1,9 @@
 #include "generate/RefineIterationsModel.h"
 
+#include "eval/RunSummary.h"
+
+#include <QFont>
+
 namespace sf {
 
 namespace {
@@ -7,11 +11,6 @@ namespace {
 QString percent(double rate)
 {
     return QString::number(qRound(rate * 100)) + u'%';
-}
-
-QString signedFraction(double value)
-{
-    return (value >= 0 ? QStringLiteral("+") : QString()) + QString::number(value, 'f', 2);
 }
 
 } // namespace
@@ -40,7 +39,17 @@ void RefineIterationsModel::clear()
 {
     beginResetModel();
     m_iterations.clear();
+    m_kept = 0;
     endResetModel();
+}
+
+void RefineIterationsModel::setKept(int number)
+{
+    if (number == m_kept)
+        return;
+    m_kept = number;
+    if (!m_iterations.isEmpty())
+        Q_EMIT dataChanged(index(0, 0), index(int(m_iterations.size()) - 1, ColumnCount - 1));
 }
 
 int RefineIterationsModel::rowCount(const QModelIndex &parent) const
@@ -66,6 +75,11 @@ QVariant RefineIterationsModel::data(const QModelIndex &index, int role) const
     if (role == Qt::ToolTipRole && index.column() == Version) {
         return it.runDir;
     }
+    if (role == Qt::FontRole && m_kept != 0 && it.number == m_kept) {
+        QFont bold;
+        bold.setBold(true);
+        return bold;
+    }
     if (role != Qt::DisplayRole) {
         return {};
     }
@@ -75,20 +89,23 @@ QVariant RefineIterationsModel::data(const QModelIndex &index, int role) const
     case Version:
         return it.versionId;
     case Lift:
-        return signedFraction(it.trainLift);
+        return liftInPoints(it.trainLift);
     case WithSkill:
         return percent(it.trainPassRate);
     case WithoutSkill:
         return percent(it.baselinePassRate);
     case HeldOutLift:
-        return it.heldOutLift ? signedFraction(*it.heldOutLift) : tr("none held out");
+        return it.heldOutLift ? liftInPoints(*it.heldOutLift) : tr("none held out");
     case Tokens:
         return QString::number(qRound64(it.meanTokens));
-    case Decision:
-        if (it.proposedVersionId.isEmpty()) {
-            return QString();
-        }
-        return it.accepted ? tr("proposal accepted") : tr("proposal waiting");
+    case Decision: {
+        QString text;
+        if (!it.proposedVersionId.isEmpty())
+            text = it.accepted ? tr("proposal accepted") : tr("proposal waiting");
+        if (m_kept != 0 && it.number == m_kept)
+            text = text.isEmpty() ? tr("kept in the skill") : tr("%1; kept in the skill").arg(text);
+        return text;
+    }
     case ColumnCount:
         break;
     }
@@ -116,7 +133,7 @@ QVariant RefineIterationsModel::headerData(int section, Qt::Orientation orientat
     case Tokens:
         return tr("Tokens / item");
     case Decision:
-        return tr("Proposal");
+        return tr("Proposal / kept");
     case ColumnCount:
         break;
     }

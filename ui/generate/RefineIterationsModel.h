@@ -7,7 +7,8 @@
 
 namespace sf {
 
-/** The refine loop's iterations as a table: one row per evaluated version. */
+/** The refine loop's iterations as a table: one row per evaluated version, lifts in percentage points, and which
+ * version the skill folder holds once the loop ended. */
 class RefineIterationsModel final : public QAbstractTableModel
 {
     Q_OBJECT
@@ -32,6 +33,9 @@ public:
     void upsert(const RefineIteration &iteration);
     void clear();
     const QList<RefineIteration> &iterations() const { return m_iterations; }
+    /// The iteration whose version the skill folder holds (0: none said yet); its row says so.
+    void setKept(int number);
+    int kept() const { return m_kept; }
 
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;
@@ -40,6 +44,7 @@ public:
 
 private:
     QList<RefineIteration> m_iterations;
+    int m_kept = 0;
 };
 
 } // namespace sf

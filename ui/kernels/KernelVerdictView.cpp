@@ -1,5 +1,7 @@
 #include "kernels/KernelVerdictView.h"
 
+#include "common/Theme.h"
+
 #include <QBarCategoryAxis>
 #include <QBarSeries>
 #include <QBarSet>
@@ -12,27 +14,46 @@
 #include <QListWidget>
 #include <QPlainTextEdit>
 #include <QSplitter>
+#include <QStackedWidget>
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QTextBlock>
-#include <QValueAxis>
 #include <QVBoxLayout>
+#include <QValueAxis>
 #include <algorithm>
 
 namespace sf {
 
 namespace {
 
-QTableWidget *makeTable(const QStringList &headers, QWidget *parent)
+/// A table whose @p stretched column (a kernel's or a shape's name, a failure's text) takes the room the numbers
+/// leave; the numbers keep their own widths, so a last column such as "Spill loads (B)" does not take it instead.
+QTableWidget *makeTable(const QStringList &headers, int stretched, QWidget *parent)
 {
     auto *table = new QTableWidget(0, int(headers.size()), parent);
     table->setHorizontalHeaderLabels(headers);
     table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     table->setSelectionBehavior(QAbstractItemView::SelectRows);
     table->verticalHeader()->setVisible(false);
-    table->horizontalHeader()->setStretchLastSection(true);
     table->setTextElideMode(Qt::ElideMiddle);
+    QHeaderView *header = table->horizontalHeader();
+    header->setStretchLastSection(false);
+    header->setSectionResizeMode(QHeaderView::ResizeToContents);
+    header->setSectionResizeMode(stretched, QHeaderView::Stretch);
     return table;
+}
+
+/// A tab's page: its content, or in its place a sentence that says why it is empty.
+QStackedWidget *withEmptyNote(QWidget *content, QLabel *note, QWidget *parent)
+{
+    note->setWordWrap(true);
+    note->setAlignment(Qt::AlignCenter);
+    note->setMargin(24);
+    note->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto *stack = new QStackedWidget(parent);
+    stack->addWidget(content);
+    stack->addWidget(note);
+    return stack;
 }
 
 void setRow(QTableWidget *table, int row, const QStringList &cells)
@@ -46,7 +67,10 @@ void setRow(QTableWidget *table, int row, const QStringList &cells)
     }
 }
 
-QString number(double v, int precision = 3) { return QString::number(v, 'g', precision); }
+QString number(double v, int precision = 3)
+{
+    return QString::number(v, 'g', precision);
+}
 
 /// What the kernel achieved of the device's peak bandwidth and FP32 rate; "" from a runner that did not say.
 QString ofPeak(const KernelTimingRow &t)
@@ -67,13 +91,16 @@ KernelVerdictView::KernelVerdictView(QWidget *parent)
     , m_diagnostics(new QListWidget(this))
     , m_resources(makeTable({tr("Kernel"), tr("Arch"), tr("Registers"), tr("Shared (B)"), tr("Stack (B)"),
                              tr("Spill stores (B)"), tr("Spill loads (B)")},
-                            this))
+                            0, this))
     , m_correctness(makeTable({tr("Shape"), tr("Seed"), tr("Result"), tr("Max abs error"), tr("Max rel error"),
                                tr("Rel. L2 error"), tr("Mismatches"), tr("Why")},
-                              this))
+                              7, this))
     , m_timing(makeTable({tr("Shape"), tr("Size"), tr("Candidate (µs)"), tr("95% interval"), tr("Baseline (µs)"),
                           tr("Speedup"), tr("GB/s"), tr("Speed of light"), tr("Of peak"), tr("Flags")},
-                         this))
+                         9, this))
+    , m_resourcesNote(new QLabel(this))
+    , m_correctnessNote(new QLabel(this))
+    , m_timingNote(new QLabel(this))
     , m_chart(new QChart)
 {
     m_status->setWordWrap(true);
@@ -92,10 +119,14 @@ KernelVerdictView::KernelVerdictView(QWidget *parent)
         m_source->centerCursor();
     });
 
-    auto *sourceSplit = new QSplitter(Qt::Vertical, this);
-    sourceSplit->addWidget(m_source);
-    sourceSplit->addWidget(m_diagnostics);
-    sourceSplit->setStretchFactor(0, 3);
+    m_sourceSplit = new QSplitter(Qt::Vertical, this);
+    m_sourceSplit->addWidget(m_source);
+    m_sourceSplit->addWidget(m_diagnostics);
+    m_sourceSplit->setStretchFactor(0, 3);
+    m_sourceSplit->setStretchFactor(1, 1);
+    m_sourceSplit->setChildrenCollapsible(false);
+    // However many messages a failed build leaves, the source keeps room to read the lines they point at.
+    m_source->setMinimumHeight(m_source->fontMetrics().lineSpacing() * MinSourceLines);
 
     m_chart->setTitle(tr("Speedup over the baseline and fraction of the speed-of-light bound"));
     auto *chartView = new QChartView(m_chart, this);
@@ -105,10 +136,10 @@ KernelVerdictView::KernelVerdictView(QWidget *parent)
     timingSplit->addWidget(m_timing);
     timingSplit->addWidget(chartView);
 
-    m_tabs->addTab(sourceSplit, tr("Source"));
-    m_tabs->addTab(m_resources, tr("Resources"));
-    m_tabs->addTab(m_correctness, tr("Correctness"));
-    m_tabs->addTab(timingSplit, tr("Timing"));
+    m_tabs->addTab(m_sourceSplit, tr("Source"));
+    m_tabs->addTab(withEmptyNote(m_resources, m_resourcesNote, this), tr("Resources"));
+    m_tabs->addTab(withEmptyNote(m_correctness, m_correctnessNote, this), tr("Correctness"));
+    m_tabs->addTab(withEmptyNote(timingSplit, m_timingNote, this), tr("Timing"));
 
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -117,7 +148,10 @@ KernelVerdictView::KernelVerdictView(QWidget *parent)
     clear();
 }
 
-QString KernelVerdictView::statusText() const { return m_status->text(); }
+QString KernelVerdictView::statusText() const
+{
+    return m_status->text();
+}
 
 void KernelVerdictView::clear()
 {
@@ -130,6 +164,53 @@ void KernelVerdictView::clear()
     m_chart->removeAllSeries();
     for (QAbstractAxis *axis : m_chart->axes())
         m_chart->removeAxis(axis);
+    const QString unchecked = tr("Not checked yet: Check builds the candidate and runs it against the task's "
+                                 "reference.");
+    setEmptyNote(m_resourcesNote, unchecked);
+    setEmptyNote(m_correctnessNote, unchecked);
+    setEmptyNote(m_timingNote, unchecked);
+}
+
+void KernelVerdictView::setEmptyNote(QLabel *note, const QString &why)
+{
+    note->setText(why);
+    auto *stack = static_cast<QStackedWidget *>(note->parentWidget());
+    stack->setCurrentIndex(why.isEmpty() ? 0 : 1);
+}
+
+QString KernelVerdictView::emptyNote(const QLabel *note)
+{
+    const auto *stack = static_cast<const QStackedWidget *>(note->parentWidget());
+    return stack->currentWidget() == note ? note->text() : QString();
+}
+
+void KernelVerdictView::explainEmptyTabs(const KernelVerdict &verdict)
+{
+    // Each empty tab says why it is empty, from what the check got to.
+    QString notBuilt, notRun, notTimed;
+    if (verdict.notRun() && !verdict.build.ok) {
+        // "not built: nvcc was not found on this machine" said as a sentence.
+        QString reason = verdict.reason;
+        if (!reason.isEmpty())
+            reason[0] = reason[0].toUpper();
+        notBuilt = notRun = reason.endsWith(u'.') ? reason : reason + u'.';
+    } else if (!verdict.build.ok) {
+        notBuilt = notRun = tr("Not run: the build failed. Its messages are on the Source tab.");
+    } else if (verdict.notRun()) {
+        notRun = tr("Not run: %1. The candidate compiled; correctness and timing need a CUDA device. Choose "
+                    "Slurm under \u201cRun heavy work on\u201d, or check it on a machine with a GPU.")
+                     .arg(verdict.reason);
+    } else if (!verdict.passed() && !verdict.correctness.isEmpty()) {
+        notTimed = tr("Not timed: the candidate failed correctness (see the Correctness tab).");
+    }
+    const QString nothing = tr("Nothing here: %1.").arg(verdict.reason);
+    setEmptyNote(m_resourcesNote,
+                 verdict.build.resources.isEmpty() ? (notBuilt.isEmpty() ? nothing : notBuilt) : QString());
+    setEmptyNote(m_correctnessNote, verdict.correctness.isEmpty() ? (notRun.isEmpty() ? nothing : notRun) : QString());
+    setEmptyNote(m_timingNote, verdict.timing.isEmpty() ? (!notRun.isEmpty()     ? notRun
+                                                           : !notTimed.isEmpty() ? notTimed
+                                                                                 : nothing)
+                                                        : QString());
 }
 
 void KernelVerdictView::showCandidate(const QString &name, const QString &source)
@@ -144,18 +225,18 @@ void KernelVerdictView::showCandidate(const QString &name, const QString &source
 void KernelVerdictView::setVerdict(const KernelVerdict &verdict)
 {
     clear();
-    QString color = QStringLiteral("#b00020");
-    if (verdict.passed())
-        color = QStringLiteral("#1b7f3a");
-    else if (verdict.notRun())
-        color = QStringLiteral("#8a6d00");
+    const Theme::Status status = verdict.passed()   ? Theme::Status::Pass
+                                 : verdict.notRun() ? Theme::Status::Warn
+                                                    : Theme::Status::Fail;
     m_status->setText(QStringLiteral("<b style='color:%1'>%2</b> — %3")
-                          .arg(color, verdict.statusText().toHtmlEscaped(), verdict.reason.toHtmlEscaped()));
+                          .arg(Theme::statusTextOnWindow(status).name(), verdict.statusText().toHtmlEscaped(),
+                               verdict.reason.toHtmlEscaped()));
     m_status->setToolTip(verdict.evidence());
     showSource(verdict);
     showResources(verdict);
     showCorrectness(verdict);
     showTiming(verdict);
+    explainEmptyTabs(verdict);
     // Open where the story is: the errors, the failing cases, or the timing.
     if (!verdict.build.ok && !verdict.build.diagnostics.isEmpty())
         m_tabs->setCurrentIndex(0);
@@ -183,7 +264,8 @@ void KernelVerdictView::showSource(const KernelVerdict &verdict)
         QTextEdit::ExtraSelection mark;
         mark.cursor = QTextCursor(block);
         mark.format.setProperty(QTextFormat::FullWidthSelection, true);
-        mark.format.setBackground(d.severity == u"error" ? QColor(255, 205, 210) : QColor(255, 243, 196));
+        mark.format.setBackground(
+            Theme::statusColors(d.severity == u"error" ? Theme::Status::Fail : Theme::Status::Warn).background);
         mark.format.setToolTip(d.message);
         marks << mark;
     }
@@ -191,6 +273,11 @@ void KernelVerdictView::showSource(const KernelVerdict &verdict)
         new QListWidgetItem(tr("rejected import %1: %2").arg(r.symbol, r.reason), m_diagnostics);
     m_source->setExtraSelections(marks);
     m_diagnostics->setVisible(m_diagnostics->count() > 0);
+    if (m_diagnostics->count() > 0) {
+        // Three quarters to the source, the rest (a few messages) to the list, whatever it asked for.
+        const int total = std::max(m_sourceSplit->height(), m_source->minimumHeight() * 2);
+        m_sourceSplit->setSizes({total * 3 / 4, total - total * 3 / 4});
+    }
 }
 
 void KernelVerdictView::showResources(const KernelVerdict &verdict)
@@ -202,12 +289,8 @@ void KernelVerdictView::showResources(const KernelVerdict &verdict)
                {k.function, k.arch, QString::number(k.registers), QString::number(k.sharedBytes),
                 QString::number(k.stackBytes), QString::number(k.spillStoreBytes), QString::number(k.spillLoadBytes)});
     }
-    m_resources->resizeColumnsToContents();
-    // Kernel names can be long (templates, mangled C++): the name column gets at most 40% of the width, elided
-    // in the middle (the whole name is in the tooltip), so the numbers beside it stay in view.
-    const int cap = std::max(160, m_resources->viewport()->width() * 2 / 5);
-    if (m_resources->columnWidth(0) > cap)
-        m_resources->setColumnWidth(0, cap);
+    // Kernel names can be long (templates, mangled C++): the name column stretches over what the numbers leave,
+    // elided in the middle (the whole name is in the tooltip).
 }
 
 void KernelVerdictView::showCorrectness(const KernelVerdict &verdict)
@@ -217,13 +300,12 @@ void KernelVerdictView::showCorrectness(const KernelVerdict &verdict)
     for (const KernelCorrectnessRow &c : verdict.correctness) {
         setRow(m_correctness, row,
                {c.shape, QString::number(c.seed), c.passed ? tr("pass") : tr("FAIL"), number(c.maxAbsError),
-                number(c.maxRelError), number(c.relL2Error), QStringLiteral("%1 / %2").arg(c.mismatches).arg(c.elements),
-                c.failure});
+                number(c.maxRelError), number(c.relL2Error),
+                QStringLiteral("%1 / %2").arg(c.mismatches).arg(c.elements), c.failure});
         if (!c.passed)
-            m_correctness->item(row, 2)->setForeground(QColor(176, 0, 32));
+            m_correctness->item(row, 2)->setForeground(Theme::statusTextOnBase(Theme::Status::Fail));
         ++row;
     }
-    m_correctness->resizeColumnsToContents();
 }
 
 void KernelVerdictView::showTiming(const KernelVerdict &verdict)
@@ -240,15 +322,14 @@ void KernelVerdictView::showTiming(const KernelVerdict &verdict)
         setRow(m_timing, row++,
                {t.shape, t.dims, number(t.candidateMedianUs, 4),
                 QStringLiteral("%1 – %2").arg(number(t.candidateLowUs, 4), number(t.candidateHighUs, 4)),
-                number(t.baselineMedianUs, 4), QStringLiteral("%1×").arg(number(t.speedup)),
-                number(t.bandwidthGbs, 4), QStringLiteral("%1%").arg(number(t.fractionOfSpeedOfLight * 100, 3)),
-                ofPeak(t), t.flags.join(QStringLiteral("; "))});
+                number(t.baselineMedianUs, 4), QStringLiteral("%1×").arg(number(t.speedup)), number(t.bandwidthGbs, 4),
+                QStringLiteral("%1%").arg(number(t.fractionOfSpeedOfLight * 100, 3)), ofPeak(t),
+                t.flags.join(QStringLiteral("; "))});
         *speedups << t.speedup;
         fractions->append(double(shapes.size()), t.fractionOfSpeedOfLight);
         shapes << t.shape;
         maxSpeedup = std::max(maxSpeedup, t.speedup);
     }
-    m_timing->resizeColumnsToContents();
     if (shapes.isEmpty()) {
         delete speedups;
         delete fractions;

@@ -262,8 +262,8 @@ void ExportReportDialog::startExport()
     m_open->setVisible(false);
     m_status->setText(tr("Writing %1…").arg(QDir::toNativeSeparators(path)));
     if (m_jobs) {
-        m_job = m_jobs->add(new Job(
-            tr("Export %1 report of %2").arg(reportFormatName(format).toUpper(), QFileInfo(runDir).fileName())));
+        m_job = m_jobs->add(
+            new Job(tr("Export %1 report of %2").arg(reportFormatName(format).toUpper(), runNameIn(runDir))));
         m_job->setCancellable(false); // one atomic write: there is nothing half-done to stop
     }
     updateButtons();

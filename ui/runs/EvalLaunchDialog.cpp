@@ -1,15 +1,16 @@
 #include "runs/EvalLaunchDialog.h"
 
 #include "agents/Harness.h"
+#include "cluster/EvalLaunch.h"
 #include "common/ExecutorChoiceBox.h"
 #include "common/HarnessChoice.h"
 #include "common/ModelDefaults.h"
 #include "common/TokenEstimate.h"
 #include "eval/EffectiveConcurrency.h"
-#include "eval/RunEstimate.h"
 #include "eval/StudentTools.h"
 #include "llm/ChatClient.h"
 #include "llm/LocalRuntime.h"
+#include "project/AppSettings.h"
 #include "project/Project.h"
 #include "suite/SuiteEditor.h"
 #include "suite/SuiteEditorDialog.h"
@@ -26,6 +27,7 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSpinBox>
+#include <QToolButton>
 
 namespace sf {
 
@@ -52,11 +54,16 @@ EvalLaunchDialog::EvalLaunchDialog(const Project &project, const ChatClient *cha
     setMinimumWidth(620);
     for (const ProjectItem &skill : project.items(ProjectItem::Kind::Skill))
         m_skill->addItem(skill.name, skill.path);
+    m_skill->setObjectName(QStringLiteral("skillChoice"));
     m_suite->setObjectName(QStringLiteral("suiteChoice"));
-    // The project's first suite: a suite that exists beats the skill's own tests, which many skills lack.
-    listSuites(project.items(ProjectItem::Kind::TestSuite).isEmpty()
-                   ? QString()
-                   : project.items(ProjectItem::Kind::TestSuite).first().path);
+    const AppSettings settings;
+    // The suite last run, else the project's first: a suite that exists beats the skill's own tests, which many
+    // skills lack.
+    const QString last = settings.lastEvalSuite();
+    const QList<ProjectItem> suites = project.items(ProjectItem::Kind::TestSuite);
+    const bool lastIsHere =
+        std::any_of(suites.cbegin(), suites.cend(), [&last](const ProjectItem &item) { return item.path == last; });
+    listSuites(lastIsHere ? last : suites.isEmpty() ? QString() : suites.first().path);
     m_models->setPlainText(defaultStudentModels(project, chat).join(u'\n'));
     m_models->setPlaceholderText(QStringLiteral("%1\nopenai:gpt-4.1-mini").arg(LocalRuntime::qualifiedModelName()));
     m_models->setToolTip(tr("PROVIDER:MODEL, one per line (commas work too). The models of the last run are "
@@ -67,15 +74,17 @@ EvalLaunchDialog::EvalLaunchDialog(const Project &project, const ChatClient *cha
     m_repeats->setObjectName(QStringLiteral("repeats"));
     m_repeats->setRange(1, 50);
     m_repeats->setToolTip(tr("How often each case runs per model and arm, unless the case says itself"));
-    m_repeats->setValue(std::max(1, project.defaults().repeats));
+    m_repeats->setValue(settings.lastEvalRepeats() > 0 ? settings.lastEvalRepeats()
+                                                       : std::max(1, project.defaults().repeats));
     m_repeatsForEveryCase->setObjectName(QStringLiteral("repeatsForEveryCase"));
     m_repeatsForEveryCase->setToolTip(tr("Unchecked, a case that sets its own repeats in the suite runs that often"));
     m_repeatsForEveryCase->setVisible(false); // shown when the suite has cases with repeats of their own
     m_mode->addItem(tr("Inline (the skill's body in the system prompt)"), QStringLiteral("inline"));
     m_mode->addItem(tr("Agentic (listed; the model loads it with a tool)"), QStringLiteral("agentic"));
     m_mode->setCurrentIndex(project.defaults().skillDelivery == QLatin1String("agentic") ? 1 : 0);
+    m_concurrency->setObjectName(QStringLiteral("concurrency"));
     m_concurrency->setRange(1, 64);
-    m_concurrency->setValue(4);
+    m_concurrency->setValue(settings.lastEvalConcurrency() > 0 ? settings.lastEvalConcurrency() : 4);
     // Where a case needs them only, by default: a question answered in text gains nothing from tools, and a small
     // model offered them loops through calls (ToolOffer.h).
     m_tools->addItem(tr("Where a case needs them (files, a workspace verifier, agentic mode)"), int(ToolOffer::Auto));
@@ -92,7 +101,15 @@ EvalLaunchDialog::EvalLaunchDialog(const Project &project, const ChatClient *cha
     suiteRow->addWidget(editSuite);
     connect(editSuite, &QPushButton::clicked, this, &EvalLaunchDialog::editSuite);
     form->addRow(tr("Test suite:"), suiteRow);
-    form->addRow(tr("Student models:"), m_models);
+    auto *modelsRow = new QHBoxLayout;
+    modelsRow->addWidget(m_models, 1);
+    modelsRow->addWidget(addModelButton(this, modelChoices(project, chat),
+                                        [this](const QString &model) {
+                                            m_models->setPlainText(
+                                                withModelAdded(m_models->toPlainText(), model, QStringLiteral("\n")));
+                                        }),
+                         0, Qt::AlignTop);
+    form->addRow(tr("Student models:"), modelsRow);
     m_harness->addRowsTo(form);
     auto *repeatsRow = new QHBoxLayout;
     repeatsRow->addWidget(m_repeats);
@@ -128,6 +145,14 @@ EvalLaunchDialog::EvalLaunchDialog(const Project &project, const ChatClient *cha
 bool EvalLaunchDialog::isLookingForCli() const
 {
     return m_harness->isLookingForCli();
+}
+
+bool EvalLaunchDialog::selectSkillDir(const QString &skillDir)
+{
+    const int index = skillDir.isEmpty() ? -1 : m_skill->findData(QDir::cleanPath(skillDir));
+    if (index >= 0)
+        m_skill->setCurrentIndex(index);
+    return index >= 0;
 }
 
 void EvalLaunchDialog::harnessChanged()
@@ -229,9 +254,13 @@ void EvalLaunchDialog::updateSummary()
         }
         if (const auto *error = std::get_if<LoadError>(&*m_suiteRead)) {
             lines << tr("The suite cannot be read: %1").arg(error->toString());
+            m_executor->setNothingToSend({});
             ready = false;
         } else {
-            const RunEstimate estimate = estimateRun(std::get<TestSuite>(*m_suiteRead), p.config, m_skillTokens);
+            if (!m_pace)
+                m_pace = measuredPace(m_runsDir);
+            const RunEstimate estimate =
+                estimateRun(std::get<TestSuite>(*m_suiteRead), p.config, m_skillTokens, *m_pace);
             const auto count = [](qsizetype n, const QString &one, const QString &many) {
                 return n == 1 ? one : many.arg(n);
             };
@@ -247,11 +276,28 @@ void EvalLaunchDialog::updateSummary()
                             .arg(count(estimate.casesOwnRepeats, tr("1 case keeps its"), tr("%1 cases keep their")));
             else if (estimate.casesOwnRepeats > 0)
                 line += tr(" (Repeats for every case, the suite's own repeats set aside)");
-            lines << line + tr("; %1 on this machine.").arg(roughDuration(estimate.seconds));
-            if (executor().isSlurm())
-                lines << tr("Command and cuda_kernel verifiers run as Slurm jobs (%1); model calls stay here. "
-                            "Slurm is asked first whether it takes them.")
-                             .arg(executor().slurmOptionsText());
+            QString basis;
+            if (estimate.guessed.isEmpty())
+                basis = tr("at the pace earlier runs measured");
+            else if (estimate.measured.isEmpty())
+                basis = tr("a first guess: the first run measures the real pace");
+            else
+                basis =
+                    tr("a first guess for %1, which never ran here").arg(estimate.guessed.join(QStringLiteral(", ")));
+            lines << line + tr("; %1 (%2).").arg(roughDuration(estimate.seconds), basis);
+            // Slurm only takes shell-command and CUDA kernel checks: a suite without them has nothing to send, and
+            // must not fail on a scheduler it never needed (issue 35, item 14).
+            const HeavyChecks heavy = heavyChecksIn(std::get<TestSuite>(*m_suiteRead));
+            m_executor->setNothingToSend(
+                heavy.any() ? QString()
+                            : tr("This suite has no shell-command or CUDA kernel checks, the only work Slurm takes: "
+                                 "everything runs on this machine."));
+            if (!heavy.any() && m_executor->slurmAvailable())
+                lines << tr("Nothing for Slurm: this suite's checks (text, files, judges) all run on this machine.");
+            else if (executor().isSlurm())
+                lines << tr("Slurm jobs (%1) run the suite's %2; model calls and the other checks stay here. Slurm "
+                            "is asked first whether it takes them.")
+                             .arg(executor().slurmOptionsText(), heavy.describe());
             if (const QString note = missingJudgeNote(std::get<TestSuite>(*m_suiteRead), p.config.judgeModel,
                                                       tr("Choose one in Judge model below."));
                 !note.isEmpty())
@@ -283,7 +329,12 @@ QString EvalLaunchDialog::summaryText() const
 
 void EvalLaunchDialog::accept()
 {
-    rememberStudentModels(plan().config.models);
+    const EvalPlan p = plan();
+    rememberStudentModels(p.config.models);
+    AppSettings settings;
+    settings.setLastEvalSuite(p.suitePath);
+    settings.setLastEvalRepeats(p.config.runs);
+    settings.setLastEvalConcurrency(p.config.concurrency);
     m_executor->remember();
     m_harness->remember();
     QDialog::accept();

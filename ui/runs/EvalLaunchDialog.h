@@ -2,6 +2,7 @@
 
 #include "cluster/ExecutorChoice.h"
 #include "eval/EvalSession.h"
+#include "eval/RunEstimate.h"
 #include "eval/TestSuite.h"
 
 #include <QDialog>
@@ -22,11 +23,12 @@ class ExecutorChoiceBox;
 class HarnessChoice;
 class Project;
 
-/// Asks what to evaluate: a skill of the project, a suite (one of tests/*.json, or the skill's own tests
-/// where it has them), the student models, who drives them (Skillforge's loop, or a real agent CLI — Claude Code,
-/// Codex — installed by setup or the user's own), repeats and how the skill is delivered; and says, before Run,
-/// how many items that makes and roughly how long they take, what the harness measures, and which models cannot be
-/// reached or do not fit the harness. A CLI is looked for off the UI thread when it is chosen.
+/// Asks what to evaluate: a skill of the project (the one open, when one is), a suite (one of tests/*.json, or the
+/// skill's own tests where it has them; the last one run), the student models, who drives them (Skillforge's loop, or
+/// a real agent CLI — Claude Code, Codex — installed by setup or the user's own), repeats, concurrency (both as last
+/// run) and how the skill is delivered; and says, before Run, how many items that makes and roughly how long they
+/// take (at the pace earlier runs measured), whether the suite has anything for Slurm, what the harness measures, and
+/// which models cannot be reached or do not fit the harness. A CLI is looked for off the UI thread when it is chosen.
 class EvalLaunchDialog final : public QDialog
 {
     Q_OBJECT
@@ -44,7 +46,10 @@ public:
     QString summaryText() const;
     /// Whether the chosen agent CLI is still being looked for (Run waits for it).
     bool isLookingForCli() const;
-    /// Run: the student models, the harness and where heavy work runs are remembered for the next dialog.
+    /// Selects the skill in @p skillDir (the one open in the Skill view); false when the project has no such skill.
+    bool selectSkillDir(const QString &skillDir);
+    /// Run: the student models, the suite, repeats, concurrency, the harness and where heavy work runs are
+    /// remembered for the next dialog.
     void accept() override;
 
 private:
@@ -74,6 +79,7 @@ private:
     QString m_readFor; // the skill and suite m_suiteRead and m_skillTokens were read from
     std::optional<std::variant<TestSuite, LoadError>> m_suiteRead;
     int m_skillTokens = 0;
+    std::optional<MeasuredPace> m_pace; ///< read from the project's runs once, when first needed
 };
 
 } // namespace sf

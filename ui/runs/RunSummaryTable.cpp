@@ -47,8 +47,10 @@ QTableWidgetItem *armCell(const ArmSummary *arm)
                                             .arg(p.trials)
                                             .arg(percent(p.ci.low), percent(p.ci.high)));
     item->setTextAlignment(Qt::AlignCenter);
-    if (p.trials > 0)
+    if (p.trials > 0) {
         item->setBackground(Theme::passShareBackground(p.rate));
+        item->setForeground(Theme::textOn(item->background().color())); // a pair that reads after a theme change too
+    }
     return item;
 }
 

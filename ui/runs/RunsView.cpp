@@ -106,6 +106,7 @@ RunsView::RunsView(QWidget *parent)
     m_table->setHeaderLabels({tr("Run"), tr("Items"), tr("Last written")});
     m_table->setRootIsDecorated(false);
     m_table->setUniformRowHeights(true);
+    m_table->setTextElideMode(Qt::ElideMiddle); // runs of one skill differ at the end of their names
     m_table->header()->setStretchLastSection(false);
     m_table->header()->setSectionResizeMode(0, QHeaderView::Stretch);
     m_table->header()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
@@ -177,6 +178,8 @@ RunsView::RunsView(QWidget *parent)
         if (!m_project)
             return;
         EvalLaunchDialog dialog(*m_project, m_chat, this);
+        if (m_openSkill)
+            dialog.selectSkillDir(m_openSkill());
         if (dialog.exec() == QDialog::Accepted)
             startEvaluation(dialog.plan(), dialog.executor());
     });
@@ -274,14 +277,14 @@ void RunsView::reload()
 {
     const QString selected = selectedRun();
     m_table->clear();
-    // Named by skill and start time, newest first; the folder (the run id) is in the tooltip.
+    // Named by what tells them apart (eval/RunName.h), newest first; the id and folder are in the tooltip.
     const QList<RunListEntry> runs = m_project ? listRuns(m_project->runsPath()) : QList<RunListEntry>{};
     const QLocale locale;
     for (const RunListEntry &run : runs) {
         auto *item = new QTreeWidgetItem(m_table);
         const QDateTime written = QFileInfo(run.path + QStringLiteral("/run.json")).lastModified();
         item->setText(0, run.label);
-        item->setToolTip(0, QDir::toNativeSeparators(run.path));
+        item->setToolTip(0, run.tooltip.isEmpty() ? QDir::toNativeSeparators(run.path) : run.tooltip);
         item->setText(1, locale.toString(countResultLines(run.path)));
         item->setTextAlignment(1, Qt::AlignRight | Qt::AlignVCenter);
         item->setText(2, locale.toString(written, QLocale::ShortFormat));
@@ -317,6 +320,8 @@ void RunsView::showRun(const QString &path)
     if (ours) {
         results = m_session->store().results();
         m_grid->reset(m_session->runner().matrix(m_session->suite(), m_session->config()), results);
+        for (const ItemKey &key : std::as_const(m_inFlight))
+            m_grid->setRunning(key);
         status = sessionStatus();
         m_harness = harnessDetail(m_session->store().manifest());
     } else if (!path.isEmpty()) {
@@ -352,7 +357,7 @@ QString RunsView::sessionStatus() const
     return tr("%1 of %2 items done, %3 running")
         .arg(m_session->runner().done())
         .arg(m_session->runner().total())
-        .arg(m_session->runner().inFlight());
+        .arg(m_inFlight.size());
 }
 
 void RunsView::showStatistics(const QString &status, const QList<ItemResult> &results)
@@ -378,13 +383,13 @@ void RunsView::showTranscript(const QModelIndex &index)
     }
     QString text =
         QStringLiteral("%1 · %2 · %3 #%4 — %5 (%6)\n")
-            .arg(result->key.model, result->key.arm, result->key.caseId)
+            .arg(result->key.model, armLabel(result->key.arm), result->key.caseId)
             .arg(result->key.repeat)
             .arg(result->isError() ? tr("error: ") + result->error : (result->passed ? tr("passed") : tr("failed")),
                  result->stopReason);
     for (const VerifierOutcome &v : result->verifiers)
         text += QStringLiteral("  [%1] %2: %3\n")
-                    .arg(v.passed ? tr("pass") : tr("fail"), v.name.isEmpty() ? v.type : v.name, v.evidence);
+                    .arg(v.passed ? tr("pass") : tr("fail"), verifierLabel(v), v.evidence);
     QFile file(QDir(m_shownRun).filePath(result->transcript));
     if (!result->transcript.isEmpty() && file.open(QIODevice::ReadOnly)) {
         const QJsonObject transcript = QJsonDocument::fromJson(file.readAll()).object();
@@ -441,9 +446,10 @@ bool RunsView::startEvaluation(const EvalPlan &plan, const std::optional<Executo
 {
     if (!m_chat || !m_jobs || isBusy())
         return false;
-    const ExecutorChoice chosen = executor                   ? *executor
-                                  : plan.resumeDir.isEmpty() ? ExecutorChoice::local()
-                                                             : recordedExecutor(plan.resumeDir);
+    // A suite with nothing for Slurm runs here whatever was chosen: it must not fail on a scheduler it never needed.
+    const ExecutorChoice chosen = executorFor(plan, executor                   ? *executor
+                                                    : plan.resumeDir.isEmpty() ? ExecutorChoice::local()
+                                                                               : recordedExecutor(plan.resumeDir));
     Job *job = nullptr;
     if (chosen.isSlurm()) {
         // Slurm may take seconds to answer: the panel says what is going on, and is where a refusal lands.
@@ -502,14 +508,23 @@ void RunsView::run(LaunchedEvaluation launched, Job *job)
     m_session = std::move(launched.session);
     m_jobRunner = std::move(launched.jobs);
     EvalRunner &runner = m_session->runner();
-    m_job = job ? job : m_jobs->add(new Job(tr("Evaluate %1").arg(m_session->store().manifest().skillName)));
+    // Named as the run is everywhere else (the sidebar, Compare), among the project's other runs.
+    m_job = job ? job : m_jobs->add(new Job(tr("Evaluate %1").arg(runNameIn(m_session->store().dir()))));
     m_job->setDetail(tr("%1 of %2 items").arg(runner.done()).arg(runner.total()));
     connect(m_job, &Job::cancelRequested, this, [this] {
         if (isBusy())
             m_session->cancel();
     });
-    connect(&runner, &EvalRunner::itemStarted, this, [this](const ItemKey &key) { m_grid->setRunning(key); });
+    m_inFlight.clear();
+    connect(&runner, &EvalRunner::itemStarted, this, [this](const ItemKey &key) {
+        m_inFlight.insert(key.toString(), key);
+        if (QDir(m_session->store().dir()) == QDir(m_shownRun)) {
+            m_grid->setRunning(key);
+            m_status->setText(sessionStatus() + m_harness);
+        }
+    });
     connect(&runner, &EvalRunner::itemFinished, this, [this](const ItemResult &result) {
+        m_inFlight.remove(result.key.toString());
         if (QDir(m_session->store().dir()) == QDir(m_shownRun))
             m_grid->setResult(result);
         const EvalRunner &r = m_session->runner();
@@ -535,11 +550,13 @@ void RunsView::run(LaunchedEvaluation launched, Job *job)
             m_job->finish(plural(r.total(), tr("1 item"), tr("%n items")));
         m_job = nullptr;
         m_jobRunner.reset();
+        m_inFlight.clear();
         updateLiveStatistics();
         // The session is done; its results stay on disk and the grid keeps showing them.
+        const QString runDir = m_session->store().dir();
         m_session.release()->deleteLater();
         reload();
-        Q_EMIT evaluationFinished(cancelled);
+        Q_EMIT evaluationFinished(cancelled, runDir);
     });
     const QString dir = m_session->store().dir();
     m_session->start();

@@ -2,8 +2,11 @@
 
 #include "cluster/ExecutorChoice.h"
 #include "common/ViewPage.h"
+#include "eval/EvalResult.h"
 
+#include <QHash>
 #include <QPointer>
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -47,10 +50,13 @@ public:
 
     /// Enables launching evaluations (the buttons stay hidden without it).
     void setEvalServices(ChatClient *chat, JobListModel *jobs);
+    /// Where New Evaluation learns which skill is open (the Skill view's), to start on it.
+    void setOpenSkill(std::function<QString()> openSkill) { m_openSkill = std::move(openSkill); }
     /// Starts an evaluation of @p plan (resumeDir set: resumes that run) with its heavy work on @p executor (none:
     /// what a resumed run's run.json records, else this machine). Work done here starts at once, or false with a
-    /// message box on bad input. On Slurm, a row in the Jobs panel first says that Slurm is being asked, then
-    /// follows the Slurm jobs, or ends with Slurm's refusal; true while that is under way.
+    /// message box on bad input; so does a suite with nothing for Slurm even when Slurm was chosen. On Slurm, a row in
+    /// the Jobs panel first says that Slurm is being asked, then follows the Slurm jobs, or ends with Slurm's
+    /// refusal; true while that is under way.
     bool startEvaluation(const struct EvalPlan &plan, const std::optional<ExecutorChoice> &executor = {});
     void cancelEvaluation();
 
@@ -62,7 +68,8 @@ public:
     QString summaryText() const;
 
 Q_SIGNALS:
-    void evaluationFinished(bool cancelled);
+    /// This view's evaluation ended (finished or @p cancelled); its results are in @p runDir.
+    void evaluationFinished(bool cancelled, const QString &runDir);
 
 private:
     void reload();
@@ -83,8 +90,12 @@ private:
 
     const Project *m_project = nullptr;
     ChatClient *m_chat = nullptr;
+    std::function<QString()> m_openSkill;
     JobListModel *m_jobs = nullptr;
     std::unique_ptr<EvalSession> m_session;
+    /// The session's items started and not finished: both the grid's "running…" cells and the count the status
+    /// line gives, so the two never disagree.
+    QHash<QString, ItemKey> m_inFlight;
     Job *m_job = nullptr;
     QPointer<Job> m_launching; ///< the Slurm row while Slurm is asked whether it takes the jobs
     /// Where the running evaluation's heavy work goes (null: here). Its verifiers wait on it from pool threads, so

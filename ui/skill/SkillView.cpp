@@ -1,10 +1,11 @@
+// The Skill view: its parts, how they are laid out and wired, and what it answers as a page of the window. Files
+// (open, save, versions) are in SkillViewFiles.cpp, what follows an edit in SkillViewEditing.cpp, what happens
+// outside the editor (a crash, another program, a restored version) in SkillViewRecovery.cpp.
 #include "skill/SkillView.h"
 
-#include "common/AtomicFile.h"
 #include "common/Confirm.h"
 #include "common/EmptyState.h"
 #include "common/FindBar.h"
-#include "common/StatusMessages.h"
 #include "common/TokenEstimate.h"
 #include "project/Project.h"
 #include "skill/DebouncedTask.h"
@@ -12,31 +13,19 @@
 #include "skill/FrontMatterForm.h"
 #include "skill/LiveDraftPage.h"
 #include "skill/MarkdownHighlighter.h"
-#include "skill/MarkdownOutline.h"
 #include "skill/MarkdownPreview.h"
 #include "skill/NoticeBar.h"
 #include "skill/OutlinePanel.h"
 #include "skill/ProblemsPanel.h"
-#include "skill/SkillDocument.h"
 #include "skill/SkillEditor.h"
 #include "skill/SkillFilesPanel.h"
-#include "skill/SkillFolder.h"
-#include "skill/SkillVersionStore.h"
 #include "skill/SkillShareButton.h"
 #include "skill/SkillViewHeader.h"
 #include "skill/VersionsDialog.h"
 
-#include <QDialog>
-#include <QDialogButtonBox>
-#include <QDir>
 #include <QEvent>
-#include <QFile>
 #include <QFileInfo>
-#include <QFontDatabase>
-#include <QLabel>
 #include <QLocale>
-#include <QMessageBox>
-#include <QPlainTextEdit>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QVBoxLayout>
@@ -45,7 +34,6 @@ namespace sf {
 
 namespace {
 
-constexpr qint64 MaxEditableBytes = 8 * 1024 * 1024;
 constexpr int PreviewDebounceMs = 250;
 constexpr int ValidationDebounceMs = 300;
 constexpr int OutlineDebounceMs = 250;
@@ -93,6 +81,10 @@ SkillView::SkillView(QWidget *parent)
                 return [this, problems, tokens, skillMd] {
                     m_problems->setProblems(problems);
                     markProblemLines(problems);
+                    if (m_saveToAnnounce) {
+                        const QString note = *std::exchange(m_saveToAnnounce, std::nullopt);
+                        announceSave(problems, note);
+                    }
                     if (tokens >= 0)
                         m_files->setLiveTokens(skillMd, tokens);
                     updateTitle();
@@ -183,8 +175,8 @@ SkillView::SkillView(QWidget *parent)
     m_files->setConfirm(m_confirm);
     m_header->shareButton()->setConfirm(m_confirm);
     connect(m_header->shareButton(), &SkillShareButton::reported, this, [this](const QString &message) {
-        m_notice->showNotice(message.toHtmlEscaped().replace(u'\n', QStringLiteral("<br>")), NoticeBar::Kind::Information,
-                             {{tr("OK"), {}, QStringLiteral("dismissButton")}});
+        m_notice->showNotice(message.toHtmlEscaped().replace(u'\n', QStringLiteral("<br>")),
+                             NoticeBar::Kind::Information, {{tr("OK"), {}, QStringLiteral("dismissButton")}});
     });
     updatePanels();
 }
@@ -197,7 +189,6 @@ SkillView::~SkillView()
     m_editor->document()->disconnect(m_guard);
     m_editor->disconnect(this);
 }
-
 void SkillView::changeEvent(QEvent *event)
 {
     ViewPage::changeEvent(event);
@@ -235,11 +226,11 @@ void SkillView::buildLayout()
     m_mainSplitter->setSizes({260, 540, 380});
     m_mainSplitter->setChildrenCollapsible(false);
 
-    auto *vertical = new QSplitter(Qt::Vertical, this);
-    vertical->addWidget(m_mainSplitter);
-    vertical->addWidget(m_problems);
-    vertical->setStretchFactor(0, 1);
-    vertical->setSizes({640, 110});
+    m_problemsSplitter = new QSplitter(Qt::Vertical, this);
+    m_problemsSplitter->addWidget(m_mainSplitter);
+    m_problemsSplitter->addWidget(m_problems);
+    m_problemsSplitter->setStretchFactor(0, 1);
+    m_problemsSplitter->setSizes({640, 110});
 
     auto *page = new QWidget(this);
     auto *pageLayout = new QVBoxLayout(page);
@@ -247,7 +238,7 @@ void SkillView::buildLayout()
     pageLayout->setSpacing(0);
     pageLayout->addWidget(m_header);
     pageLayout->addWidget(m_notice);
-    pageLayout->addWidget(vertical, 1);
+    pageLayout->addWidget(m_problemsSplitter, 1);
     m_stack->addWidget(m_empty);
     m_stack->addWidget(page);
     m_stack->addWidget(m_live);
@@ -256,9 +247,8 @@ void SkillView::buildLayout()
                 openPath(skillDir);
                 showGenerationNotice(promptPath, replyPath);
             });
-    connect(m_live, &LiveDraftPage::closeRequested, this, [this] {
-        m_stack->setCurrentWidget(m_pageBeforeDraft ? m_pageBeforeDraft : m_empty);
-    });
+    connect(m_live, &LiveDraftPage::closeRequested, this,
+            [this] { m_stack->setCurrentWidget(m_pageBeforeDraft ? m_pageBeforeDraft : m_empty); });
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_stack);
@@ -277,22 +267,6 @@ void SkillView::connectEditor()
             [this] { m_outline->setCurrentLine(m_editor->cursorLine()); });
 }
 
-void SkillView::onContentsChange(int position, int removed, int added)
-{
-    Q_UNUSED(position)
-    // The highlighter reports format-only changes; they are no edit.
-    if (removed == 0 && added == 0)
-        return;
-    if (m_file.isEmpty())
-        return;
-    m_outlineTimer.start();
-    if (isPreviewShown())
-        m_preview->requestRender();
-    m_validation->request();
-    if (isEditingSkillMd() && !m_applyingFormEdit)
-        m_formTimer.start();
-}
-
 void SkillView::setProject(const Project *project)
 {
     m_project = project;
@@ -306,149 +280,6 @@ void SkillView::setProject(const Project *project)
     m_stack->setCurrentWidget(m_empty);
 }
 
-void SkillView::showLiveDraft(SkillGenerator *generator, const QString &teacher)
-{
-    if (m_stack->currentWidget() != m_live)
-        m_pageBeforeDraft = m_stack->currentWidget();
-    m_live->follow(generator, teacher);
-    m_stack->setCurrentWidget(m_live);
-}
-
-void SkillView::showGenerationNotice(const QString &promptPath, const QString &replyPath)
-{
-    if (replyPath.isEmpty())
-        return;
-    // The streamed draft is gone once the skill opens: say where the exchange is kept, and show it on demand.
-    const QString folder = QDir(m_folder).relativeFilePath(QFileInfo(replyPath).absolutePath());
-    m_notice->showNotice(tr("The teacher wrote this skill. Its prompt and reply are kept in <code>%1/</code> "
-                            "(%2 and %3).")
-                             .arg(folder.toHtmlEscaped(), QFileInfo(promptPath).fileName().toHtmlEscaped(),
-                                  QFileInfo(replyPath).fileName().toHtmlEscaped()),
-                         NoticeBar::Kind::Information,
-                         {{tr("Show Reply"), [this, replyPath] { showStoredText(replyPath, tr("Teacher's reply")); },
-                           QStringLiteral("showReply")},
-                          {tr("Show Prompt"), [this, promptPath] { showStoredText(promptPath, tr("Prompt sent")); },
-                           QStringLiteral("showPrompt")},
-                          {tr("Dismiss"), {}, QStringLiteral("dismissButton")}});
-}
-
-void SkillView::showStoredText(const QString &path, const QString &title)
-{
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        showError(tr("Cannot read %1: %2").arg(QDir::toNativeSeparators(path), file.errorString()));
-        return;
-    }
-    auto *dialog = new QDialog(this);
-    dialog->setAttribute(Qt::WA_DeleteOnClose);
-    dialog->setObjectName(QStringLiteral("storedTextDialog"));
-    dialog->setWindowTitle(QStringLiteral("%1 — %2").arg(title, QFileInfo(path).fileName()));
-    auto *text = new QPlainTextEdit(dialog);
-    text->setReadOnly(true);
-    text->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-    text->setPlainText(QString::fromUtf8(file.readAll()));
-    auto *where = new QLabel(QDir::toNativeSeparators(path), dialog);
-    where->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, dialog);
-    connect(buttons, &QDialogButtonBox::rejected, dialog, &QDialog::close);
-    auto *layout = new QVBoxLayout(dialog);
-    layout->addWidget(where);
-    layout->addWidget(text, 1);
-    layout->addWidget(buttons);
-    dialog->resize(900, 640);
-    dialog->show();
-}
-
-void SkillView::closeFile()
-{
-    m_validation->cancel();
-    m_outlineTimer.stop();
-    m_formTimer.stop();
-    m_guard->close();
-    m_file.clear();
-    m_recovery.reset();
-    m_reloadOffered = false;
-    m_notice->hide();
-    m_editor->clear(); // m_file is empty: onContentsChange ignores it
-    m_editor->document()->setModified(false);
-    m_preview->clear();
-    m_outline->setHeadings({});
-    m_problems->setProblems({});
-    m_editor->setLineMarks({});
-    updateTitle();
-}
-
-void SkillView::openPath(const QString &path)
-{
-    const QFileInfo info(path);
-    if (!maybeSave())
-        return;
-    closeFile();
-    if (info.isDir()) {
-        m_folder = QDir::cleanPath(info.absoluteFilePath());
-        m_files->setFolder(m_folder);
-        m_header->shareButton()->setSkill(m_folder, m_project ? m_project->rootPath() : QString());
-        const QString skillMd = skillMdPath();
-        if (QFileInfo::exists(skillMd))
-            openFile(skillMd);
-        else
-            m_validation->runNow();
-    } else {
-        m_folder.clear();
-        m_header->shareButton()->setSkill({}, {});
-        m_files->setSingleFile(info.absoluteFilePath());
-        openFile(info.absoluteFilePath());
-    }
-    m_stack->setCurrentIndex(1);
-    updatePanels();
-}
-
-bool SkillView::openFile(const QString &file)
-{
-    QFile input(file);
-    if (file.isEmpty() || !input.open(QIODevice::ReadOnly)) {
-        if (!file.isEmpty())
-            showError(QStringLiteral("%1: %2").arg(file, input.errorString()));
-        return false;
-    }
-    if (input.size() > MaxEditableBytes) {
-        showError(tr("%1 is larger than %2 MB; open it in a text editor.").arg(file).arg(MaxEditableBytes >> 20));
-        return false;
-    }
-    const QByteArray bytes = input.readAll();
-    closeFile();
-    // The text goes in before m_file is set, so that loading it does not count as an edit.
-    m_highlighter->setDocumentLanguage(MarkdownHighlighter::languageForFile(file));
-    m_editor->setPlainText(QString::fromUtf8(bytes));
-    m_editor->document()->setModified(false);
-    m_file = QFileInfo(file).absoluteFilePath();
-    m_guard->open(m_file, bytes);
-    m_files->setCurrentFile(m_file);
-    updatePanels();
-    syncFormFromSource();
-    updateOutline();
-    if (isPreviewShown())
-        m_preview->renderNow();
-    m_validation->runNow();
-    offerRecovery();
-    updateTitle();
-    Q_EMIT fileOpened(m_file);
-    return true;
-}
-
-bool SkillView::isEditingSkillMd() const
-{
-    if (m_folder.isEmpty() || m_file.isEmpty())
-        return false;
-    const QString relative = relativePath(m_file);
-    return relative.compare(QStringLiteral("SKILL.md"), Qt::CaseInsensitive) == 0;
-}
-
-QString SkillView::relativePath(const QString &file) const
-{
-    return m_folder.isEmpty() ? QFileInfo(file).fileName() : QDir(m_folder).relativeFilePath(file);
-}
-
 bool SkillView::isModified() const
 {
     return !m_file.isEmpty() && m_editor->document()->isModified();
@@ -457,66 +288,6 @@ bool SkillView::isModified() const
 QPlainTextEdit *SkillView::textEditor() const
 {
     return m_editor;
-}
-
-bool SkillView::save()
-{
-    if (m_file.isEmpty())
-        return true;
-    const QByteArray bytes = m_editor->toPlainText().toUtf8();
-    if (!m_folder.isEmpty()) {
-        // What is on disk now may be in no version yet (the skill as first opened, or another program's edits).
-        const auto kept = SkillVersionStore(m_folder).keepBeforeChange(tr("saving %1").arg(relativePath(m_file)));
-        if (const auto *keepError = std::get_if<QString>(&kept)) {
-            QMessageBox::critical(this, tr("Save failed"),
-                                  tr("Not saved: the skill as it is on disk could not be kept as a version first, "
-                                     "so saving would lose it.\n\n%1")
-                                      .arg(*keepError));
-            return false;
-        }
-    }
-    const QString error = writeFileAtomically(m_file, bytes);
-    if (!error.isEmpty()) {
-        QMessageBox::critical(this, tr("Save failed"), error);
-        return false;
-    }
-    m_reloadOffered = false;
-    m_recovery.reset();
-    m_guard->saved(bytes);
-    m_editor->document()->setModified(false);
-    if (!m_folder.isEmpty()) {
-        SkillVersionStore store(m_folder);
-        const auto version = store.snapshot(QStringLiteral("user"), tr("Saved %1").arg(relativePath(m_file)));
-        if (const auto *versionError = std::get_if<QString>(&version))
-            showError(tr("Saved, but no version was stored: %1").arg(*versionError));
-        else
-            m_notice->hide();
-        m_files->refresh();
-        if (m_versions)
-            m_versions->reload();
-    }
-    m_validation->request();
-    StatusMessages::show(tr("Saved %1").arg(QDir::toNativeSeparators(m_file)));
-    Q_EMIT saved(m_file);
-    return true;
-}
-
-bool SkillView::maybeSave()
-{
-    if (!isModified())
-        return true;
-    const auto answer = QMessageBox::question(
-        this, tr("Unsaved changes"), tr("%1 has unsaved changes. Save them?").arg(QFileInfo(m_file).fileName()),
-        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
-    if (answer == QMessageBox::Save)
-        return save();
-    if (answer == QMessageBox::Discard) {
-        m_recovery.reset();
-        m_guard->removeRecovery();
-        m_editor->document()->setModified(false);
-        return true;
-    }
-    return false;
 }
 
 void SkillView::activateFind()
@@ -569,96 +340,6 @@ void SkillView::setIntervals(int previewMs, int validationMs, int autosaveMs)
     m_guard->setAutosaveInterval(autosaveMs);
 }
 
-void SkillView::applyFormEdit(const QString &key, const QString &value)
-{
-    if (!isEditingSkillMd())
-        return;
-    const SkillDocument document = SkillDocument::parse(m_editor->toPlainText());
-    // Required keys stay (empty) when cleared, so that the problem shows where the key is.
-    const bool required = key == u"name" || key == u"description";
-    const QString text = document.withScalar(key, value, !required);
-    m_applyingFormEdit = true;
-    m_editor->replaceText(text);
-    m_applyingFormEdit = false;
-}
-
-void SkillView::syncFormFromSource()
-{
-    if (isEditingSkillMd())
-        m_form->setDocument(SkillDocument::parse(m_editor->toPlainText()));
-}
-
-void SkillView::updateOutline()
-{
-    const bool markdown = m_highlighter->documentLanguage() == MarkdownHighlighter::Language::Markdown;
-    m_outline->setHeadings(markdown && !m_file.isEmpty() ? markdownHeadings(m_editor->toPlainText())
-                                                         : QList<OutlineHeading>());
-    m_outline->setCurrentLine(m_editor->cursorLine());
-}
-
-void SkillView::markProblemLines(const QList<SkillProblem> &problems)
-{
-    // The problems of the file in the editor, beside their lines; the panel below lists every file's.
-    QMap<int, SkillEditor::LineMark> marks;
-    const QString shown = relativePath(m_file);
-    for (const SkillProblem &problem : problems) {
-        if (problem.line <= 0 || problem.file != shown)
-            continue;
-        const bool error = problem.severity == SkillProblem::Severity::Error;
-        const auto it = marks.find(problem.line);
-        if (it == marks.end()) {
-            marks.insert(problem.line, {error, problem.message});
-        } else {
-            it->error = it->error || error;
-            it->message += u'\n' + problem.message;
-        }
-    }
-    m_editor->setLineMarks(marks);
-}
-
-void SkillView::jumpToProblem(const SkillProblem &problem)
-{
-    if (m_folder.isEmpty())
-        return;
-    const QString file = QDir(m_folder).filePath(problem.file);
-    if (file != m_file) {
-        if (!QFileInfo(file).isFile() || !maybeSave() || !openFile(file))
-            return;
-    }
-    if (problem.line > 0)
-        m_editor->goTo(problem.line, problem.column);
-}
-
-VersionsDialog *SkillView::showVersions()
-{
-    if (m_folder.isEmpty())
-        return nullptr;
-    if (!m_versions) {
-        m_versions = new VersionsDialog(
-            m_folder,
-            [this] {
-                return std::pair{relativePath(m_file), m_editor->toPlainText()};
-            },
-            this);
-        m_versions->setAttribute(Qt::WA_DeleteOnClose);
-        m_versions->setConfirm(m_confirm);
-        connect(m_versions, &VersionsDialog::restored, this, &SkillView::onVersionRestored);
-    }
-    m_versions->show();
-    m_versions->raise();
-    return m_versions;
-}
-
-const RecoveryStore &SkillView::recoveryStore() const
-{
-    return m_guard->store();
-}
-
-VersionsDialog *SkillView::versionsDialog() const
-{
-    return m_versions;
-}
-
 void SkillView::updatePanels()
 {
     const bool skillMd = isEditingSkillMd();
@@ -675,14 +356,6 @@ bool SkillView::isPreviewShown() const
 {
     return !m_file.isEmpty() && m_header->isPreviewWanted() &&
            m_highlighter->documentLanguage() == MarkdownHighlighter::Language::Markdown;
-}
-
-QString SkillView::skillMdPath() const
-{
-    auto folder = SkillFolder::open(m_folder);
-    if (const auto *skill = std::get_if<SkillFolder>(&folder))
-        return skill->skillMdPath();
-    return QDir(m_folder).filePath(QStringLiteral("SKILL.md"));
 }
 
 void SkillView::updateTitle()

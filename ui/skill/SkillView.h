@@ -36,7 +36,8 @@ class VersionsDialog;
  * and the outline on the left, the highlighted source in the middle with the front-matter form above it,
  * the live preview on the right and the problems of the chosen validation profile below.
  *
- * Saves are atomic and store a version; unsaved edits are autosaved to a recovery file every few seconds
+ * Saves are atomic and store a version; a save whose text does not validate still saves (no work is lost) but says
+ * so and opens the problems; unsaved edits are autosaved to a recovery file every few seconds
  * and offered back after a crash; a change on disk by another program is reloaded (or offered, when there
  * are local edits). Everything that costs more than a keystroke (preview, validation, outline, form) is
  * debounced, and preview and validation run off the UI thread. Also edits a single file such as a test suite.
@@ -145,6 +146,11 @@ private:
     /// Markdown is open and the user wants the preview (code has nothing to preview).
     bool isPreviewShown() const;
     void showError(const QString &text);
+    /// After a save, once the saved text is validated: says so when it has errors (with @p note, the version store's
+    /// complaint, if any) and opens the problems panel on them.
+    void announceSave(const QList<SkillProblem> &problems, const QString &note);
+    /// Shows the problems panel with room for a few rows, the first error selected.
+    void openProblems();
 
     const Project *m_project = nullptr;
     QString m_folder; ///< the skill folder, or empty for a single file
@@ -152,6 +158,8 @@ private:
     bool m_applyingFormEdit = false;
     bool m_reloadOffered = false;
     std::optional<RecoveryEntry> m_recovery; ///< on offer
+    /// Set by save() until its text is validated: what the announcement adds ("" or why no version was stored).
+    std::optional<QString> m_saveToAnnounce;
     Confirm m_confirm;
 
     QStackedWidget *m_stack;
@@ -170,6 +178,7 @@ private:
     ProblemsPanel *m_problems;
     QSplitter *m_mainSplitter = nullptr;
     QSplitter *m_leftSplitter = nullptr;
+    QSplitter *m_problemsSplitter = nullptr; ///< the editor and preview above, the problems below
     DebouncedTask *m_validation;
     QTimer m_outlineTimer;
     QTimer m_formTimer;

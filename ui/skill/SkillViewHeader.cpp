@@ -1,5 +1,6 @@
 #include "skill/SkillViewHeader.h"
 
+#include "common/ElidedLabel.h"
 #include "skill/SkillShareButton.h"
 
 #include <QHBoxLayout>
@@ -25,14 +26,17 @@ QToolButton *makeToggle(QWidget *parent, const QString &text, const QString &tip
 
 SkillViewHeader::SkillViewHeader(QWidget *parent)
     : QWidget(parent)
-    , m_title(new QLabel(this))
+    , m_title(new ElidedLabel(this, Qt::ElideMiddle))
     , m_tokens(new QLabel(this))
     , m_formToggle(makeToggle(this, tr("Front Matter"), tr("Show the front-matter form above the source")))
     , m_previewToggle(makeToggle(this, tr("Preview"), tr("Show the live preview beside the source")))
     , m_versionsButton(new QToolButton(this))
     , m_share(new SkillShareButton(this))
 {
-    m_title->setTextFormat(Qt::RichText);
+    // A long skill or file name is elided in the middle (keeping the file's name), never widening the window.
+    QFont bold = m_title->font();
+    bold.setBold(true);
+    m_title->setFont(bold);
     m_tokens->setToolTip(tr("Estimated tokens of this file and of the whole skill"));
     m_versionsButton->setText(tr("Versions…"));
     m_versionsButton->setToolTip(tr("Every saved version of the skill: compare any two, restore one"));
@@ -60,8 +64,7 @@ void SkillViewHeader::setFile(const QString &where, bool modified)
         m_tokens->clear();
         return;
     }
-    m_title->setText(
-        QStringLiteral("<b>%1</b>%2").arg(where.toHtmlEscaped(), modified ? tr(" — modified") : QString()));
+    m_title->setText(where + (modified ? tr(" — modified") : QString()));
 }
 
 void SkillViewHeader::setTokens(const QString &text)

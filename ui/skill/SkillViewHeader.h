@@ -7,6 +7,7 @@ class QToolButton;
 
 namespace sf {
 
+class ElidedLabel;
 class SkillShareButton;
 
 /// The Skill view's top line: which file is open (and whether it has unsaved edits), its token estimate, and
@@ -35,7 +36,7 @@ Q_SIGNALS:
     void versionsRequested();
 
 private:
-    QLabel *m_title;
+    ElidedLabel *m_title;
     QLabel *m_tokens;
     QToolButton *m_formToggle;
     QToolButton *m_previewToggle;

@@ -132,6 +132,8 @@ SuiteEditor::SuiteEditor(QWidget *parent)
         selectRow(std::min(m_rowBeforeReset, m_model->rowCount() - 1));
         selectionChanged();
     });
+    // After the model's own update (it connected first), so the problems read are the new ones.
+    connect(m_document, &SuiteDocument::suiteChanged, this, &SuiteEditor::recheckCases);
     connect(m_document, &SuiteDocument::pathChanged, this, &SuiteEditor::updateTitle);
     connect(m_document, &SuiteDocument::modificationChanged, this, &SuiteEditor::updateTitle);
     selectionChanged();
@@ -159,6 +161,7 @@ QString SuiteEditor::noticeText() const
 
 void SuiteEditor::showError(const QString &message)
 {
+    m_showsCaseProblem = false; // checkCases() says when it is one
     m_notice->showNotice(message, NoticeBar::Kind::Warning, {{tr("Dismiss"), [] {}, QStringLiteral("dismiss")}});
 }
 
@@ -196,22 +199,48 @@ bool SuiteEditor::openFile(const QString &path)
     return true;
 }
 
-bool SuiteEditor::checkCases()
+QString SuiteEditor::firstProblem(int *row) const
 {
     const QList<TestCase> &cases = m_document->suite().cases;
-    if (cases.isEmpty()) {
-        showError(tr("A suite needs at least one case."));
-        return false;
-    }
-    for (int row = 0; row < cases.size(); ++row) {
-        const QString problem = m_model->index(row, 0).data(SuiteCasesModel::ProblemRole).toString();
+    if (cases.isEmpty())
+        return tr("A suite needs at least one case.");
+    for (int r = 0; r < cases.size(); ++r) {
+        const QString problem = m_model->index(r, 0).data(SuiteCasesModel::ProblemRole).toString();
         if (!problem.isEmpty()) {
-            selectRow(row);
-            showError(tr("Not saved: case %1: %2").arg(cases.at(row).id, problem));
-            return false;
+            if (row)
+                *row = r;
+            return tr("Not saved: case %1: %2").arg(cases.at(r).id, problem);
         }
     }
-    return true;
+    return {};
+}
+
+bool SuiteEditor::checkCases()
+{
+    int row = -1;
+    const QString problem = firstProblem(&row);
+    if (problem.isEmpty())
+        return true;
+    selectRow(row);
+    showError(problem);
+    m_showsCaseProblem = true;
+    return false;
+}
+
+void SuiteEditor::recheckCases()
+{
+    // The banner says why the suite was not saved: it follows every change (undo and redo too), so a problem fixed
+    // takes it away and another one still there takes its place.
+    if (!m_showsCaseProblem || m_notice->isHidden())
+        return;
+    const QString problem = firstProblem(nullptr);
+    if (problem.isEmpty()) {
+        m_notice->hide();
+        m_showsCaseProblem = false;
+    } else if (problem != m_notice->text()) {
+        showError(problem);
+        m_showsCaseProblem = true;
+    }
 }
 
 bool SuiteEditor::save()
@@ -246,18 +275,19 @@ bool SuiteEditor::importFile(const QString &path)
     }
     const QList<TestCase> imported = std::get<TestSuite>(read).cases;
     const int first = int(m_document->suite().cases.size());
-    m_document->change(plural(imported.size(), tr("Import 1 case"), tr("Import %n cases")), [imported](TestSuite &suite) {
-        for (TestCase c : imported) {
-            QStringList used;
-            for (const TestCase &existing : suite.cases)
-                used.append(existing.id);
-            QString id = c.id;
-            for (int n = 2; used.contains(id); ++n)
-                id = QStringLiteral("%1-%2").arg(c.id).arg(n);
-            c.id = id;
-            suite.cases.append(c);
-        }
-    });
+    m_document->change(plural(imported.size(), tr("Import 1 case"), tr("Import %n cases")),
+                       [imported](TestSuite &suite) {
+                           for (TestCase c : imported) {
+                               QStringList used;
+                               for (const TestCase &existing : suite.cases)
+                                   used.append(existing.id);
+                               QString id = c.id;
+                               for (int n = 2; used.contains(id); ++n)
+                                   id = QStringLiteral("%1-%2").arg(c.id).arg(n);
+                               c.id = id;
+                               suite.cases.append(c);
+                           }
+                       });
     m_notice->hide();
     selectRow(first);
     return true;

@@ -63,7 +63,11 @@ Q_SIGNALS:
 
 private:
     void showError(const QString &message);
+    /// The first reason the suite cannot be saved ("" when none), and the row of its case.
+    QString firstProblem(int *row) const;
+    /// Shows the first problem in the banner (its case selected); false when there is one.
     bool checkCases();
+    void recheckCases();
     void updateTitle();
 
     SuiteDocument *m_document;
@@ -77,6 +81,7 @@ private:
     QLabel *m_modified = nullptr; ///< "Unsaved changes" in the toolbar while the document differs from its file
     QString m_defaultFolder;
     int m_rowBeforeReset = -1;
+    bool m_showsCaseProblem = false; ///< the banner holds checkCases()'s problem, which every change checks again
 };
 
 } // namespace sf

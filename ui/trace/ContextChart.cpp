@@ -4,11 +4,12 @@
 #include "common/Theme.h"
 
 #include <QChart>
-#include <QEvent>
 #include <QChartView>
+#include <QEvent>
 #include <QLineSeries>
 #include <QVBoxLayout>
 #include <QValueAxis>
+#include <cmath>
 
 namespace sf {
 
@@ -63,10 +64,13 @@ void ContextChart::setTrace(const Trace *trace)
         static_cast<QValueAxis *>(horizontal.first())->setLabelFormat(QStringLiteral("%d"));
     }
     if (!vertical.isEmpty()) {
-        vertical.first()->setRange(0, maxY * 1.05);
+        // A short chart has room for three or four labels, not the default five; at a round step, or a 1.6k peak
+        // read "0k, 1k, 1k".
+        const NiceAxis nice = niceAxis(maxY, 3);
         auto *axis = static_cast<QValueAxis *>(vertical.first());
-        axis->setLabelFormat(QStringLiteral("%.0fk"));
-        axis->setTickCount(3); // a short chart has room for three labels, not the default five
+        axis->setRange(0, nice.top);
+        axis->setTickCount(nice.ticks);
+        axis->setLabelFormat(QStringLiteral("%.%1fk").arg(nice.decimals));
     }
     setVisible(!points.isEmpty());
 }
@@ -91,6 +95,40 @@ void ContextChart::changeEvent(QEvent *event)
     QWidget::changeEvent(event);
     if (event->type() == QEvent::PaletteChange || event->type() == QEvent::ApplicationPaletteChange)
         applyStyle();
+}
+
+ContextChart::NiceAxis ContextChart::niceAxis(double max, int maxIntervals)
+{
+    max = max > 0 ? max : 1;
+    const double raw = max / std::max(1, maxIntervals);
+    const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
+    double step = 10 * magnitude;
+    for (const double m : {1.0, 2.0, 5.0}) {
+        if (m * magnitude >= raw * (1 - 1e-9)) {
+            step = m * magnitude;
+            break;
+        }
+    }
+    NiceAxis axis;
+    const int intervals = std::max(1, int(std::ceil(max / step - 1e-9)));
+    axis.top = intervals * step;
+    axis.ticks = intervals + 1;
+    axis.decimals = step >= 1 ? 0 : int(std::ceil(-std::log10(step) - 1e-9));
+    return axis;
+}
+
+QStringList ContextChart::verticalLabels() const
+{
+    QStringList labels;
+    const auto vertical = m_view->chart()->axes(Qt::Vertical);
+    if (vertical.isEmpty())
+        return labels;
+    const auto *axis = static_cast<const QValueAxis *>(vertical.first());
+    for (int i = 0; i < axis->tickCount(); ++i) {
+        const double value = axis->min() + i * (axis->max() - axis->min()) / std::max(1, axis->tickCount() - 1);
+        labels << QString::asprintf(axis->labelFormat().toLatin1().constData(), value);
+    }
+    return labels;
 }
 
 int ContextChart::pointCount() const

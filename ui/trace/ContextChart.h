@@ -22,6 +22,18 @@ public:
     explicit ContextChart(QWidget *parent = nullptr);
     void setTrace(const Trace *trace);
     int pointCount() const;
+    /// The vertical axis' labels as drawn ("0k", "2k", "4k").
+    QStringList verticalLabels() const;
+
+    /// A value axis from 0 for values up to @p max: ticks a round step apart (1, 2 or 5 times a power of ten), at
+    /// most @p maxIntervals of them, labelled with as many decimals as the step needs, so no two labels read alike.
+    struct NiceAxis
+    {
+        double top = 1;
+        int ticks = 2;
+        int decimals = 0;
+    };
+    static NiceAxis niceAxis(double max, int maxIntervals);
 
 protected:
     void changeEvent(QEvent *event) override;

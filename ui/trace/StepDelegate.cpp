@@ -11,10 +11,24 @@ namespace sf {
 
 QColor StepDelegate::kindColor(int kind)
 {
-    // The kinds' colours are picked for a light background; on a dark one each is lifted to stay readable (the
-    // result brown and the system purple were nearly black there).
-    const QColor colour = lightKindColor(kind);
-    return Theme::isDark() ? colour.lighter(170) : colour;
+    // The kinds' colours are picked for a light background; on a dark one each is lifted (the result brown and the
+    // system purple were nearly black there), and either way made readable on the base colour where they are not.
+    const QColor colour = Theme::isDark() ? lightKindColor(kind).lighter(170) : lightKindColor(kind);
+    return Theme::readableOn(colour, QApplication::palette().color(QPalette::Base));
+}
+
+int StepDelegate::rowHeight(const QFont &font)
+{
+    QFont bold = font;
+    bold.setBold(true);
+    return std::max(QFontMetrics(font).height(), QFontMetrics(bold).height()) + 2 * VerticalPadding;
+}
+
+QSize StepDelegate::sizeHint(const QStyleOptionViewItem &option, const QModelIndex &index) const
+{
+    QSize size = QStyledItemDelegate::sizeHint(option, index);
+    size.setHeight(std::max(size.height(), rowHeight(option.font)));
+    return size;
 }
 
 QColor StepDelegate::lightKindColor(int kind)
@@ -72,30 +86,34 @@ void StepDelegate::paint(QPainter *painter, const QStyleOptionViewItem &option, 
     const QString text = opt.text;
     opt.text.clear();
     QStyle *style = opt.widget ? opt.widget->style() : QApplication::style();
-    if (error && !(opt.state & QStyle::State_Selected))
-        painter->fillRect(opt.rect, QColor(0xff, 0xeb, 0xee));
+    const Theme::StatusColors errorColors = Theme::statusColors(Theme::Status::Fail);
+    const bool selected = opt.state & QStyle::State_Selected;
+    if (error && !selected)
+        painter->fillRect(opt.rect, errorColors.background);
     style->drawControl(QStyle::CE_ItemViewItem, &opt, painter, opt.widget);
 
     painter->save();
-    QRect rect = opt.rect.adjusted(2, 2, -2, -2);
+    // The texts get the row's whole height (the row is as tall as the font needs): a rectangle cut short by a
+    // margin clips descenders, and "file_path" read "file path".
+    QRect rect = opt.rect.adjusted(2, 0, -2, 0);
+    const QRect markRect = opt.rect.adjusted(2, 2, -2, -2);
     if (index.data(TraceTimelineModel::KeptRole).toBool()) {
         // A bookmark at the right end: this step is in the selection kept for skill generation.
-        const int size = std::max(6, rect.height() / 2);
+        const int size = std::max(6, markRect.height() / 2);
         const QRect mark(rect.right() - size, rect.center().y() - size / 2, size, size);
         painter->setRenderHint(QPainter::Antialiasing);
         painter->setPen(Qt::NoPen);
-        painter->setBrush(opt.state & QStyle::State_Selected ? opt.palette.highlightedText().color()
-                                                             : opt.palette.link().color());
+        painter->setBrush(selected ? opt.palette.highlightedText().color() : opt.palette.link().color());
         painter->drawEllipse(mark);
         rect.setRight(mark.left() - 4);
     }
-    const QColor color = error ? QColor(0xc6, 0x28, 0x28) : kindColor(kind);
-    painter->fillRect(QRect(rect.left(), rect.top(), 3, rect.height()), color);
+    const QColor color = error ? errorColors.foreground : kindColor(kind);
+    painter->fillRect(QRect(rect.left(), markRect.top(), 3, markRect.height()), color);
     rect.setLeft(rect.left() + 8);
     QFont badgeFont = opt.font;
     badgeFont.setBold(true);
     painter->setFont(badgeFont);
-    painter->setPen(opt.state & QStyle::State_Selected ? opt.palette.highlightedText().color() : color);
+    painter->setPen(selected ? opt.palette.highlightedText().color() : color);
     const QString label = error ? tr("Error") : kindLabel(kind);
     // One label column wide enough for the widest label, so the texts line up.
     const QFontMetrics badgeMetrics(badgeFont);
@@ -106,10 +124,13 @@ void StepDelegate::paint(QPainter *painter, const QStyleOptionViewItem &option, 
     painter->drawText(rect, Qt::AlignVCenter | Qt::AlignLeft, label);
     rect.setLeft(rect.left() + labelWidth);
     painter->setFont(opt.font);
-    painter->setPen(opt.state & QStyle::State_Selected ? opt.palette.highlightedText().color()
-                                                       : opt.palette.text().color());
-    if (StepKind(kind) == StepKind::Thinking && !(opt.state & QStyle::State_Selected))
-        painter->setPen(opt.palette.placeholderText().color());
+    const QColor background = error ? errorColors.background : opt.palette.base().color();
+    if (selected)
+        painter->setPen(opt.palette.highlightedText().color());
+    else if (StepKind(kind) == StepKind::Thinking)
+        painter->setPen(Theme::readableOn(opt.palette.placeholderText().color(), background));
+    else
+        painter->setPen(Theme::textOn(background));
     painter->drawText(rect, Qt::AlignVCenter | Qt::AlignLeft,
                       QFontMetrics(opt.font).elidedText(text, Qt::ElideRight, rect.width()));
     painter->restore();

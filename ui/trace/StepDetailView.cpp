@@ -1,6 +1,7 @@
 #include "trace/StepDetailView.h"
 
 #include "common/Plural.h"
+#include "common/Theme.h"
 #include "trace/StepDelegate.h"
 #include "trace/TraceTimelineModel.h"
 
@@ -108,12 +109,15 @@ void StepDetailView::fill(bool unfold)
     const TraceTurn &turn = thread.turns[size_t(step.turn)];
     const QLocale locale;
     QStringList facts;
+    const QColor window = m_header->palette().color(m_header->backgroundRole());
     facts << QStringLiteral("<b style='color:%1'>%2</b>")
-                 .arg(StepDelegate::kindColor(int(step.kind)).name(), StepDelegate::kindLabel(int(step.kind)));
+                 .arg(Theme::readableOn(StepDelegate::kindColor(int(step.kind)), window).name(),
+                      StepDelegate::kindLabel(int(step.kind)));
     if (!step.toolName.isEmpty())
         facts << QStringLiteral("<code>%1</code>").arg(step.toolName.toString().toHtmlEscaped());
     if (step.isError)
-        facts << QStringLiteral("<b style='color:#c62828'>%1</b>").arg(tr("error"));
+        facts << QStringLiteral("<b style='color:%1'>%2</b>")
+                     .arg(Theme::statusText(Theme::Status::Fail, window).name(), tr("error"));
     if (!turn.model.isEmpty())
         facts << turn.model.toHtmlEscaped();
     if (turn.usage)

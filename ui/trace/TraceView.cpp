@@ -3,17 +3,16 @@
 #include "common/EmptyState.h"
 #include "common/Plural.h"
 #include "common/StatusMessages.h"
+#include "common/Theme.h"
 #include "project/Project.h"
 #include "trace/ContextChart.h"
 #include "trace/SessionBrowserDialog.h"
 #include "trace/StepDelegate.h"
 #include "trace/StepDetailView.h"
-#include "trace/TraceExport.h"
 #include "trace/TraceFilterModel.h"
 #include "trace/TraceImport.h"
 #include "trace/TraceLoader.h"
-#include "trace/TraceSelection.h"
-#include "trace/TraceTextFinder.h"
+#include "trace/TraceSummary.h"
 #include "trace/TraceTimelineModel.h"
 
 #include <QAction>
@@ -21,6 +20,7 @@
 #include <QClipboard>
 #include <QComboBox>
 #include <QDragEnterEvent>
+#include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHBoxLayout>
@@ -157,19 +157,20 @@ TraceView::TraceView(QWidget *parent)
         if (path != m_path)
             return;
         showTrace(std::move(trace));
+        m_shownPath = path;
         Q_EMIT loaded(path);
+        if (path == std::exchange(m_addedCopy, QString())) {
+            StatusMessages::show(tr("Added %1 to the project's traces/").arg(QFileInfo(path).fileName()));
+            Q_EMIT traceAdded(path);
+        }
     });
-    connect(m_loader, &TraceLoader::failed, this, [this](const QString &path, const QString &error) {
+    connect(m_loader, &TraceLoader::failed, this, &TraceView::onLoadFailed);
+    connect(m_loader, &TraceLoader::cancelled, this, [this](const QString &path) {
         if (path != m_path)
             return;
-        showTrace(nullptr);
-        m_header->setText(
-            tr("Could not import %1: %2").arg(QFileInfo(path).fileName().toHtmlEscaped(), error.toHtmlEscaped()));
-        Q_EMIT loadFailed(path, error);
-    });
-    connect(m_loader, &TraceLoader::cancelled, this, [this](const QString &path) {
-        if (path == m_path)
-            m_header->setText(tr("Import of %1 cancelled.").arg(QFileInfo(path).fileName().toHtmlEscaped()));
+        if (path == std::exchange(m_addedCopy, QString()))
+            QFile::remove(path);
+        keepShownTrace(tr("Import of %1 cancelled.").arg(QFileInfo(path).fileName().toHtmlEscaped()));
     });
     updateActions();
 }
@@ -188,7 +189,9 @@ void TraceView::createToolbar(QWidget *toolbar)
         layout->addWidget(b);
         return b;
     };
-    connect(button(tr("Open…"), tr("Open a trace file")), &QToolButton::clicked, this, &TraceView::chooseFile);
+    connect(button(tr("Open…"),
+                   tr("Open a trace file and add it to the project's traces/ (File → Import Trace…, Ctrl+Shift+O)")),
+            &QToolButton::clicked, this, &TraceView::chooseFileToImport);
     connect(button(tr("Agent sessions…"), tr("Browse the Claude Code and Codex sessions on this computer")),
             &QToolButton::clicked, this, &TraceView::browseSessions);
 
@@ -248,8 +251,10 @@ void TraceView::createToolbar(QWidget *toolbar)
 
 void TraceView::setProject(const Project *project)
 {
+    m_project = project;
     m_projectRoot = project ? project->rootPath() : QString();
     m_path.clear();
+    m_addedCopy.clear();
     m_loader->cancel();
     showTrace(nullptr);
     m_stack->setCurrentWidget(m_empty);
@@ -261,23 +266,69 @@ void TraceView::openPath(const QString &path)
         return;
     m_path = path;
     m_stack->setCurrentIndex(1);
-    showTrace(nullptr);
+    if (!m_model->trace())
+        showTrace(nullptr);
     m_header->setText(tr("Importing %1…").arg(QFileInfo(path).fileName().toHtmlEscaped()));
     m_loader->load(path, QString(), m_jobs);
+}
+
+void TraceView::importFile(const QString &path)
+{
+    if (!m_project) {
+        openPath(path);
+        return;
+    }
+    bool copied = false;
+    const Result<QString> copy = m_project->addTrace(path, &copied);
+    if (!copy) {
+        const QString line = tr("Could not add %1 to the project: %2")
+                                 .arg(QFileInfo(path).fileName().toHtmlEscaped(), copy.error.toHtmlEscaped());
+        m_stack->setCurrentIndex(1);
+        keepShownTrace(line);
+        return;
+    }
+    // A copy made now is announced (or removed) once it has been read; a file already in traces/ is only opened.
+    if (copied)
+        m_addedCopy = *copy.value;
+    openPath(*copy.value);
+}
+
+void TraceView::chooseFileToImport()
+{
+    const QString start = m_shownPath.isEmpty() ? QString() : QFileInfo(m_shownPath).absolutePath();
+    const QString path = QFileDialog::getOpenFileName(this, tr("Import trace"), start,
+                                                      tr("Traces (*.jsonl *.json *.eval *.txt *.md);;All files (*)"));
+    if (!path.isEmpty())
+        importFile(path);
+}
+
+void TraceView::onLoadFailed(const QString &path, const QString &error)
+{
+    if (path != m_path)
+        return;
+    if (path == std::exchange(m_addedCopy, QString()))
+        QFile::remove(path); // what is not a trace does not stay in the project
+    const QString line = tr("Could not import %1: %2").arg(QFileInfo(path).fileName(), error);
+    StatusMessages::show(line);
+    keepShownTrace(QStringLiteral("<span style='color:%1'>%2</span>")
+                       .arg(Theme::statusTextOnWindow(Theme::Status::Fail).name(), line.toHtmlEscaped()));
+    Q_EMIT loadFailed(path, error);
+}
+
+void TraceView::keepShownTrace(const QString &line)
+{
+    if (m_model->trace()) {
+        m_path = m_shownPath; // the trace on screen stays, and stays the view's
+        m_header->setText(line + QStringLiteral("<br>") + m_summary);
+        return;
+    }
+    showTrace(nullptr);
+    m_header->setText(line);
 }
 
 QPlainTextEdit *TraceView::textEditor() const
 {
     return m_detail->primaryEditor();
-}
-
-void TraceView::activateFind()
-{
-    if (m_stack->currentIndex() != 1)
-        return;
-    m_findRow->setVisible(true);
-    m_findInput->setFocus();
-    m_findInput->selectAll();
 }
 
 bool TraceView::isBusy() const
@@ -312,6 +363,8 @@ void TraceView::showTrace(std::shared_ptr<const Trace> trace)
         m_filter->setToolName(QString());
     }
     if (!trace) {
+        m_shownPath.clear();
+        m_summary.clear();
         m_header->clear();
         m_header->setToolTip(QString());
         updateActions();
@@ -320,42 +373,9 @@ void TraceView::showTrace(std::shared_ptr<const Trace> trace)
     const TraceStats stats = TraceStats::of(*trace);
     for (const auto &[name, count] : stats.toolCalls)
         m_toolCombo->addItem(QStringLiteral("%1 (%2)").arg(name).arg(count), name);
-    const QLocale locale;
-    const TokenUsage &u = stats.usage;
-    QString header =
-        QStringLiteral("<b>%1</b> — %2")
-            .arg((trace->title.isEmpty() ? QFileInfo(trace->path).fileName() : trace->title).toHtmlEscaped(),
-                 trace->format);
-    header += plural(stats.threads, tr("<br>1 thread, %2 turns, %3 steps, %4 tool calls (%5 failed)"),
-                     tr("<br>%n threads, %2 turns, %3 steps, %4 tool calls (%5 failed)"))
-                  .arg(locale.toString(stats.turns), locale.toString(stats.steps),
-                       locale.toString(stats.stepsByKind[int(StepKind::ToolCall)]), locale.toString(stats.toolErrors));
-    header += tr("<br>Tokens: input %1 (uncached %2, cache read %3, cache write %4) · output %5 (reasoning %6)")
-                  .arg(locale.toString(u.totalInput()), locale.toString(u.uncachedInput), locale.toString(u.cacheRead),
-                       locale.toString(u.cacheWrite5m + u.cacheWrite1h), locale.toString(u.output),
-                       locale.toString(u.reasoning));
     const TraceCost &cost = m_model->cost();
-    if (cost.hasCost())
-        header += tr(" · cost %1 by the pricing table").arg(formatUsd(cost.totalUsd));
-    if (cost.unpricedTurns > 0)
-        header += plural(cost.unpricedTurns, tr(" (1 turn not priced: no price for %1)"), tr(" (%n turns not priced: no price for %1)"))
-                      .arg(cost.unpricedModels.join(u", "_s).toHtmlEscaped());
-    if (trace->reportedCostUsd)
-        header += tr(" · cost $%1 (logged by the source)").arg(*trace->reportedCostUsd, 0, 'f', 4);
-    if (trace->skippedCount > 0) {
-        QStringList reasons;
-        for (size_t i = 0; i < std::min<size_t>(trace->skipped.size(), 20); ++i)
-            reasons << (trace->skipped[i].line > 0
-                            ? tr("line %1: %2").arg(trace->skipped[i].line).arg(trace->skipped[i].reason)
-                            : trace->skipped[i].reason);
-        header +=
-            plural(trace->skippedCount, tr("<br><span style='color:#c62828'>1 record skipped</span>: %1"), tr("<br><span style='color:#c62828'>%n records skipped</span>: %1"))
-                .arg(reasons.join(u"; "_s).toHtmlEscaped());
-    }
-    // How the totals above relate to the file's own (e.g. an ATIF file's final_metrics), when they differ.
-    for (const QString &note : std::as_const(trace->notes))
-        header += tr("<br>Note: %1").arg(note.toHtmlEscaped());
-    m_header->setText(header);
+    m_summary = TraceSummary::html(*trace, stats, cost);
+    m_header->setText(m_summary);
     // Where each price came from, for whoever wonders about a figure (the cost cells say it per turn).
     m_header->setToolTip(cost.priceSources.isEmpty() ? QString()
                                                      : tr("Priced as:\n%1").arg(cost.priceSources.join(u'\n')));
@@ -376,225 +396,6 @@ void TraceView::showCurrentStep()
                        current.data(TraceTimelineModel::StepRole).toInt());
 }
 
-void TraceView::collectMatches(const QString &text)
-{
-    // Every step the filter shows whose text, tool input or tool name holds the query, in timeline order; kept
-    // until the query, the filter or the trace changes, so Next and Previous walk the same list and it can be counted.
-    m_findMatches.clear();
-    m_findQuery = text;
-    m_findMatchesValid = true;
-    const Trace *trace = m_model->trace();
-    if (!trace)
-        return;
-    const auto &order = m_model->displayOrder();
-    const TraceTextFinder finder(text, Qt::CaseInsensitive);
-    for (size_t i = 0; i < order.size(); ++i) {
-        const auto [t, s] = order[i];
-        const TraceStep &step = trace->threads[size_t(t)].steps[size_t(s)];
-        if (!m_filter->acceptsStep(step))
-            continue;
-        if (finder.foundIn(step.text) || (step.kind == StepKind::ToolCall && finder.foundIn(step.input)) ||
-            finder.foundIn(step.toolName))
-            m_findMatches.push_back(i);
-    }
-}
-
-bool TraceView::findNext(const QString &text, bool backwards)
-{
-    const Trace *trace = m_model->trace();
-    const auto &order = m_model->displayOrder();
-    if (!trace || order.empty() || text.isEmpty()) {
-        m_findStatus->clear();
-        return false;
-    }
-    if (!m_findMatchesValid || text != m_findQuery)
-        collectMatches(text);
-    if (m_findMatches.empty()) {
-        m_findStatus->setText(tr("Not found"));
-        return false;
-    }
-    // From the row the user is on, wherever they moved since the last find; else from the last match shown.
-    std::optional<size_t> here;
-    const QModelIndex current = m_tree->currentIndex();
-    if (current.isValid()) {
-        const std::pair<int, int> at{current.data(TraceTimelineModel::ThreadRole).toInt(),
-                                     current.data(TraceTimelineModel::StepRole).toInt()};
-        if (m_findPosition < order.size() && order[m_findPosition] == at) {
-            here = m_findPosition;
-        } else if (const auto it = std::find(order.begin(), order.end(), at); it != order.end()) {
-            here = size_t(it - order.begin());
-        }
-    }
-    if (!here && m_findShown)
-        here = m_findPosition;
-    size_t match = 0; // index into m_findMatches
-    if (!here) {
-        match = backwards ? m_findMatches.size() - 1 : 0;
-    } else if (backwards) {
-        const auto it = std::lower_bound(m_findMatches.begin(), m_findMatches.end(), *here);
-        match = it == m_findMatches.begin() ? m_findMatches.size() - 1 : size_t(it - m_findMatches.begin()) - 1;
-    } else {
-        const auto it = std::upper_bound(m_findMatches.begin(), m_findMatches.end(), *here);
-        match = it == m_findMatches.end() ? 0 : size_t(it - m_findMatches.begin());
-    }
-
-    const size_t i = m_findMatches[match];
-    m_findPosition = i;
-    m_findShown = true;
-    const auto [t, s] = order[i];
-    const QModelIndex index = m_filter->mapFromSource(m_model->indexFor(t, s));
-    {
-        const QSignalBlocker blocker(m_tree->selectionModel());
-        m_tree->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
-    }
-    m_tree->scrollTo(index, QAbstractItemView::PositionAtCenter);
-    m_tree->viewport()->update();
-    m_detail->showStep(t, s, true);
-    m_detail->highlight(text);
-    updateActions();
-    m_findStatus->setText(tr("Match %1 of %2")
-                              .arg(QLocale().toString(qint64(match + 1)),
-                                   QLocale().toString(qint64(m_findMatches.size()))));
-    return true;
-}
-
-QString TraceView::findStatus() const
-{
-    return m_findStatus->text();
-}
-
-void TraceView::setKindVisible(StepKind kind, bool visible)
-{
-    const QList<QAction *> actions = m_kindsButton->menu()->actions();
-    actions.at(int(kind))->setChecked(visible); // toggles the filter through the action
-}
-
-void TraceView::setToolFilter(const QString &toolName)
-{
-    const int index = m_toolCombo->findData(toolName);
-    m_toolCombo->setCurrentIndex(std::max(index, 0));
-}
-
-void TraceView::setThinkingExpanded(bool expanded)
-{
-    m_model->setThinkingExpanded(expanded);
-    m_detail->setThinkingFoldedByDefault(!expanded);
-    showCurrentStep();
-}
-
-QString TraceView::filterStatus() const
-{
-    return m_filterStatus->isHidden() ? QString() : m_filterStatus->text();
-}
-
-void TraceView::clearFilters()
-{
-    for (QAction *action : m_kindsButton->menu()->actions())
-        action->setChecked(true);
-    m_toolCombo->setCurrentIndex(0);
-}
-
-void TraceView::filterChanged()
-{
-    int hiddenKinds = 0;
-    for (int k = 0; k < StepKindCount; ++k)
-        hiddenKinds += m_filter->isKindVisible(StepKind(k)) ? 0 : 1;
-    m_kindsButton->setText(hiddenKinds == 0 ? tr("Kinds") : tr("Kinds (%1 of %2)").arg(StepKindCount - hiddenKinds).arg(StepKindCount));
-    const Trace *trace = m_model->trace();
-    const bool filtered = trace && (hiddenKinds > 0 || !m_filter->toolName().isEmpty());
-    if (filtered) {
-        size_t shown = 0;
-        for (const auto &[thread, step] : m_model->displayOrder())
-            shown += m_filter->acceptsStep(trace->threads[size_t(thread)].steps[size_t(step)]) ? 1 : 0;
-        m_filterStatus->setText(plural(qsizetype(m_model->displayOrder().size()), tr("Showing %1 of 1 step"),
-                                       tr("Showing %1 of %n steps"))
-                                    .arg(QLocale().toString(qulonglong(shown))));
-    }
-    m_filterStatus->setVisible(filtered);
-    m_showAllButton->setVisible(filtered);
-    // The current index is one the filter shows (or none): a step the filter hid leaves the detail pane.
-    showCurrentStep();
-}
-
-std::vector<std::pair<int, int>> TraceView::selectedSteps() const
-{
-    std::vector<std::pair<int, int>> steps;
-    for (const QModelIndex &index : m_tree->selectionModel()->selectedRows(0)) {
-        const int step = index.data(TraceTimelineModel::StepRole).toInt();
-        if (step >= 0)
-            steps.emplace_back(index.data(TraceTimelineModel::ThreadRole).toInt(), step);
-    }
-    // Timeline order, whatever order the user clicked in.
-    const auto &order = m_model->displayOrder();
-    if (steps.size() > 1) {
-        QHash<quint64, size_t> position;
-        for (size_t i = 0; i < order.size(); ++i)
-            position.insert((quint64(order[i].first) << 32) | quint32(order[i].second), i);
-        std::sort(steps.begin(), steps.end(), [&position](const auto &a, const auto &b) {
-            return position.value((quint64(a.first) << 32) | quint32(a.second)) <
-                   position.value((quint64(b.first) << 32) | quint32(b.second));
-        });
-    }
-    return steps;
-}
-
-void TraceView::selectSteps(const std::vector<std::pair<int, int>> &steps)
-{
-    QItemSelection selection;
-    for (const auto &[t, s] : steps) {
-        const QModelIndex index = m_filter->mapFromSource(m_model->indexFor(t, s));
-        if (index.isValid())
-            selection.select(index, index);
-    }
-    m_tree->selectionModel()->select(selection, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
-}
-
-QString TraceView::useSelectionForGeneration()
-{
-    const Trace *trace = m_model->trace();
-    if (!trace || m_projectRoot.isEmpty())
-        return tr("Open a project first: the selection is kept in the project.");
-    const auto steps = selectedSteps();
-    if (steps.empty())
-        return tr("Select the steps to use first.");
-    const TraceSelection selection = TraceSelection::fromSteps(*trace, steps);
-    const QString error = selection.save(m_projectRoot);
-    if (error.isEmpty())
-        m_model->setKeptSteps(steps);
-    if (error.isEmpty())
-        m_selectionStatus->setText(
-            plural(steps.size(), tr("1 step kept for skill generation in %1"), tr("%n steps kept for skill generation in %1"))
-                .arg(QDir(m_projectRoot)
-                         .relativeFilePath(TraceSelection::selectionPathFor(m_projectRoot, trace->path))));
-    return error;
-}
-
-void TraceView::restoreSelection()
-{
-    const Trace *trace = m_model->trace();
-    if (!trace || m_projectRoot.isEmpty())
-        return;
-    const QString file = TraceSelection::selectionPathFor(m_projectRoot, trace->path);
-    if (!QFileInfo::exists(file))
-        return;
-    const Result<TraceSelection> saved = TraceSelection::load(file);
-    if (!saved)
-        return;
-    std::vector<std::pair<int, int>> steps;
-    for (const SelectedStep &step : saved.value->steps)
-        steps.emplace_back(step.thread, step.step);
-    m_model->setKeptSteps(steps);
-    selectSteps(steps);
-    m_selectionStatus->setText(plural(steps.size(), tr("1 step kept for skill generation."), tr("%n steps kept for skill generation.")));
-}
-
-QString TraceView::selectionAsMarkdown() const
-{
-    const Trace *trace = m_model->trace();
-    const auto steps = selectedSteps();
-    return trace && !steps.empty() ? traceToMarkdown(*trace, steps) : QString();
-}
-
 void TraceView::updateActions()
 {
     const bool hasSelection = m_model->trace() && m_tree->selectionModel()->hasSelection();
@@ -605,19 +406,11 @@ void TraceView::updateActions()
                                                          "(traces/.selections/) as the source for a skill"));
 }
 
-void TraceView::chooseFile()
-{
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open trace"), QFileInfo(m_path).absolutePath(),
-                                                      tr("Traces (*.jsonl *.json *.eval *.txt *.md);;All files (*)"));
-    if (!path.isEmpty())
-        openPath(path);
-}
-
 void TraceView::browseSessions()
 {
     SessionBrowserDialog dialog(claudeProjectsDir(), codexSessionsDir(), this);
     if (dialog.exec() == QDialog::Accepted && !dialog.selectedPath().isEmpty())
-        openPath(dialog.selectedPath());
+        importFile(dialog.selectedPath());
 }
 
 void TraceView::dragEnterEvent(QDragEnterEvent *event)
@@ -633,7 +426,7 @@ void TraceView::dropEvent(QDropEvent *event)
     if (urls.isEmpty() || !urls.first().isLocalFile())
         return;
     event->acceptProposedAction();
-    openPath(urls.first().toLocalFile());
+    importFile(urls.first().toLocalFile());
 }
 
 } // namespace sf

@@ -37,7 +37,15 @@ public:
     ~TraceView() override;
 
     void setProject(const Project *project) override;
+    /// Opens the trace at @p path as it is (a project's trace, a run's agent session). While it is read the trace
+    /// shown stays; if it cannot be read, the trace shown stays too and the header says why.
     void openPath(const QString &path) override;
+    /// Opens a trace from anywhere (Open…, File → Import Trace…, a drop, an agent session): with a project open, a
+    /// file from outside its traces/ is copied there first (Project::addTrace), and traceAdded() names the copy once
+    /// it has been read; a copy that does not read as a trace is removed again.
+    void importFile(const QString &path);
+    /// Asks for a trace file and imports it (importFile).
+    void chooseFileToImport();
     QPlainTextEdit *textEditor() const override;
     void activateFind() override;
     bool isBusy() const override;
@@ -76,6 +84,8 @@ public:
 Q_SIGNALS:
     void loaded(const QString &path);
     void loadFailed(const QString &path, const QString &error);
+    /// A trace was copied into the project's traces/ and read (importFile).
+    void traceAdded(const QString &path);
 
 protected:
     void dragEnterEvent(QDragEnterEvent *event) override;
@@ -86,14 +96,20 @@ private:
     void createToolbar(QWidget *toolbar);
     void showTrace(std::shared_ptr<const Trace> trace);
     void showCurrentStep();
-    void chooseFile();
     void browseSessions();
+    void onLoadFailed(const QString &path, const QString &error);
+    /// The open trace's header again, after @p line (an import that failed or was cancelled), or an empty view.
+    void keepShownTrace(const QString &line);
     void updateActions();
     void restoreSelection();
     /// After a filter change: the count of steps shown, and the detail pane drops a step the filter hid.
     void filterChanged();
 
-    QString m_path;
+    QString m_path;      ///< the trace shown, or the one being read
+    QString m_shownPath; ///< the trace shown ("" while none is)
+    QString m_addedCopy; ///< a copy importFile made in traces/, while it is read
+    QString m_summary;   ///< the shown trace's header (TraceSummary)
+    const Project *m_project = nullptr;
     QString m_projectRoot;
     JobListModel *m_jobs = nullptr;
     TraceLoader *m_loader;

@@ -3,6 +3,7 @@
 #include "agents/Harness.h"
 #include "charts/ChartStyle.h"
 #include "common/HarnessChoice.h"
+#include "common/ModelDefaults.h"
 #include "llm/ChatClient.h"
 #include "project/Project.h"
 #include "skill/DiffView.h"
@@ -26,12 +27,14 @@
 #include <QLineEdit>
 #include <QLineSeries>
 #include <QListWidget>
+#include <QPlainTextEdit>
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTableView>
+#include <QToolButton>
 #include <QVBoxLayout>
 #include <QValueAxis>
 
@@ -43,7 +46,7 @@ TriggerLabDialog::TriggerLabDialog(ChatClient &client, const Project &project, Q
     , m_project(project)
     , m_skill(new QComboBox(this))
     , m_students(new QLineEdit(this))
-    , m_teacher(new QLineEdit(this))
+    , m_teacher(new QComboBox(this))
     , m_harness(new HarnessChoice(this, &client.providers()))
     , m_harnessSummary(new QLabel(this))
     , m_runs(new QSpinBox(this))
@@ -55,6 +58,8 @@ TriggerLabDialog::TriggerLabDialog(ChatClient &client, const Project &project, Q
     , m_measureButton(new QPushButton(tr("&Measure"), this))
     , m_optimizeButton(new QPushButton(tr("&Optimize Description"), this))
     , m_cancelButton(new QPushButton(tr("Cancel Run"), this))
+    , m_showReply(new QPushButton(tr("Show Reply"), this))
+    , m_retry(new QPushButton(tr("Retry"), this))
     , m_tabs(new QTabWidget(this))
     , m_queries(new TriggerQueryModel(this))
     , m_results(new TriggerResultsModel(this))
@@ -67,10 +72,17 @@ TriggerLabDialog::TriggerLabDialog(ChatClient &client, const Project &project, Q
     setWindowTitle(tr("Trigger Lab"));
     for (const ProjectItem &item : project.items(ProjectItem::Kind::Skill))
         m_skill->addItem(item.name, item.path);
+    m_students->setObjectName(QStringLiteral("studentModels"));
+    m_teacher->setObjectName(QStringLiteral("teacherModel"));
     m_students->setPlaceholderText(tr("PROVIDER:MODEL, … (students)"));
-    m_teacher->setPlaceholderText(tr("PROVIDER:MODEL (rewrites the description)"));
-    m_students->setText(project.defaults().students.join(QStringLiteral(", ")));
-    m_teacher->setText(project.defaults().teacher);
+    // The teacher and students last used, as in Refine; the pickers offer the embedded model and recent ones too.
+    const QList<ModelChoice> choices = modelChoices(project, &client);
+    m_students->setText(defaultStudentModels(project, &client).join(QStringLiteral(", ")));
+    offerModels(m_teacher, choices, defaultTeacherModel(project, &client));
+    m_teacher->lineEdit()->setPlaceholderText(tr("PROVIDER:MODEL (rewrites the description)"));
+    QToolButton *addStudent = addModelButton(this, choices, [this](const QString &model) {
+        m_students->setText(withModelAdded(m_students->text(), model, QStringLiteral(", ")));
+    });
     m_runs->setRange(1, 50);
     m_runs->setValue(3);
     m_iterations->setRange(1, 20);
@@ -83,6 +95,12 @@ TriggerLabDialog::TriggerLabDialog(ChatClient &client, const Project &project, Q
     m_maxCost->setPrefix(QStringLiteral("$"));
     m_maxCost->setSpecialValueText(tr("no budget"));
     m_cancelButton->setEnabled(false);
+    m_showReply->setObjectName(QStringLiteral("showReply"));
+    m_showReply->setToolTip(tr("The teacher's whole reply"));
+    m_retry->setObjectName(QStringLiteral("retryProposal"));
+    m_retry->setToolTip(tr("Ask the teacher again; the measurements made so far are kept"));
+    m_showReply->hide();
+    m_retry->hide();
     m_status->setWordWrap(true);
     m_estimate->setWordWrap(true);
     m_harnessSummary->setObjectName(QStringLiteral("harnessSummary"));
@@ -147,9 +165,8 @@ TriggerLabDialog::TriggerLabDialog(ChatClient &client, const Project &project, Q
     m_chart->setTitle(tr("Recall and false positives per iteration"));
     m_chart->legend()->setAlignment(Qt::AlignBottom);
     auto *rateAxis = new QValueAxis(m_chart);
-    rateAxis->setRange(0, 1);
+    charts::setPaddedRange(rateAxis, 0, 1, 0.2); // a rate of 0 or 1 drawn whole, not cut by the frame
     rateAxis->setLabelFormat(QStringLiteral("%.1f"));
-    rateAxis->setTickCount(6);
     rateAxis->setTitleText(tr("Share of trials"));
     // Whole iterations only, with room on both sides so that a single measurement's points are not on the frame.
     m_iterationAxis->setTickType(QValueAxis::TicksDynamic);
@@ -193,7 +210,10 @@ TriggerLabDialog::TriggerLabDialog(ChatClient &client, const Project &project, Q
 
     auto *form = new QFormLayout;
     form->addRow(tr("Skill:"), m_skill);
-    form->addRow(tr("Students:"), m_students);
+    auto *studentsRow = new QHBoxLayout;
+    studentsRow->addWidget(m_students, 1);
+    studentsRow->addWidget(addStudent);
+    form->addRow(tr("Students:"), studentsRow);
     form->addRow(tr("Teacher:"), m_teacher);
     m_harness->addRowsTo(form);
     form->addRow(m_harnessSummary);
@@ -218,16 +238,23 @@ TriggerLabDialog::TriggerLabDialog(ChatClient &client, const Project &project, Q
     connect(m_optimizeButton, &QPushButton::clicked, this, &TriggerLabDialog::optimize);
     connect(m_cancelButton, &QPushButton::clicked, this, &TriggerLabDialog::cancel);
 
+    connect(m_showReply, &QPushButton::clicked, this, &TriggerLabDialog::showReply);
+    connect(m_retry, &QPushButton::clicked, this, &TriggerLabDialog::retryProposal);
+    auto *statusRow = new QHBoxLayout;
+    statusRow->addWidget(m_status, 1);
+    statusRow->addWidget(m_showReply);
+    statusRow->addWidget(m_retry);
+
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(form);
     layout->addWidget(m_tabs, 1);
-    layout->addWidget(m_status);
+    layout->addLayout(statusRow);
     layout->addWidget(buttons);
     resize(1100, 700);
 
     connect(m_skill, &QComboBox::currentIndexChanged, this, &TriggerLabDialog::loadDefaultQueries);
-    for (QLineEdit *edit : {m_students, m_teacher})
-        connect(edit, &QLineEdit::textChanged, this, &TriggerLabDialog::updateEstimate);
+    connect(m_students, &QLineEdit::textChanged, this, &TriggerLabDialog::updateEstimate);
+    connect(m_teacher, &QComboBox::editTextChanged, this, &TriggerLabDialog::updateEstimate);
     for (QSpinBox *spin : {m_runs, m_iterations})
         connect(spin, &QSpinBox::valueChanged, this, &TriggerLabDialog::updateEstimate);
     connect(m_queries, &QAbstractItemModel::dataChanged, this, &TriggerLabDialog::updateEstimate);
@@ -250,6 +277,14 @@ bool TriggerLabDialog::setSkill(const QString &name)
     return true;
 }
 
+bool TriggerLabDialog::selectSkillDir(const QString &skillDir)
+{
+    const int index = skillDir.isEmpty() ? -1 : m_skill->findData(QDir::cleanPath(skillDir));
+    if (index >= 0)
+        m_skill->setCurrentIndex(index);
+    return index >= 0;
+}
+
 void TriggerLabDialog::setStudents(const QStringList &models)
 {
     m_students->setText(models.join(QStringLiteral(", ")));
@@ -257,7 +292,7 @@ void TriggerLabDialog::setStudents(const QStringList &models)
 
 void TriggerLabDialog::setTeacher(const QString &model)
 {
-    m_teacher->setText(model);
+    m_teacher->setEditText(model);
 }
 
 void TriggerLabDialog::setRuns(int runs)
@@ -302,12 +337,7 @@ QString TriggerLabDialog::skillDir() const
 
 QStringList TriggerLabDialog::students() const
 {
-    QStringList models;
-    for (const QString &part : m_students->text().split(QLatin1Char(','), Qt::SkipEmptyParts)) {
-        if (!part.trimmed().isEmpty())
-            models.append(part.trimmed());
-    }
-    return models;
+    return parseModelList(m_students->text());
 }
 
 TriggerConfig TriggerLabDialog::config() const
@@ -386,11 +416,11 @@ void TriggerLabDialog::updateEstimate()
     QString text = tr("Measure: %n trials", nullptr, one.trials);
     text += one.usd ? tr(", at most $%1").arg(*one.usd, 0, 'f', 4)
                     : tr(" (no price for %1)").arg(one.unpriced.join(QStringLiteral(", ")));
-    if (!m_teacher->text().trimmed().isEmpty()) {
+    if (!m_teacher->currentText().trimmed().isEmpty()) {
         TriggerOptimizeRequest request;
         request.queries = m_queries->queries();
         request.config = config();
-        request.teacherModel = m_teacher->text().trimmed();
+        request.teacherModel = m_teacher->currentText().trimmed();
         request.maxIterations = m_iterations->value();
         const TriggerOptimizeEstimate all = estimateOptimize(request, *cat);
         text += tr(". Optimize: at most %1 evaluations and %2 teacher calls")
@@ -445,6 +475,9 @@ void TriggerLabDialog::measure()
         return;
     }
     m_harness->remember();
+    rememberStudentModels(students());
+    showFailedProposal(false);
+    delete m_optimizer.data(); // one that failed, kept for Retry, is done with
     m_iterationsShown.clear();
     m_proposals->clear();
     m_chart->removeAllSeries();
@@ -506,7 +539,7 @@ void TriggerLabDialog::optimize()
         m_status->setText(!cat ? why : tr("Add queries and at least one student."));
         return;
     }
-    if (m_teacher->text().trimmed().isEmpty()) {
+    if (m_teacher->currentText().trimmed().isEmpty()) {
         m_status->setText(tr("Choose a teacher to rewrite the description."));
         return;
     }
@@ -525,9 +558,13 @@ void TriggerLabDialog::optimize()
     request.config = config();
     request.maxCostUsd = request.config.maxCostUsd;
     request.config.maxCostUsd.reset();
-    request.teacherModel = m_teacher->text().trimmed();
+    request.teacherModel = m_teacher->currentText().trimmed();
     request.maxIterations = m_iterations->value();
     request.holdout = m_holdout->value();
+    rememberStudentModels(students());
+    rememberTeacherModel(request.teacherModel);
+    showFailedProposal(false);
+    delete m_optimizer.data(); // one that failed, kept for Retry: Optimize begins anew
     m_original = cat->candidate().description;
     m_iterationsShown.clear();
     m_proposals->clear();
@@ -536,16 +573,66 @@ void TriggerLabDialog::optimize()
     connect(m_optimizer, &TriggerOptimizer::stage, m_status, &QLabel::setText);
     connect(m_optimizer, &TriggerOptimizer::iterationEvaluated, this, &TriggerLabDialog::onIteration);
     connect(m_optimizer, &TriggerOptimizer::finished, this, &TriggerLabDialog::onOptimized);
-    connect(m_optimizer, &TriggerOptimizer::failed, this, [this](const QString &message) {
-        m_status->setText(message);
-        m_optimizer->deleteLater();
-        m_optimizer = nullptr;
-        setRunning(false);
-        Q_EMIT finished();
-    });
+    connect(m_optimizer, &TriggerOptimizer::failed, this, &TriggerLabDialog::onOptimizeFailed);
     setRunning(true);
     m_tabs->setCurrentIndex(1);
     m_optimizer->start(request);
+}
+
+void TriggerLabDialog::onOptimizeFailed(const QString &message)
+{
+    setRunning(false);
+    if (m_optimizer->canRetry()) {
+        // Only the teacher's proposal is missing: the measurements stand. A short message; the reply behind a button.
+        QString text = tr("The teacher's proposal failed: %1.").arg(message);
+        if (!m_iterationsShown.isEmpty())
+            text += tr(" The %n measurement(s) made so far are kept: Retry asks the teacher again.", nullptr,
+                       int(m_iterationsShown.size()));
+        m_status->setText(text);
+        showFailedProposal(true);
+    } else {
+        m_status->setText(message);
+        m_optimizer->deleteLater();
+        m_optimizer = nullptr;
+    }
+    Q_EMIT finished();
+}
+
+void TriggerLabDialog::showFailedProposal(bool show)
+{
+    m_retry->setVisible(show);
+    m_showReply->setVisible(show && !failedReply().isEmpty());
+}
+
+QString TriggerLabDialog::failedReply() const
+{
+    return m_optimizer && m_optimizer->canRetry() ? m_optimizer->failedReply() : QString();
+}
+
+void TriggerLabDialog::showReply()
+{
+    QDialog dialog(this);
+    dialog.setWindowTitle(tr("The Teacher's Reply"));
+    auto *text = new QPlainTextEdit(failedReply(), &dialog);
+    text->setReadOnly(true);
+    text->setObjectName(QStringLiteral("teacherReply"));
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, &dialog);
+    connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+    auto *layout = new QVBoxLayout(&dialog);
+    layout->addWidget(text);
+    layout->addWidget(buttons);
+    dialog.resize(720, 480);
+    dialog.exec();
+}
+
+void TriggerLabDialog::retryProposal()
+{
+    if (!m_optimizer || !m_optimizer->canRetry())
+        return;
+    showFailedProposal(false);
+    setRunning(true);
+    m_status->setText(tr("Asking the teacher again…"));
+    m_optimizer->retry();
 }
 
 void TriggerLabDialog::onIteration(const TriggerIteration &iteration)
@@ -636,8 +723,7 @@ void TriggerLabDialog::plot(int iteration, const TriggerMeasurement &measurement
                 if (!recall)
                     pen.setStyle(Qt::DashLine);
                 line->setPen(pen);
-                line->setPointsVisible(true);
-                line->setMarkerSize(9);
+                charts::showPoints(line);
                 m_chart->addSeries(line);
                 m_chart->legend()->setVisible(true);
                 for (QAbstractAxis *axis : m_chart->axes())

@@ -35,7 +35,8 @@ class TriggerRunner;
  * (restoring its version into the skill) or leave. The chart shows recall and false-positive rate per model and
  * iteration. The students answer in Skillforge's loop (one request listing the catalogue) or in their real CLI
  * (Claude Code, Codex, with every catalogue skill installed); Measure and Optimize wait for the CLI to be found and
- * refuse models it cannot speak to.
+ * refuse models it cannot speak to. When the teacher's proposal fails, a short message says so, with Show Reply (its
+ * whole reply) and Retry (asks again, keeping the measurements). The teacher and students start as last used.
  */
 class TriggerLabDialog final : public QDialog
 {
@@ -47,6 +48,8 @@ public:
 
     // For tests and for callers that prefill the form.
     bool setSkill(const QString &name);
+    /// Selects the skill in @p skillDir (the one open in the Skill view); false when the project has no such skill.
+    bool selectSkillDir(const QString &skillDir);
     void setStudents(const QStringList &models);
     void setTeacher(const QString &model);
     void setRuns(int runs);
@@ -58,6 +61,12 @@ public:
     void measure();
     void optimize();
     void cancel();
+    /// After the teacher's proposal failed: asks it again, keeping the measurements made.
+    void retryProposal();
+    /// The teacher's whole reply when its proposal failed ("" when no reply came or nothing failed).
+    QString failedReply() const;
+    QPushButton *showReplyButton() const { return m_showReply; }
+    QPushButton *retryButton() const { return m_retry; }
     /// Restores the selected proposal's version into the skill.
     bool acceptProposal(int iteration);
 
@@ -72,7 +81,7 @@ public:
     QString harnessText() const;
     /// What Measure runs with, from the fields as they are.
     TriggerConfig config() const;
-    bool isRunning() const { return m_runner || m_optimizer; }
+    bool isRunning() const { return m_runner || (m_optimizer && m_optimizer->isRunning()); }
 
 Q_SIGNALS:
     void skillChanged(const QString &skillDir);
@@ -90,6 +99,9 @@ private:
     void onMeasured();
     void onIteration(const TriggerIteration &iteration);
     void onOptimized(const QString &reason);
+    void onOptimizeFailed(const QString &message);
+    void showFailedProposal(bool show);
+    void showReply();
     void plot(int iteration, const TriggerMeasurement &measurement);
     void showProposal(int row);
     void loadDefaultQueries();
@@ -98,7 +110,7 @@ private:
     const Project &m_project;
     QComboBox *m_skill;
     QLineEdit *m_students;
-    QLineEdit *m_teacher;
+    QComboBox *m_teacher;
     HarnessChoice *m_harness;
     QLabel *m_harnessSummary;
     QSpinBox *m_runs;
@@ -110,6 +122,8 @@ private:
     QPushButton *m_measureButton;
     QPushButton *m_optimizeButton;
     QPushButton *m_cancelButton;
+    QPushButton *m_showReply;
+    QPushButton *m_retry;
     QTabWidget *m_tabs;
     TriggerQueryModel *m_queries;
     TriggerResultsModel *m_results;

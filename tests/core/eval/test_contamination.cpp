@@ -1,4 +1,5 @@
 #include "eval/Contamination.h"
+#include "eval/SuiteHealth.h"
 
 #include <QDir>
 #include <QFile>
@@ -59,6 +60,9 @@ private Q_SLOTS:
         QCOMPARE(report.skillLinesChecked, 1);
         QVERIFY(report.leaks.isEmpty());
         QVERIFY(report.summary().contains(QStringLiteral("identical but for the skill")));
+        // Said in people's words: no hash (the data reports keep it), no arm id.
+        QVERIFY2(!report.summary().contains(QStringLiteral("sha256")), qPrintable(report.summary()));
+        QVERIFY2(!report.summary().contains(QStringLiteral("baseline")), qPrintable(report.summary()));
     }
 
     void skillTextInABaselineContextFile_isReported_withWhereItWas()
@@ -73,6 +77,13 @@ private Q_SLOTS:
         QCOMPARE(report.leaks[0].where, QStringLiteral("first message (context files)"));
         QCOMPARE(report.leaks[0].line, kSkillLine);
         QCOMPARE(report.toJson().value(QStringLiteral("skill_text_in_baseline")).toArray().size(), 1);
+        // As the suite health lists it: the item by model, arm and repeat in words.
+        const QList<SuiteHealthFinding> findings = contaminationFindings(report);
+        QCOMPARE(findings.size(), 2);
+        QCOMPARE(findings[1].caseId, QStringLiteral("a"));
+        QCOMPARE(findings[1].where, QStringLiteral("generic:m · without skill · repeat 1"));
+        QVERIFY(findings[1].detail.startsWith(QStringLiteral("first message (context files): \"")));
+        QVERIFY(!findings[0].detail.contains(QStringLiteral("baseline")));
     }
 
     void armsWhosePromptsDifferBeyondTheSkill_areFlagged()

@@ -98,6 +98,54 @@ private Q_SLOTS:
         QVERIFY(o.fence < o.value && o.median < o.fence);
     }
 
+    void aSmallGapOrASmallRatio_isNoOutlier_evenBeyondTheFence()
+    {
+        // One model and arm, eight items around 300 ms and 150 tokens, the last three a little or much further out.
+        QList<ItemResult> results;
+        for (int repeat = 1; repeat <= 8; ++repeat)
+            results.append(item(kBaselineArm, QStringLiteral("quick"), repeat, true, 300 + repeat % 2));
+        results[5].latencyMs = 400;    // beyond the fence (the spread is 1 ms), 0.1 s above: not far out
+        results[6].usage.output = 850; // 6.7× the median's tokens but only 850 more: not far out
+        results[7].latencyMs = 3000;   // 10× the median, but not 5 s above it: not far out
+        QVERIFY(diagnoseSuite(analyzeResults(QString(), RunManifest{}, results)).outliers.isEmpty());
+        results[7].latencyMs = 6000; // 20× and 5.7 s above: far out
+        const SuiteHealth health = diagnoseSuite(analyzeResults(QString(), RunManifest{}, results));
+        QCOMPARE(health.outliers.size(), 1);
+        QCOMPARE(health.outliers[0].value, 6000.0);
+    }
+
+    void findings_sayArmsAndChecksInPeoplesWords()
+    {
+        QList<ItemResult> results = constructedRun().results;
+        // A case's own expected text, as the suite reader names it, passing everywhere.
+        for (ItemResult &r : results)
+            r.verifiers.append({QStringLiteral("contains"),
+                                QStringLiteral("expected.contains"),
+                                true,
+                                true,
+                                QStringLiteral("found all of: \"__global__\""),
+                                {},
+                                {},
+                                {}});
+        const QList<SuiteHealthFinding> findings =
+            suiteHealthFindings(diagnoseSuite(analyzeResults(QString(), RunManifest{}, results)));
+        QStringList text;
+        for (const SuiteHealthFinding &f : findings)
+            text.append(f.kind + u'|' + f.caseId + u'|' + f.where + u'|' + f.detail);
+        const QString all = text.join(u'\n');
+        for (const QString &internal :
+             {QStringLiteral("with_skill"), QStringLiteral("baseline"), QStringLiteral("expected.contains"),
+              QStringLiteral("sha256"), QStringLiteral("fence"), QStringLiteral("both arms")})
+            QVERIFY2(!all.contains(internal), qPrintable(internal + u'\n' + all));
+        QVERIFY2(all.contains(QStringLiteral("high variance|flaky|generic:student · without skill|")), qPrintable(all));
+        QVERIFY2(all.contains(QStringLiteral("outlier|hurt|generic:student · with skill · repeat 1|latency 100.0 s, ")),
+                 qPrintable(all));
+        QVERIFY2(all.contains(QStringLiteral("\"well formed\" — passed on all 4 items, with and without the skill")),
+                 qPrintable(all));
+        QVERIFY2(all.contains(QStringLiteral("expects the reply to contain \"__global__\" — passed on all 4 items")),
+                 qPrintable(all));
+    }
+
     void errorsAndUnavailableChecks_sayNothing_andJsonNamesEveryList()
     {
         RunAnalysis run = constructedRun();

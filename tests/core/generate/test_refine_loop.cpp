@@ -50,6 +50,7 @@ private:
     std::unique_ptr<ChatClient> m_client;
     std::unique_ptr<QTemporaryDir> m_dir;
     QString m_teacherMarker = u"MAGIC-V2"_s; // what the scripted teacher writes into the skill
+    QStringList m_teacherMarkers;            // when set: what it writes, one per request, in order
     QList<QByteArray> m_teacherRequests;
 
     QString skillDir() const { return m_dir->filePath(u"skills/demo"_s); }
@@ -75,6 +76,7 @@ private Q_SLOTS:
     void init()
     {
         m_teacherMarker = u"MAGIC-V2"_s;
+        m_teacherMarkers.clear();
         m_teacherRequests.clear();
         m_server = std::make_unique<ScriptedHttpServer>();
         QVERIFY(m_server->listen());
@@ -83,6 +85,8 @@ private Q_SLOTS:
             const QJsonObject body = QJsonDocument::fromJson(request.body).object();
             if (body.value(u"model"_s).toString() == u"teacher"_s) {
                 m_teacherRequests.append(request.body);
+                if (!m_teacherMarkers.isEmpty())
+                    return teacherWriting(m_teacherMarkers.takeFirst());
                 return teacherWriting(m_teacherMarker);
             }
             return scriptedReply(request.body.contains("MAGIC-V2") ? u"PASS-TOKEN"_s : u"no idea"_s);
@@ -151,7 +155,7 @@ private Q_SLOTS:
         QVERIFY(teacher.contains("Case case-1"));
         QVERIFY(teacher.contains("Do the demo task, part one"));
         QVERIFY(teacher.contains("PASS-TOKEN"));
-        QVERIFY(teacher.contains("iteration 1: lift +0.00"));
+        QVERIFY(teacher.contains("iteration 1: lift 0.0 pp"));
 
         const QList<SkillVersion> versions = SkillVersionStore(skillDir()).versions();
         QCOMPARE(versions.first().origin, u"refine:1"_s);
@@ -170,6 +174,57 @@ private Q_SLOTS:
         // The skill as it was, then each of the two improvements.
         QCOMPARE(loop.iterations().size(), 3);
         QCOMPARE(m_teacherRequests.size(), 2);
+    }
+
+    // Issue 35, item 2: iteration 2 measured +100 pp, the accepted proposal after it 0 pp; the loop used to stop with
+    // SKILL.md at the worse version and say nothing.
+    void refine_laterVersionWorse_endsOnTheBestMeasured_andSaysSo()
+    {
+        m_teacherMarkers = {u"MAGIC-V2"_s, u"MAGIC-V3"_s}; // better, then worse than V2
+        RefineRequest req = request();
+        req.criteria.maxIterations = 2;
+        RefineLoop loop(*m_client, refusingCommandRunner(u"none"_s));
+        QSignalSpy finished(&loop, &RefineLoop::finished);
+        loop.start(req);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 30000);
+        QCOMPARE(finished.first().first().toString(), u"iteration limit reached (2 improvements tried)"_s);
+        const QList<RefineIteration> iterations = loop.iterations();
+        QCOMPARE(iterations.size(), 3);
+        QCOMPARE(*iterations.at(1).heldOutLift, 1.0);
+        QCOMPARE(*iterations.at(2).heldOutLift, 0.0);
+
+        QFile skill(skillDir() + u"/SKILL.md"_s);
+        QVERIFY(skill.open(QIODevice::ReadOnly));
+        QCOMPARE(QString::fromUtf8(skill.readAll()), skillText(u"MAGIC-V2"_s));
+        QCOMPARE(loop.keptIteration(), 2);
+        QCOMPARE(loop.keptText(), u"Kept iteration 2 (+100.0 pp on the held-out cases): the best measured of 3."_s);
+        // The worse version is not lost: it is a stored version, and its content the newest before the restore.
+        const SkillVersionStore store(skillDir());
+        QVERIFY(store.files(iterations.at(2).versionId).value(u"SKILL.md"_s).contains("MAGIC-V3"));
+    }
+
+    void bestIteration_ranksByHeldOutLift_thenTrain_andKeepsTheEarlierOnATie()
+    {
+        RefineIteration first;
+        first.number = 1;
+        first.trainLift = 0.5;
+        first.heldOutLift = 0.5;
+        RefineIteration overfit = first;
+        overfit.number = 2;
+        overfit.trainLift = 1.0;   // better on the cases the teacher saw...
+        overfit.heldOutLift = 0.0; // ...worse on those it did not
+        QCOMPARE(bestRefineIteration({first, overfit})->number, 1);
+        RefineIteration same = first;
+        same.number = 3;
+        QCOMPARE(bestRefineIteration({first, same})->number, 1);
+        RefineIteration better = first;
+        better.number = 4;
+        better.trainLift = 0.75;
+        QCOMPARE(bestRefineIteration({first, better})->number, 4);
+        RefineIteration noHeldOut;
+        noHeldOut.trainLift = 0.25;
+        QCOMPARE(noHeldOut.rankingLift(), 0.25);
+        QVERIFY(!bestRefineIteration({}));
     }
 
     void refine_oneIteration_asksTheTeacherOnce_andMeasuresTheProposal()

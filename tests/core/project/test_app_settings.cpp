@@ -55,6 +55,34 @@ private Q_SLOTS:
         QCOMPARE(settings.recentProjects().first(), dirs.back()->path());
     }
 
+    void recentModels_newestFirst_withoutRepeats_boundedInNumber()
+    {
+        AppSettings settings;
+        settings.addRecentModels({QStringLiteral("a:1"), QStringLiteral("b:2")});
+        settings.addRecentModels({QStringLiteral("c:3"), QStringLiteral("a:1")});
+        QCOMPARE(settings.recentModels(),
+                 (QStringList{QStringLiteral("c:3"), QStringLiteral("a:1"), QStringLiteral("b:2")}));
+        for (int i = 0; i < 20; ++i)
+            settings.addRecentModels({QStringLiteral("m:%1").arg(i)});
+        QCOMPARE(settings.recentModels().size(), AppSettings::MaxRecentModels);
+        QCOMPARE(settings.recentModels().first(), QStringLiteral("m:19"));
+    }
+
+    void lastEvaluation_remembersSuiteRepeatsAndConcurrency_zeroUntilChosen()
+    {
+        AppSettings settings;
+        settings.setLastEvalRepeats(0);
+        settings.setLastEvalConcurrency(0);
+        QCOMPARE(settings.lastEvalRepeats(), 0);
+        settings.setLastEvalSuite(QStringLiteral("/p/tests/a.json"));
+        settings.setLastEvalRepeats(5);
+        settings.setLastEvalConcurrency(8);
+        const AppSettings again;
+        QCOMPARE(again.lastEvalSuite(), QStringLiteral("/p/tests/a.json"));
+        QCOMPARE(again.lastEvalRepeats(), 5);
+        QCOMPARE(again.lastEvalConcurrency(), 8);
+    }
+
     void localModelSettings_haveSaneDefaultsAndBounds()
     {
         AppSettings settings;
@@ -117,8 +145,8 @@ private Q_SLOTS:
 
     void moveFromOldPlace_movesTheOldFileOnceAndNeverOverwrites()
     {
-        const QString oldFolder = QStandardPaths::writableLocation(QStandardPaths::GenericConfigLocation)
-                                  + QStringLiteral("/Unknown Organization");
+        const QString oldFolder = QStandardPaths::writableLocation(QStandardPaths::GenericConfigLocation) +
+                                  QStringLiteral("/Unknown Organization");
         const QString oldPath = oldFolder + QStringLiteral("/skillforge-test-settings.conf");
         QFile::remove(AppSettings::filePath());
         QVERIFY(QDir().mkpath(oldFolder));

@@ -111,6 +111,36 @@ private Q_SLOTS:
         QVERIFY(std::holds_alternative<LoadError>(Project::create(dir.path(), QStringLiteral("x"))));
         QVERIFY(!QFileInfo::exists(dir.filePath(Project::FileName)));
     }
+
+    void addTrace_copiesIntoTraces_underAFreeName_andReusesTheSameContent()
+    {
+        QTemporaryDir dir;
+        auto created = Project::create(dir.filePath(QStringLiteral("p")), QStringLiteral("P"));
+        QVERIFY(std::holds_alternative<Project>(created));
+        const Project &project = std::get<Project>(created);
+        const QString first = dir.filePath(QStringLiteral("session.jsonl"));
+        QVERIFY(writeFileAtomically(first, "{\"a\": 1}\n").isEmpty());
+        bool copied = false;
+        Result<QString> added = project.addTrace(first, &copied);
+        QVERIFY(added && copied);
+        QCOMPARE(*added.value, QDir(project.tracesPath()).filePath(QStringLiteral("session.jsonl")));
+        // The same file again: the copy there is reused, nothing new is made.
+        added = project.addTrace(first, &copied);
+        QVERIFY(added && !copied);
+        QCOMPARE(*added.value, QDir(project.tracesPath()).filePath(QStringLiteral("session.jsonl")));
+        // Another file of that name: a free name beside it; the original is never touched.
+        QVERIFY(QDir(dir.path()).mkpath(QStringLiteral("other")));
+        const QString second = dir.filePath(QStringLiteral("other/session.jsonl"));
+        QVERIFY(writeFileAtomically(second, "{\"b\": 2}\n").isEmpty());
+        added = project.addTrace(second, &copied);
+        QVERIFY(added && copied);
+        QCOMPARE(*added.value, QDir(project.tracesPath()).filePath(QStringLiteral("session-2.jsonl")));
+        // A trace in traces/ already is itself; a missing file is an error; no partial copy is left behind.
+        added = project.addTrace(*added.value, &copied);
+        QVERIFY(added && !copied);
+        QVERIFY(!project.addTrace(dir.filePath(QStringLiteral("missing.jsonl"))));
+        QCOMPARE(QDir(project.tracesPath()).entryList(QDir::Files | QDir::Hidden).size(), 2);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestProject)

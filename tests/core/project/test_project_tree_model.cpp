@@ -52,8 +52,8 @@ private Q_SLOTS:
         model.setProject(project);
         const QModelIndex named = model.indexForPath(QFileInfo(run).absoluteFilePath());
         QVERIFY(named.isValid());
-        QCOMPARE(named.data().toString(), QStringLiteral("rmsnorm, 2026-12-02 06:23"));
-        QVERIFY(named.data(Qt::ToolTipRole).toString().startsWith(QStringLiteral("20261202T062336Z-73cfd3\n")));
+        QCOMPARE(named.data().toString(), QStringLiteral("rmsnorm (2026-12-02 06:23)"));
+        QVERIFY(named.data(Qt::ToolTipRole).toString().startsWith(QStringLiteral("Run 20261202T062336Z-73cfd3\n")));
         // A run.json that names no skill keeps the folder's name.
         QCOMPARE(model.indexForPath(QFileInfo(bare).absoluteFilePath()).data().toString(),
                  QStringLiteral("20261203T000000Z-000000"));

@@ -376,6 +376,54 @@ private Q_SLOTS:
         QCOMPARE(first.value(QStringLiteral("cost_per_pass_usd")).toDouble(), *e->costPerPass);
     }
 
+    void noPriceForAnyModel_isSaidOnce_withoutCostChartsColumnsOrTables()
+    {
+        // The fixture run as if no table priced its models: every item's cost unknown.
+        QTemporaryDir dir;
+        const QString runDir = dir.filePath(QStringLiteral("run"));
+        QVERIFY(copyTree(fixtureRun(QStringLiteral("v1")), runDir));
+        QFile results(runDir + QStringLiteral("/results.jsonl"));
+        QVERIFY(results.open(QIODevice::ReadOnly));
+        QString lines = QString::fromUtf8(results.readAll());
+        results.close();
+        lines.replace(QRegularExpression(QStringLiteral("\"cost_usd\":[0-9.eE+-]+")),
+                      QStringLiteral("\"cost_usd\":null"));
+        QVERIFY(results.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        results.write(lines.toUtf8());
+        results.close();
+        const RunAnalysis run = loadRun(runDir);
+        const QString note =
+            QStringLiteral("Cost: no price is known for %1, %2 (see Tools → Update Prices…).").arg(kHaiku, kGemma);
+        for (const ReportFormat format : {ReportFormat::Html, ReportFormat::Markdown, ReportFormat::Pdf}) {
+            const QString name = reportFormatName(format);
+            const QString path = dir.filePath(QStringLiteral("report.") + reportExtension(format));
+            QCOMPARE(write(run, format, path), QString());
+            QString text = QString::fromUtf8(readFile(path));
+            if (format == ReportFormat::Pdf) {
+                const QByteArray pdfText = runTool(QStringLiteral("pdftotext"), {path, QStringLiteral("-")});
+                if (pdfText.isNull())
+                    continue;
+                text = QString::fromUtf8(pdfText).normalized(QString::NormalizationForm_KC).simplified();
+            }
+            // pdftotext's text is folded (NFKC: "…" reads "..."), and so is the sentence looked for in it.
+            const QString said = format == ReportFormat::Pdf ? note.normalized(QString::NormalizationForm_KC) : note;
+            QVERIFY2(text.count(said) == 1, qPrintable(name));
+            for (const QString &gone : {QStringLiteral("(price unknown)"), QStringLiteral("Pass rate against cost"),
+                                        QStringLiteral("Cost by model"), QStringLiteral("Cost mean"),
+                                        QStringLiteral("Cost-effectiveness"), QStringLiteral("Passes per $1")})
+                QVERIFY2(!text.contains(gone), qPrintable(name + QStringLiteral(": ") + gone));
+            QVERIFY2(text.contains(QStringLiteral("Tokens and latency per item, all cases")), qPrintable(name));
+            QVERIFY2(text.contains(QStringLiteral("Pass rate against tokens")), qPrintable(name));
+        }
+        // The HTML's metric switch offers the three metrics it has, and its items no cost line each.
+        const QString html = QString::fromUtf8(readFile(dir.filePath(QStringLiteral("report.html"))));
+        QCOMPARE(html.count(QStringLiteral("name=\"metric\"")), 3);
+        QVERIFY(!html.contains(QStringLiteral("<dt>Cost</dt>")));
+        // Markdown writes no cost chart beside itself.
+        QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("report-cost.png"))));
+        QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("report-pass-rate-vs-cost.png"))));
+    }
+
     void suiteHealth_isListedInTheTextFormats_andTheJson()
     {
         QTemporaryDir dir;
@@ -476,8 +524,9 @@ private Q_SLOTS:
         file.write(QJsonDocument(manifest).toJson());
         file.close();
         QString md = markdownOf();
-        QVERIFY2(md.contains(QStringLiteral("| Repeats per case | 2 (the run asked for 1; a case's own repeats win) |")),
-                 qPrintable(md));
+        QVERIFY2(
+            md.contains(QStringLiteral("| Repeats per case | 2 (the run asked for 1; a case's own repeats win) |")),
+            qPrintable(md));
 
         // One case ran once: the counts per case.
         QFile results(runDir + QStringLiteral("/results.jsonl"));
@@ -506,12 +555,10 @@ private Q_SLOTS:
         for (const ArmSummary &a : run.summary.arms) {
             if (a.split != u"all")
                 continue;
-            const QString tooltip =
-                QStringLiteral("%1, %2: %3% (95% interval %4% to %5%)")
-                    .arg(a.model, armLabel(a.arm),
-                         QString::number(a.passRate.rate * 100, 'f', 1),
-                         QString::number(a.passRate.ci.low * 100, 'f', 1),
-                         QString::number(a.passRate.ci.high * 100, 'f', 1));
+            const QString tooltip = QStringLiteral("%1, %2: %3% (95% interval %4% to %5%)")
+                                        .arg(a.model, armLabel(a.arm), QString::number(a.passRate.rate * 100, 'f', 1),
+                                             QString::number(a.passRate.ci.low * 100, 'f', 1),
+                                             QString::number(a.passRate.ci.high * 100, 'f', 1));
             QVERIFY2(svg.contains(tooltip.toHtmlEscaped()), qPrintable(tooltip));
         }
         const QString lift = charts::liftPerModel({&run}, QStringLiteral("all"), ChartTarget::Standalone);
@@ -598,7 +645,8 @@ private Q_SLOTS:
         QCOMPARE(write(v2, ReportFormat::Html, path, &v1), QString());
         const QString html = QString::fromUtf8(readFile(path));
         QVERIFY(html.contains(v1.label().toHtmlEscaped()) && html.contains(v2.label().toHtmlEscaped()));
-        QVERIFY(html.contains(QStringLiteral("v1 · without skill")) && html.contains(QStringLiteral("v2 · with skill")));
+        QVERIFY(html.contains(QStringLiteral("v1 · without skill")) &&
+                html.contains(QStringLiteral("v2 · with skill")));
         QVERIFY(html.contains(QStringLiteral("What changed per case")));
         const QString changed = QStringLiteral("%1 cells changed").arg(diffCaseMatrices(v1.matrix, v2.matrix).size());
         QVERIFY2(html.contains(changed), qPrintable(changed));

@@ -4,6 +4,7 @@
 #include "llm/HttpEngine.h"
 #include "llm/ProviderRegistry.h"
 #include "skill/SkillVersionStore.h"
+#include "trigger/DescriptionReply.h"
 #include "trigger/SkillCatalogue.h"
 #include "trigger/TriggerMeasure.h"
 #include "trigger/TriggerOptimizer.h"
@@ -59,6 +60,17 @@ std::function<test::ScriptedResponse(const test::RecordedRequest &)> studentAndT
         const QString proposal = proposals.at(std::min<qsizetype>((*next)++, proposals.size() - 1));
         return test::scriptedReply(QString::fromUtf8(QJsonDocument(QJsonObject{{u"description"_s, proposal}}).toJson()),
                                    {2000, 60});
+    };
+}
+
+/// The same student, and a teacher that answers @p replies in turn, word for word.
+std::function<test::ScriptedResponse(const test::RecordedRequest &)> studentAndRawTeacher(QStringList replies)
+{
+    auto next = std::make_shared<int>(0);
+    return [replies, next](const test::RecordedRequest &request) {
+        if (!request.body.contains("response_format"))
+            return test::TriggerStudent{}(request);
+        return test::scriptedReply(replies.at(std::min<qsizetype>((*next)++, replies.size() - 1)), {2000, 60});
     };
 }
 
@@ -460,6 +472,83 @@ private Q_SLOTS:
         QVERIFY(optimizer.spentUsd() <= *request.maxCostUsd);
         for (const test::RecordedRequest &r : m_server->requests())
             QVERIFY(!r.body.contains("response_format")); // the teacher was never asked
+    }
+
+    // Issue 35, item 15: "the teacher's reply holds no description:" above a reply that visibly held one.
+    void descriptionFromReply_readsTheShapesTeachersGive_data()
+    {
+        QTest::addColumn<QString>("reply");
+        const QString d = u"Use when writing or speeding up CUDA kernels, e.g. softmax or layernorm."_s;
+        QTest::newRow("json") << u"{\"description\": \"%1\"}"_s.arg(d);
+        QTest::newRow("fenced json in prose")
+            << u"Here is my proposal:\n\n```json\n{\n  \"description\": \"%1\"\n}\n```\nIt names the tasks."_s.arg(d);
+        QTest::newRow("braces in the prose around it")
+            << u"The set {a, b} failed. {\"description\": \"%1\", \"why\": \"{braces} inside\"} Done {ok}."_s.arg(d);
+        QTest::newRow("nested json") << u"{\"skill\": {\"name\": \"cuda\", \"description\": \"%1\"}}"_s.arg(d);
+        QTest::newRow("raw line break in the json string")
+            << u"{\"description\": \"Use when writing or speeding up CUDA kernels,\ne.g. softmax or layernorm.\"}"_s;
+        QTest::newRow("label") << u"Description: %1"_s.arg(d);
+        QTest::newRow("bold label, prose around")
+            << u"I rewrote it to name the tasks.\n\n**Description:** %1\n\nThis should fix the misses."_s.arg(d);
+        QTest::newRow("new description label, quoted") << u"New description: \"%1\""_s.arg(d);
+        QTest::newRow("heading, text below") << u"## Description\n\n%1\n\n## Why\nBecause."_s.arg(d);
+        QTest::newRow("front matter")
+            << u"---\nname: cuda-kernels\ndescription: >\n  Use when writing or speeding up CUDA kernels,\n  e.g. "
+               u"softmax or layernorm.\n---"_s;
+        QTest::newRow("yaml fence") << u"```yaml\ndescription: \"%1\"\n```"_s.arg(d);
+        QTest::newRow("plain fence") << u"Try this one:\n```\n%1\n```"_s.arg(d);
+        QTest::newRow("introduced paragraph") << u"Here is the improved description:\n\n%1"_s.arg(d);
+        QTest::newRow("quoted reply") << u"\"%1\""_s.arg(d);
+        QTest::newRow("bare reply") << d;
+    }
+    void descriptionFromReply_readsTheShapesTeachersGive()
+    {
+        QFETCH(QString, reply);
+        QCOMPARE(descriptionFromReply(reply),
+                 u"Use when writing or speeding up CUDA kernels, e.g. softmax or layernorm."_s);
+    }
+
+    void descriptionFromReply_nothingReadable_isEmpty()
+    {
+        QCOMPARE(descriptionFromReply(QString()), QString());
+        QCOMPARE(descriptionFromReply(u"I looked at the failures.\n\nSome are ambiguous.\n\nI need more queries."_s),
+                 QString());
+        QCOMPARE(descriptionFromReply(u"{\"description\": \"Use when writing CUDA ker"_s), QString()); // cut off
+        QCOMPARE(descriptionFromReply(u"{\"reason\": \"none\"}"_s), QString());
+    }
+
+    // When the reply truly holds none: a short message, the whole reply kept, and Retry asks again.
+    void optimize_replyWithoutDescription_failsShort_keepsTheReply_andRetryGoesOn()
+    {
+        QTemporaryDir dir;
+        const QString skill = writeCandidate(dir);
+        const QString rambling = u"I looked at the failures.\n\nSome are ambiguous.\n\n"_s + QString(500, u'x');
+        const QString proposal =
+            QString::fromUtf8(QJsonDocument(QJsonObject{{u"description"_s, kBetterDescription}}).toJson());
+        m_server->routeHandler("POST", "/v1/chat/completions", studentAndRawTeacher({rambling, proposal}));
+        TriggerOptimizeRequest request;
+        request.skillDir = skill;
+        request.queries = optimizerQueries();
+        request.others = SkillCatalogue::bundledDecoys();
+        request.config.models = {u"openai:scripted"_s};
+        request.config.runs = 1;
+        request.teacherModel = u"openai:teacher"_s;
+        TriggerOptimizer optimizer(*m_client);
+        QSignalSpy finished(&optimizer, &TriggerOptimizer::finished);
+        QSignalSpy failed(&optimizer, &TriggerOptimizer::failed);
+        optimizer.start(request);
+        QVERIFY(failed.wait(30000));
+        const QString message = failed.first().first().toString();
+        QVERIFY2(message.size() < 120 && !message.contains(u"xxx"_s), qPrintable(message));
+        QVERIFY(optimizer.canRetry());
+        QCOMPARE(optimizer.failedReply(), rambling);
+        QCOMPARE(optimizer.iterations().size(), 1); // the original's measurement stands
+
+        optimizer.retry();
+        QVERIFY(finished.wait(30000));
+        QCOMPARE(finished.first().first().toString(), u"perfect"_s);
+        QCOMPARE(optimizer.iterations().size(), 2);
+        QCOMPARE(optimizer.best()->description, kBetterDescription);
     }
 
 private:

@@ -1,0 +1,129 @@
+#!/usr/bin/env bash
+# The real main window on a 1280x800 X server under a window manager (issue 35, item 1): with every name in the
+# project long, each view in both themes must let the window manager size it to 1280x800, and a window closed
+# at that size must open at it again. The offscreen platform cannot show this: it has no window manager to
+# refuse a size below the window's minimum.
+#
+# Usage: window_fits_screen.sh SKILLFORGE_EXECUTABLE SAMPLE_PROJECT
+set -euo pipefail
+skillforge="$1"
+sample="$2"
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+width=1280
+height=800
+
+for tool in Xvfb openbox xdotool; do
+  command -v "$tool" > /dev/null || { echo "FAIL: $tool is missing (scripts/setup installs it)" >&2; exit 1; }
+done
+
+work="$(mktemp -d)"
+server_pid=""
+wm_pid=""
+cleanup() {
+  [ -n "$wm_pid" ] && kill "$wm_pid" 2> /dev/null || true
+  [ -n "$server_pid" ] && kill "$server_pid" 2> /dev/null || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+python3 "$here/make_long_names_project.py" "$sample" "$work/project"
+
+# -displayfd picks a free display and writes its number once the server accepts clients.
+exec {display_fd}<> <(:)
+Xvfb -displayfd "$display_fd" -screen 0 "${width}x${height}x24" -nolisten tcp > "$work/xvfb.log" 2>&1 &
+server_pid=$!
+read -r -t 30 -u "$display_fd" display_number || { echo "FAIL: Xvfb did not start" >&2; cat "$work/xvfb.log" >&2; exit 1; }
+export DISPLAY=":$display_number"
+openbox > "$work/openbox.log" 2>&1 &
+wm_pid=$!
+
+# Each launch gets its own profile, so no geometry saved by an earlier launch hides a minimum size.
+launch() { # VIEW THEME PROFILE -> prints the app's pid
+  local profile="$3"
+  mkdir -p "$profile"
+  HOME="$profile" XDG_CONFIG_HOME="$profile/config" XDG_DATA_HOME="$profile/data" XDG_CACHE_HOME="$profile/cache" \
+    QT_QPA_PLATFORM=xcb "$skillforge" gui "$work/project" --view "$1" --theme "$2" > "$profile/app.log" 2>&1 &
+  echo $!
+}
+
+window_of() { # PID -> the main window's id, once it is mapped
+  local pid="$1" window=""
+  for _ in $(seq 1 300); do
+    window="$(xdotool search --onlyvisible --pid "$pid" 2> /dev/null | head -n 1 || true)"
+    [ -n "$window" ] && { echo "$window"; return 0; }
+    kill -0 "$pid" 2> /dev/null || return 1
+    sleep 0.1
+  done
+  return 1
+}
+
+size_of() { # WINDOW -> "W H"
+  eval "$(xdotool getwindowgeometry --shell "$1")"
+  echo "$WIDTH $HEIGHT"
+}
+
+settled_size() { # WINDOW -> its size once two reads 0.3 s apart agree
+  local last="" now
+  for _ in $(seq 1 50); do
+    now="$(size_of "$1")"
+    [ "$now" = "$last" ] && { echo "$now"; return 0; }
+    last="$now"
+    sleep 0.3
+  done
+  echo "$now"
+}
+
+failures=0
+checked=0
+for view in trace skill compare runs kernels; do
+  for theme in light dark; do
+    profile="$work/profile-$view-$theme"
+    pid="$(launch "$view" "$theme" "$profile")"
+    if ! window="$(window_of "$pid")"; then
+      echo "FAIL: $view/$theme: no window appeared" >&2
+      cat "$profile/app.log" >&2
+      failures=$((failures + 1))
+      continue
+    fi
+    sleep 1 # the view fills its models after the window maps; a long name could still widen it
+    xdotool windowsize "$window" "$width" "$height"
+    read -r got_width got_height <<< "$(settled_size "$window")"
+    checked=$((checked + 1))
+    if [ "$got_width" -le "$width" ] && [ "$got_height" -le "$height" ]; then
+      echo "ok: $view/$theme: the window manager sized it to ${got_width}x${got_height}"
+    else
+      echo "FAIL: $view/$theme: asked for ${width}x${height}, the window stays ${got_width}x${got_height}" >&2
+      failures=$((failures + 1))
+    fi
+    kill "$pid" 2> /dev/null || true
+    wait "$pid" 2> /dev/null || true
+  done
+done
+
+# A window closed at 1280x800 opens at that size again (the saved geometry is not a larger one).
+profile="$work/profile-reopen"
+pid="$(launch compare dark "$profile")"
+window="$(window_of "$pid")"
+sleep 1
+xdotool windowsize "$window" "$width" "$height"
+settled_size "$window" > /dev/null
+xdotool key --window "$window" ctrl+q # File > Quit, which saves the geometry
+for _ in $(seq 1 100); do kill -0 "$pid" 2> /dev/null || break; sleep 0.1; done
+kill "$pid" 2> /dev/null && echo "note: Ctrl+Q did not quit within 10 s; the geometry was not saved" >&2
+wait "$pid" 2> /dev/null || true
+pid="$(launch compare dark "$profile")"
+window="$(window_of "$pid")"
+sleep 1
+read -r got_width got_height <<< "$(settled_size "$window")"
+checked=$((checked + 1))
+if [ "$got_width" -le "$width" ] && [ "$got_height" -le "$height" ]; then
+  echo "ok: reopened at ${got_width}x${got_height}"
+else
+  echo "FAIL: closed at ${width}x${height}, reopened at ${got_width}x${got_height}" >&2
+  failures=$((failures + 1))
+fi
+kill "$pid" 2> /dev/null || true
+wait "$pid" 2> /dev/null || true
+
+echo "$((checked - failures)) of $checked window checks passed"
+[ "$failures" -eq 0 ]
