@@ -75,6 +75,17 @@ settled_size() { # WINDOW -> its size once two reads 0.3 s apart agree
 
 failures=0
 checked=0
+expect_fits() { # WINDOW WHAT: counts a check of the window's settled size against the screen
+  local got_width got_height
+  read -r got_width got_height <<< "$(settled_size "$1")"
+  checked=$((checked + 1))
+  if [ "$got_width" -le "$width" ] && [ "$got_height" -le "$height" ]; then
+    echo "ok: $2: ${got_width}x${got_height}"
+  else
+    echo "FAIL: $2: the window is ${got_width}x${got_height}, larger than the ${width}x${height} screen" >&2
+    failures=$((failures + 1))
+  fi
+}
 for view in trace skill compare runs kernels; do
   for theme in light dark; do
     profile="$work/profile-$view-$theme"
@@ -87,14 +98,7 @@ for view in trace skill compare runs kernels; do
     fi
     sleep 1 # the view fills its models after the window maps; a long name could still widen it
     xdotool windowsize "$window" "$width" "$height"
-    read -r got_width got_height <<< "$(settled_size "$window")"
-    checked=$((checked + 1))
-    if [ "$got_width" -le "$width" ] && [ "$got_height" -le "$height" ]; then
-      echo "ok: $view/$theme: the window manager sized it to ${got_width}x${got_height}"
-    else
-      echo "FAIL: $view/$theme: asked for ${width}x${height}, the window stays ${got_width}x${got_height}" >&2
-      failures=$((failures + 1))
-    fi
+    expect_fits "$window" "$view/$theme, sized by the window manager to ${width}x${height}"
     kill "$pid" 2> /dev/null || true
     wait "$pid" 2> /dev/null || true
   done
@@ -114,14 +118,7 @@ wait "$pid" 2> /dev/null || true
 pid="$(launch compare dark "$profile")"
 window="$(window_of "$pid")"
 sleep 1
-read -r got_width got_height <<< "$(settled_size "$window")"
-checked=$((checked + 1))
-if [ "$got_width" -le "$width" ] && [ "$got_height" -le "$height" ]; then
-  echo "ok: reopened at ${got_width}x${got_height}"
-else
-  echo "FAIL: closed at ${width}x${height}, reopened at ${got_width}x${got_height}" >&2
-  failures=$((failures + 1))
-fi
+expect_fits "$window" "reopened after closing at ${width}x${height}"
 kill "$pid" 2> /dev/null || true
 wait "$pid" 2> /dev/null || true
 
