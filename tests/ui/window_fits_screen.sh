@@ -46,15 +46,22 @@ launch() { # VIEW THEME PROFILE -> prints the app's pid
   echo $!
 }
 
-window_of() { # PID -> the main window's id, once it is mapped
-  local pid="$1" window=""
+window_of() { # PID -> the main window's id, once it is mapped: the largest visible window the process has
+  local pid="$1" windows="" window best="" best_area=0
   for _ in $(seq 1 300); do
-    window="$(xdotool search --onlyvisible --pid "$pid" 2> /dev/null | head -n 1 || true)"
-    [ -n "$window" ] && { echo "$window"; return 0; }
+    windows="$(xdotool search --onlyvisible --pid "$pid" 2> /dev/null || true)"
+    [ -n "$windows" ] && break
     kill -0 "$pid" 2> /dev/null || return 1
     sleep 0.1
   done
-  return 1
+  for window in $windows; do
+    eval "$(xdotool getwindowgeometry --shell "$window" 2> /dev/null || echo WIDTH=0 HEIGHT=0)"
+    if [ $((WIDTH * HEIGHT)) -gt "$best_area" ]; then
+      best="$window"
+      best_area=$((WIDTH * HEIGHT))
+    fi
+  done
+  [ -n "$best" ] && echo "$best"
 }
 
 size_of() { # WINDOW -> "W H"
@@ -111,9 +118,19 @@ window="$(window_of "$pid")"
 sleep 1
 xdotool windowsize "$window" "$width" "$height"
 settled_size "$window" > /dev/null
-xdotool key --window "$window" ctrl+q # File > Quit, which saves the geometry
+# File > Quit (Ctrl+Q), which saves the geometry: typed into the focused window through XTEST, as a user would.
+# A fresh profile may open a dialog first (no local model installed: "Install the local model?"); it is modal, so
+# Escape dismisses it before the main window can take the key.
+window="$(window_of "$pid")"
+for other in $(xdotool search --onlyvisible --pid "$pid" 2> /dev/null || true); do
+  [ "$other" = "$window" ] || xdotool windowactivate --sync "$other" key --clearmodifiers Escape 2> /dev/null || true
+done
+xdotool windowactivate --sync "$window" key --clearmodifiers ctrl+q 2> /dev/null || true
 for _ in $(seq 1 100); do kill -0 "$pid" 2> /dev/null || break; sleep 0.1; done
-kill "$pid" 2> /dev/null && echo "note: Ctrl+Q did not quit within 10 s; the geometry was not saved" >&2
+if kill "$pid" 2> /dev/null; then
+  echo "FAIL: Ctrl+Q did not quit within 10 s, so no geometry was saved to reopen at" >&2
+  failures=$((failures + 1))
+fi
 wait "$pid" 2> /dev/null || true
 pid="$(launch compare dark "$profile")"
 window="$(window_of "$pid")"
