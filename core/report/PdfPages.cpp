@@ -36,7 +36,8 @@ class PdfPages::ChartObject final : public QObject, public QTextObjectInterface
 
 public:
     QStringList svgs;
-    QSizeF area; ///< the text width and the page height
+    QSizeF area;          ///< the text width and the page height
+    int unreadCharts = 0; ///< charts drawn while printing whose SVG did not read whole
 
     QString svgOf(const QTextFormat &format) const
     {
@@ -58,7 +59,8 @@ public:
         // for, would otherwise hold its text, clipped out of sight but still there for a reader to find.
         if (painter->hasClipping() && !painter->clipBoundingRect().contains(rect.center()))
             return;
-        paintSvg(svgOf(format), *painter, rect);
+        if (!paintSvg(svgOf(format), *painter, rect))
+            ++unreadCharts;
     }
 };
 
@@ -278,8 +280,9 @@ QList<int> PdfPages::headingsApartFromTheirContent() const
     return apart;
 }
 
-void PdfPages::print()
+bool PdfPages::print()
 {
+    m_charts->unreadCharts = 0;
     QPainter painter(&m_writer);
     painter.setFont(m_font);
     const QSizeF page = m_document.pageSize();
@@ -298,6 +301,7 @@ void PdfPages::print()
         painter.drawText(QRectF(0, page.height(), page.width(), m_footerHeight), Qt::AlignRight | Qt::AlignBottom,
                          QString::number(index + 1));
     }
+    return m_charts->unreadCharts == 0;
 }
 
 } // namespace sf::report

@@ -36,8 +36,9 @@ public:
 
     /// Lays the document out, headings moved to the next page where what follows them would not start on theirs.
     void setHtml(const QString &html);
-    /// Prints every page, numbered at its foot.
-    void print();
+    /// Prints every page, numbered at its foot. False when a chart's SVG did not read whole (drawn, but not as
+    /// written).
+    bool print();
 
     int pageCount() const { return m_document.pageCount(); }
 

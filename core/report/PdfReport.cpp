@@ -174,7 +174,10 @@ QByteArray pdfReport(const ReportSource &source, QString *error)
     html += QStringLiteral("<p><small>%1</small></p></body></html>").arg(esc(generatedBy()));
 
     pages.setHtml(scrubSecrets(html));
-    pages.print();
+    if (!pages.print()) {
+        *error = QStringLiteral("a chart could not be drawn as written (a number in its SVG did not read)");
+        return {};
+    }
     if (pdf.isEmpty())
         *error = QStringLiteral("the PDF could not be written");
     return pdf;

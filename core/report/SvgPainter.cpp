@@ -20,6 +20,21 @@ bool has(const QXmlStreamAttributes &attributes, const char *name)
     return attributes.hasAttribute(QLatin1StringView(name));
 }
 
+// Every number the painter reads goes through here. The SVG is SvgWriter's own, so a number that does not read is a
+// writer bug: it is drawn as 0 but counted, and paintSvg() then says the chart was not drawn as written.
+double toNumber(QStringView text, bool &allRead)
+{
+    bool ok = false;
+    const double value = text.trimmed().toDouble(&ok);
+    allRead = allRead && ok;
+    return ok ? value : 0;
+}
+
+double number(const QXmlStreamAttributes &attributes, const char *name, bool &allRead)
+{
+    return toNumber(get(attributes, name), allRead);
+}
+
 QColor colourOf(const QStringView value)
 {
     if (value.isEmpty() || value == u"none")
@@ -29,18 +44,18 @@ QColor colourOf(const QStringView value)
     return QColor::fromString(value);
 }
 
-QPen penOf(const QXmlStreamAttributes &attributes)
+QPen penOf(const QXmlStreamAttributes &attributes, bool &allRead)
 {
     const QColor colour = colourOf(get(attributes, "stroke"));
     if (!colour.isValid())
         return Qt::NoPen;
-    const double width = has(attributes, "stroke-width") ? get(attributes, "stroke-width").toDouble() : 1;
+    const double width = has(attributes, "stroke-width") ? number(attributes, "stroke-width", allRead) : 1;
     QPen pen(colour, width, Qt::SolidLine, Qt::FlatCap, Qt::MiterJoin);
     const QStringView dashes = get(attributes, "stroke-dasharray");
     if (!dashes.isEmpty() && width > 0) {
         QList<qreal> pattern;
         for (const QStringView dash : dashes.split(u' ', Qt::SkipEmptyParts))
-            pattern.append(dash.toDouble() / width);
+            pattern.append(toNumber(dash, allRead) / width);
         pen.setDashPattern(pattern);
     }
     return pen;
@@ -55,28 +70,25 @@ QBrush brushOf(const QXmlStreamAttributes &attributes)
     return colour.isValid() ? QBrush(colour) : QBrush(Qt::NoBrush);
 }
 
-double number(const QXmlStreamAttributes &attributes, const char *name)
-{
-    return get(attributes, name).toDouble();
-}
-
-void paintText(QPainter &painter, const QXmlStreamAttributes &attributes, const QString &family, const QString &text)
+void paintText(QPainter &painter, const QXmlStreamAttributes &attributes, const QString &family, const QString &text,
+               bool &allRead)
 {
     // Laid out at ten times its size and scaled back, as Qt SVG does: glyph advances rounded at a small pixel size
     // would space the letters out ("P a s s  r a t e") once scaled up to the page.
     constexpr double kLayoutScale = 10;
-    const double size = has(attributes, "font-size") ? number(attributes, "font-size") : 12;
+    const double size = has(attributes, "font-size") ? number(attributes, "font-size", allRead) : 12;
     QFont font(family);
     font.setPixelSize(std::max(1, qRound(size * kLayoutScale)));
     font.setBold(get(attributes, "font-weight") == u"bold");
     font.setHintingPreference(QFont::PreferNoHinting);
-    const QPointF at(number(attributes, "x"), number(attributes, "y"));
+    const QPointF at(number(attributes, "x", allRead), number(attributes, "y", allRead));
     painter.save();
     if (const QStringView transform = get(attributes, "transform"); transform.startsWith(u"rotate(")) {
         const QList<QStringView> parts = transform.mid(7).chopped(1).split(u' ', Qt::SkipEmptyParts);
-        const QPointF centre = parts.size() == 3 ? QPointF(parts[1].toDouble(), parts[2].toDouble()) : QPointF();
+        const QPointF centre =
+            parts.size() == 3 ? QPointF(toNumber(parts[1], allRead), toNumber(parts[2], allRead)) : QPointF();
         painter.translate(centre);
-        painter.rotate(parts.value(0).toDouble());
+        painter.rotate(toNumber(parts.value(0), allRead));
         painter.translate(-centre);
     }
     painter.translate(at);
@@ -96,8 +108,12 @@ QSizeF svgSize(const QString &svg)
 {
     QXmlStreamReader reader(svg);
     while (reader.readNextStartElement()) {
-        if (reader.name() == u"svg")
-            return {get(reader.attributes(), "width").toDouble(), get(reader.attributes(), "height").toDouble()};
+        if (reader.name() == u"svg") {
+            bool allRead = true;
+            const QSizeF size(number(reader.attributes(), "width", allRead),
+                              number(reader.attributes(), "height", allRead));
+            return allRead ? size : QSizeF();
+        }
     }
     return {};
 }
@@ -113,6 +129,7 @@ bool paintSvg(const QString &svg, QPainter &painter, const QRectF &target)
     painter.translate(target.center() - QPointF(placed.width(), placed.height()) / 2);
     painter.scale(placed.width() / size.width(), placed.height() / size.height());
     QString family;
+    bool allRead = true;
     QXmlStreamReader reader(svg);
     while (!reader.atEnd()) {
         if (reader.readNext() != QXmlStreamReader::StartElement)
@@ -124,29 +141,32 @@ bool paintSvg(const QString &svg, QPainter &painter, const QRectF &target)
         } else if (name == u"title") {
             reader.skipCurrentElement(); // a tooltip in a browser, nothing on paper
         } else if (name == u"text") {
-            paintText(painter, a, family, reader.readElementText());
+            paintText(painter, a, family, reader.readElementText(), allRead);
         } else {
-            painter.setPen(penOf(a));
+            painter.setPen(penOf(a, allRead));
             painter.setBrush(brushOf(a));
             if (name == u"rect") {
-                painter.drawRect(QRectF(number(a, "x"), number(a, "y"), number(a, "width"), number(a, "height")));
+                painter.drawRect(QRectF(number(a, "x", allRead), number(a, "y", allRead), number(a, "width", allRead),
+                                        number(a, "height", allRead)));
             } else if (name == u"line") {
-                painter.drawLine(QPointF(number(a, "x1"), number(a, "y1")), QPointF(number(a, "x2"), number(a, "y2")));
+                painter.drawLine(QPointF(number(a, "x1", allRead), number(a, "y1", allRead)),
+                                 QPointF(number(a, "x2", allRead), number(a, "y2", allRead)));
             } else if (name == u"circle") {
-                const double r = number(a, "r");
-                painter.drawEllipse(QPointF(number(a, "cx"), number(a, "cy")), r, r);
+                const double r = number(a, "r", allRead);
+                painter.drawEllipse(QPointF(number(a, "cx", allRead), number(a, "cy", allRead)), r, r);
             } else if (name == u"polygon") {
                 QPolygonF polygon;
                 for (const QStringView point : get(a, "points").split(u' ', Qt::SkipEmptyParts)) {
                     const qsizetype comma = point.indexOf(u',');
-                    polygon.append(QPointF(point.left(comma).toDouble(), point.mid(comma + 1).toDouble()));
+                    polygon.append(
+                        QPointF(toNumber(point.left(comma), allRead), toNumber(point.mid(comma + 1), allRead)));
                 }
                 painter.drawPolygon(polygon);
             }
         }
     }
     painter.restore();
-    return !reader.hasError();
+    return !reader.hasError() && allRead;
 }
 
 } // namespace sf::report
