@@ -1,6 +1,7 @@
 #include "Report.h"
 #include "ReportTables_p.h"
 #include "agents/Harness.h"
+#include "eval/RunSummary.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
@@ -322,12 +323,6 @@ Table costTable(const RunAnalysis &run, const QString &split, bool withCosts)
 
 namespace {
 
-QString liftText(double lift)
-{
-    return QStringLiteral("%1%2 pp").arg(lift > 0 ? QStringLiteral("+") : QString(),
-                                         QString::number(lift * 100, 'f', 1));
-}
-
 QString flipList(const QStringList &pairs)
 {
     if (pairs.isEmpty())
@@ -351,7 +346,7 @@ Table liftTable(const RunAnalysis &run, const QString &split)
     for (const ArmComparison &c : run.summary.comparisons) {
         if (c.split != split)
             continue;
-        table.rows.append({c.model, QString::number(c.table.pairs()), liftText(c.lift), pValue(c.pValue),
+        table.rows.append({c.model, QString::number(c.table.pairs()), liftInPoints(c.lift), pValue(c.pValue),
                            QString::number(c.table.bothPass), QString::number(c.table.bothFail),
                            flipList(c.flippedToPass), flipList(c.flippedToFail)});
     }
@@ -383,8 +378,8 @@ Table activationTable(const RunAnalysis &run, const QString &split)
         if (!withSkill || !withSkill->triggerRate)
             continue;
         const stats::Proportion &loaded = *withSkill->triggerRate;
-        table.rows.append(
-            {c.model, liftText(c.lift), skillLoadedText(loaded), QString::number(loaded.trials - loaded.successes)});
+        table.rows.append({c.model, liftInPoints(c.lift), skillLoadedText(loaded),
+                           QString::number(loaded.trials - loaded.successes)});
     }
     table.note = QStringLiteral("Skill loaded: with-skill items that ended without an error and loaded the skill, with "
                                 "the Wilson 95% interval. ") +
@@ -507,9 +502,7 @@ Table verdictTable(const RunAnalysis &run, const VerdictThresholds &thresholds)
                     QStringLiteral("Why")};
     for (const Verdict &v : decideVerdicts(run.summary, thresholds)) {
         table.rows.append(
-            {v.model, splitTitle(v.split), v.word(),
-             QStringLiteral("%1%2 pp").arg(v.lift > 0 ? QStringLiteral("+") : QString(),
-                                           QString::number(v.lift * 100, 'f', 1)),
+            {v.model, splitTitle(v.split), v.word(), liftInPoints(v.lift),
              QStringLiteral("[%1, %2] pp")
                  .arg(QString::number(v.liftCi.low * 100, 'f', 1), QString::number(v.liftCi.high * 100, 'f', 1)),
              QString::number(v.pairs), v.reason()});
