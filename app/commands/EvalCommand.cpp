@@ -68,7 +68,8 @@ QString progressLine(const EvalRunner &runner, const RunStore &store)
                        .arg(rate(0), rate(1));
     if (errors > 0)
         line += QStringLiteral(", %1 errors").arg(errors);
-    return line + QStringLiteral(", %1 running, ETA %2").arg(runner.inFlight()).arg(duration(runner.etaMs()));
+    line += QStringLiteral(", %1 running, ETA %2").arg(runner.inFlight()).arg(duration(runner.etaMs()));
+    return line + QStringLiteral(", ") + runner.spend().describe(runner.spendingCap());
 }
 
 QString summaryTable(const RunSummary &summary)
@@ -131,7 +132,7 @@ QString costLines(const RunSummary &summary)
 {
     QString text;
     for (const ArmCostEffectiveness &e : costEffectiveness(summary)) {
-        QString figures = QStringLiteral("price unknown");
+        QString figures = e.costNote();
         if (e.totalCost && *e.totalCost == 0)
             figures = QStringLiteral("free");
         else if (e.totalCost)
@@ -140,6 +141,8 @@ QString costLines(const RunSummary &summary)
                     .arg(QString::number(*e.meanCostPerItem, 'g', 3),
                          e.costPerPass ? u'$' + QString::number(*e.costPerPass, 'g', 3) : QStringLiteral("no pass"),
                          QString::number(e.passesPerDollar.value_or(0), 'f', 1));
+        if (e.totalCost && e.pricedAfterwards > 0)
+            figures += QStringLiteral("; ") + e.costNote();
         text += QStringLiteral("cost %1 %2: %3\n").arg(e.model, e.arm, figures);
     }
     return text;
@@ -253,9 +256,12 @@ QString unfinishedLine(const EvalRunner &runner, const RunStore &store)
     if (errors.count > 0)
         parts
             << QStringLiteral("%1 ended in errors (the first: %2)").arg(errors.count).arg(errors.firstError.left(200));
-    return text + QStringLiteral("run not finished: of %1 items, %2; finish it with: skillforge eval --resume %3\n")
+    const QString resume =
+        QStringLiteral("skillforge eval --resume %1").arg(store.dir()) +
+        (runner.capReached() ? QStringLiteral(" --max-cost USD (a higher cap, or none)") : QString());
+    return text + QStringLiteral("run not finished: of %1 items, %2; finish it with: %3\n")
                       .arg(runner.total())
-                      .arg(parts.join(QStringLiteral(", ")), store.dir());
+                      .arg(parts.join(QStringLiteral(", ")), resume);
 }
 
 int runEval(const QStringList &arguments)
@@ -272,6 +278,7 @@ int runEval(const QStringList &arguments)
                                       {"min-lift", "X"},
                                       {"min-pass-rate", "X"},
                                       {"max-cost-per-pass", "USD"},
+                                      {"max-cost", "USD"},
                                       {"judge", "M"},
                                       {"max-turns", "N"},
                                       {"timeout", "S"},
@@ -298,12 +305,15 @@ int runEval(const QStringList &arguments)
         ok ? numberOption(parser, kCommand, QStringLiteral("min-pass-rate"), &ok) : std::nullopt;
     const std::optional<double> maxCostPerPass =
         ok ? numberOption(parser, kCommand, QStringLiteral("max-cost-per-pass"), &ok, 0) : std::nullopt;
+    const std::optional<double> maxCost =
+        ok ? numberOption(parser, kCommand, QStringLiteral("max-cost"), &ok, 0, 1e6) : std::nullopt;
     const std::optional<VerdictThresholds> thresholds =
         ok ? verdictThresholdsFromOptions(parser, kCommand) : std::nullopt;
     if (!ok || !thresholds)
         return BadUsage;
 
     EvalPlan plan;
+    plan.maxCostUsd = maxCost;
     plan.skillDir = parser.positionalArguments().value(0);
     plan.suitePath = parser.value(QStringLiteral("tests"));
     plan.resumeDir = parser.value(QStringLiteral("resume"));
@@ -531,8 +541,8 @@ Command evalCommand()
             "                       [--runs N [--override-case-repeats]]\n"
             "                       [--mode inline|agentic] [--concurrency C] [--out RUNS_DIR] [--resume RUN_DIR] "
             "[--json]\n"
-            "                       [--min-lift X] [--min-pass-rate X] [--max-cost-per-pass USD] [--judge M] "
-            "[--tools|--no-tools]\n"
+            "                       [--min-lift X] [--min-pass-rate X] [--max-cost-per-pass USD] [--max-cost USD]\n"
+            "                       [--judge M] [--tools|--no-tools]\n"
             "                       [--harness builtin|claude-code|codex [--harness-cli CLI] [--mcp-config FILE]\n"
             "                        [--allowed-tools T]]\n"
             "                       [--max-turns N] [--timeout S] [--max-output-tokens N] [--temperature T] [--seed "
@@ -572,7 +582,13 @@ Command evalCommand()
             "  --json              print the run and its statistics as JSON\n"
             "  --min-lift X        exit 1 unless every model's lift (held-out cases when there are any) is >= X\n"
             "  --min-pass-rate X   exit 1 unless every model's with-skill pass rate is >= X\n"
-            "  --max-cost-per-pass USD  exit 1 unless every model's with-skill cost per passed case is <= USD\n") +
+            "  --max-cost-per-pass USD  exit 1 unless every model's with-skill cost per passed case is <= USD\n"
+            "  --max-cost USD      a spending cap over the whole run: no item starts once the spend so far, the\n"
+            "                      items in flight and the next item's expected cost (the mean of the run's items of\n"
+            "                      its model and arm) would pass USD; the run stops, and --resume RUN_DIR with a\n"
+            "                      higher --max-cost (or none) carries on. Every student needs a price\n"
+            "                      (skillforge prices show M). Each request is priced on its own: its own tier, its\n"
+            "                      own cache buckets, its own fee\n") +
         verdictOptionsHelp() + executorOptionsHelp() +
         QStringLiteral(
             "  With slurm, command and cuda_kernel verifiers run as job arrays (a job that fails on its node is\n"

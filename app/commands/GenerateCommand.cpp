@@ -68,18 +68,20 @@ QJsonObject toJson(const SkillGenerationResult &result)
     for (const SkillProblem &problem : result.problems) {
         problems.append(problem.toString(result.skillDir));
     }
-    return QJsonObject{{QStringLiteral("skill_dir"), result.skillDir},
-                       {QStringLiteral("name"), result.name},
-                       {QStringLiteral("version"), result.versionId},
-                       {QStringLiteral("valid"), !hasErrors(result.problems)},
-                       {QStringLiteral("problems"), problems},
-                       {QStringLiteral("repaired"), result.repaired},
-                       {QStringLiteral("reply_format"), result.replyFormat == ReplyFormat::Json ? QStringLiteral("json")
-                                                                                                : QStringLiteral("files")},
-                       {QStringLiteral("teacher_calls"), result.teacherCalls},
-                       {QStringLiteral("input_tokens"), result.usage.totalInput()},
-                       {QStringLiteral("output_tokens"), result.usage.output},
-                       {QStringLiteral("latency_ms"), result.latencyMs}};
+    return QJsonObject{
+        {QStringLiteral("skill_dir"), result.skillDir},
+        {QStringLiteral("name"), result.name},
+        {QStringLiteral("version"), result.versionId},
+        {QStringLiteral("valid"), !hasErrors(result.problems)},
+        {QStringLiteral("problems"), problems},
+        {QStringLiteral("repaired"), result.repaired},
+        {QStringLiteral("reply_format"),
+         result.replyFormat == ReplyFormat::Json ? QStringLiteral("json") : QStringLiteral("files")},
+        {QStringLiteral("teacher_calls"), result.teacherCalls},
+        {QStringLiteral("input_tokens"), result.usage.totalInput()},
+        {QStringLiteral("output_tokens"), result.usage.output},
+        {QStringLiteral("cost_usd"), result.cost.total() ? QJsonValue(*result.cost.total()) : QJsonValue()},
+        {QStringLiteral("latency_ms"), result.latencyMs}};
 }
 
 int runGenerate(const QStringList &arguments)
@@ -215,11 +217,12 @@ int runGenerate(const QStringList &arguments)
             out(QStringLiteral("Wrote %1 (version %2)\n")
                     .arg(QDir::toNativeSeparators(result.skillDir), result.versionId));
         }
-        err(QStringLiteral("[%1] %2 call(s), %3 input + %4 output tokens, %5 ms\n")
+        err(QStringLiteral("[%1] %2 call(s), %3 input + %4 output tokens, %5, %6 ms\n")
                 .arg(request.teacherModel)
                 .arg(result.teacherCalls)
                 .arg(result.usage.totalInput())
                 .arg(result.usage.output)
+                .arg(result.cost.text())
                 .arg(result.latencyMs));
         exitCode = hasErrors(result.problems) ? CheckFailed : Success;
         written = result.skillDir;

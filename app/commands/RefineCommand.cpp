@@ -114,7 +114,7 @@ int runRefine(const QStringList &arguments)
     RefineLoop loop(services.chat(), sandboxCommandRunner());
     int exitCode = CheckFailed;
     QObject::connect(&loop, &RefineLoop::stage, qApp, [](const QString &what) { err(what + QStringLiteral("...\n")); });
-    QObject::connect(&loop, &RefineLoop::iterationEvaluated, qApp, [](const RefineIteration &it) {
+    QObject::connect(&loop, &RefineLoop::iterationEvaluated, qApp, [&loop](const RefineIteration &it) {
         QString line = QStringLiteral("iteration %1: lift %2 (with the skill %3, without %4)")
                            .arg(it.number)
                            .arg(liftInPoints(it.trainLift), percent(it.trainPassRate), percent(it.baselinePassRate));
@@ -122,6 +122,9 @@ int runRefine(const QStringList &arguments)
             line += QStringLiteral("; held out: lift %1, with the skill %2")
                         .arg(liftInPoints(*it.heldOutLift), percent(*it.heldOutPassRate));
         }
+        line += QStringLiteral("; cost %1").arg(it.costUsd ? formatUsd(*it.costUsd) : QStringLiteral("price unknown"));
+        if (const std::optional<double> spent = loop.spentUsd())
+            line += QStringLiteral(" (%1 spent so far, teacher included)").arg(formatUsd(*spent));
         err(line + QStringLiteral("; run %1\n").arg(QDir::toNativeSeparators(it.runDir)));
     });
     QObject::connect(&loop, &RefineLoop::finished, qApp, [&](const QString &reason) {
@@ -133,6 +136,9 @@ int runRefine(const QStringList &arguments)
                                .arg(it.versionId, liftInPoints(it.trainLift), percent(it.trainPassRate));
             if (it.heldOutLift)
                 line += QStringLiteral("  held-out lift %1").arg(liftInPoints(*it.heldOutLift));
+            line += QStringLiteral("  cost %1").arg(it.costUsd ? formatUsd(*it.costUsd) : QStringLiteral("unknown"));
+            if (it.teacherCostUsd)
+                line += QStringLiteral(" + teacher %1").arg(formatUsd(*it.teacherCostUsd));
             line += QStringLiteral("  run %1").arg(QDir::toNativeSeparators(it.runDir));
             if (it.number == loop.keptIteration())
                 line += QStringLiteral("  <- kept");
@@ -180,8 +186,11 @@ Command refineCommand()
             "held-out cases are measured but never shown), lets the teacher write a new version, and\n"
             "evaluates again. It stops at the first of: --target-lift reached, --target-pass-rate reached,\n"
             "a plateau (lift changing by less than D, default 0.02, twice in a row), K improvements (default\n"
-            "3: the teacher writes at most K new versions, so at most K + 1 evaluations), or --max-cost spent\n"
-            "(needs priced models). Lifts are shown in percentage points (--target-lift 0.3 is +30 pp). The\n"
+            "3: the teacher writes at most K new versions, so at most K + 1 evaluations), or --max-cost USD\n"
+            "reached: the students' evaluations and the teacher's calls together, each request priced on its\n"
+            "own; each evaluation is capped at what is left, and no iteration starts that is expected to pass\n"
+            "it (needs a price for the teacher and every student). Lifts are shown in percentage points (--target-lift "
+            "0.3 is +30 pp). The\n"
             "skill folder is left at the best version measured (the held-out lift where the suite holds cases\n"
             "out), not merely the last, and the output says which and why. Each version is kept in the skill's\n"
             ".versions/ (origin refine:N) and each evaluation is a run in RUNS_DIR (default runs/). --harness runs "

@@ -175,11 +175,12 @@ int runTestsGenerate(const QStringList &arguments)
                 .arg(QDir::toNativeSeparators(result.path))
                 .arg(result.suite.cases.size())
                 .arg(result.suite.heldOutCount()));
-        err(QStringLiteral("[%1] %2 call(s), %3 input + %4 output tokens, %5 ms\n")
+        err(QStringLiteral("[%1] %2 call(s), %3 input + %4 output tokens, %5, %6 ms\n")
                 .arg(request.model)
                 .arg(result.modelCalls)
                 .arg(result.usage.totalInput())
                 .arg(result.usage.output)
+                .arg(result.cost.text())
                 .arg(result.latencyMs));
         exitCode = Success;
         QCoreApplication::quit();

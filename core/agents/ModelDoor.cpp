@@ -5,6 +5,7 @@
 #include "llm/LocalModelServer.h"
 #include "llm/ModelName.h"
 #include "llm/ProviderRegistry.h"
+#include "usage/Pricing.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -184,8 +185,20 @@ void ModelDoor::forget(detail::DoorConnection *connection)
     m_connections.remove(connection);
 }
 
-void ModelDoor::record(const DoorRequestRecord &record)
+CostTally costOfRequests(const QList<DoorRequestRecord> &records, const QString &model)
 {
+    const std::shared_ptr<const Pricing> pricing = Pricing::current();
+    CostTally tally;
+    for (const DoorRequestRecord &record : records)
+        if (record.tokens() > 0)
+            tally.addRequest(*pricing, model, record.usage, record.endedAt);
+    return tally;
+}
+
+void ModelDoor::record(DoorRequestRecord record)
+{
+    if (!record.endedAt.isValid())
+        record.endedAt = QDateTime::currentDateTimeUtc();
     m_records.append(record);
     m_totalUsage += record.usage;
     qCDebug(lcAgents).noquote() << "door:" << record.method << record.path << "->" << record.status << "in"

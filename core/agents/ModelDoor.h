@@ -1,8 +1,10 @@
 #pragma once
 
 #include "llm/ProviderConfig.h"
+#include "usage/CostTally.h"
 #include "usage/TokenUsage.h"
 
+#include <QDateTime>
 #include <QList>
 #include <QObject>
 #include <QSet>
@@ -43,10 +45,16 @@ struct DoorRequestRecord
     TokenUsage usage;
     qint64 latencyMs = 0; // from the whole request received to the last byte answered
     bool streamed = false;
-    QString error; // why it failed or was refused, or the provider's message for a 4xx/5xx; empty when fine
+    QDateTime endedAt; // when it was recorded: a request is priced at the rates in force then
+    QString error;     // why it failed or was refused, or the provider's message for a 4xx/5xx; empty when fine
 
     qint64 tokens() const { return usage.totalInput() + usage.output; }
 };
+
+/** What @p records cost, each request priced on its own at the time it ended, as @p model (the door sends every request
+ * to the item's model). A request that used no tokens (refused, failed before an answer, a token count, the model
+ * list) is not billed and not counted. */
+CostTally costOfRequests(const QList<DoorRequestRecord> &records, const QString &model);
 
 /**
  * An agent CLI's only way out: a small HTTP/1.1 server (on a Unix socket, and optionally on loopback TCP)
@@ -112,7 +120,7 @@ private:
     friend class detail::DoorConnection;
 
     void accept(QIODevice *socket);
-    void record(const DoorRequestRecord &record);
+    void record(DoorRequestRecord record);
     void forget(detail::DoorConnection *connection);
 
     HttpEngine &m_engine;

@@ -178,6 +178,7 @@ void AgentSession::onReply(const ChatResponse &response)
     m_call = nullptr;
     ++m_result.turns;
     m_result.usage += response.usage;
+    m_cost.add(m_item.key.model, response.costUsd);
     m_result.llmMs += response.latencyMs;
     if (!response.model.isEmpty())
         m_result.resolvedModel = response.model;
@@ -202,7 +203,9 @@ void AgentSession::onReply(const ChatResponse &response)
                       {QStringLiteral("tool_calls"), calls},
                       {QStringLiteral("finish_reason"), response.finishReason},
                       {QStringLiteral("usage"), usageToJson(response.usage)},
-                      {QStringLiteral("latency_ms"), response.latencyMs}};
+                      {QStringLiteral("cost_usd"), response.costUsd ? QJsonValue(*response.costUsd) : QJsonValue()},
+                      {QStringLiteral("latency_ms"), response.latencyMs},
+                      {QStringLiteral("ended_at"), QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs)}};
     if (callsFromText) {
         entry.insert(QStringLiteral("tool_calls_from_text"), true);
         entry.insert(QStringLiteral("raw_content"), response.text);
@@ -326,10 +329,8 @@ void AgentSession::finish()
 {
     m_result.latencyMs = m_clock.elapsed();
     m_result.passed = ItemJudge::passes(m_result);
-    // Running on this machine costs nothing per token; every other provider's price is unknown until the
-    // pricing table says otherwise, and unknown is left out rather than written as 0.
-    if (m_result.provider == QLatin1String("local"))
-        m_result.costUsd = 0.0;
+    // The judge hands back its own copy of the item: the cost is the student's requests, each priced as it came back.
+    m_result.setCost(m_cost);
     QJsonObject transcript{
         {QStringLiteral("item"), m_item.key.toString()}, {QStringLiteral("model"), m_item.key.model},
         {QStringLiteral("arm"), m_item.key.arm},         {QStringLiteral("case"), m_item.key.caseId},

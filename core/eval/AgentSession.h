@@ -71,6 +71,7 @@ private:
     const AgentSetup &m_setup;
     WorkItem m_item;
     ItemResult m_result;
+    CostTally m_cost; ///< each model request priced as it came back
     QList<ChatMessage> m_messages;
     QList<ToolDefinition> m_tools; // offered on every turn; empty when the student has no tools
     QString m_system;

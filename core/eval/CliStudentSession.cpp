@@ -4,7 +4,6 @@
 #include "agents/Harness.h"
 #include "llm/ModelName.h"
 #include "trace/TraceImport.h"
-#include "usage/Pricing.h"
 
 #include <QDateTime>
 #include <QDir>
@@ -24,13 +23,16 @@ QString stderrTail(const QByteArray &stdErr, int lines = 6)
     return all.join(u'\n');
 }
 
-QJsonObject requestJson(const DoorRequestRecord &record)
+QJsonObject requestJson(const DoorRequestRecord &record, const QString &itemModel)
 {
+    const CostTally cost = costOfRequests({record}, itemModel);
     QJsonObject o{{QStringLiteral("path"), record.path},
                   {QStringLiteral("status"), record.status},
                   {QStringLiteral("model"), record.model},
                   {QStringLiteral("usage"), usageToJson(record.usage)},
-                  {QStringLiteral("latency_ms"), record.latencyMs}};
+                  {QStringLiteral("cost_usd"), cost.total() ? QJsonValue(*cost.total()) : QJsonValue()},
+                  {QStringLiteral("latency_ms"), record.latencyMs},
+                  {QStringLiteral("ended_at"), record.endedAt.toString(Qt::ISODateWithMs)}};
     if (!record.error.isEmpty())
         o.insert(QStringLiteral("error"), record.error);
     return o;
@@ -132,7 +134,10 @@ void CliStudentSession::onCliFinished(const CliItemOutcome &outcome)
     m_result.turns = int(outcome.requests.size());
     QJsonArray requests;
     for (const DoorRequestRecord &record : outcome.requests)
-        requests.append(requestJson(record));
+        requests.append(requestJson(record, m_item.key.model));
+    // Each request at its own rates and tier, never their sum: a session of many requests crosses no tier that none
+    // of them crossed, and pays each request's fee once.
+    m_cost = costOfRequests(outcome.requests, m_item.key.model);
     m_transcript.insert(QStringLiteral("requests"), requests);
     m_transcript.insert(QStringLiteral("settings_fingerprint"), outcome.settingsFingerprint);
     m_transcript.insert(QStringLiteral("workspace_in_sandbox"), outcome.workspaceInSandbox);
@@ -229,10 +234,7 @@ void CliStudentSession::finish(const ItemResult &judged)
     m_result = judged;
     m_result.latencyMs = m_clock.elapsed();
     m_result.passed = ItemJudge::passes(m_result);
-    if (m_result.provider == QLatin1String("local"))
-        m_result.costUsd = 0.0;
-    else
-        m_result.costUsd = Pricing::costFor(m_item.key.model, m_result.usage);
+    m_result.setCost(m_cost);
     if (m_result.isError())
         m_transcript.insert(QStringLiteral("error"), m_result.error);
     Q_EMIT finished(m_result, m_transcript);

@@ -52,6 +52,7 @@ private:
     WorkItem m_item;
     QString m_runDir;
     ItemResult m_result;
+    CostTally m_cost; ///< the door's requests, each priced on its own
     QJsonObject m_transcript;
     QPointer<CliItemRun> m_run;
     QPointer<ItemJudge> m_judge;

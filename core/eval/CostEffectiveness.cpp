@@ -9,6 +9,28 @@ QJsonValue optionalJson(const std::optional<double> &value)
 }
 } // namespace
 
+QString ArmCostEffectiveness::costNote() const
+{
+    if (unpricedItems > 0 && unpricedItems == judged)
+        return QStringLiteral("price unknown (%1)").arg(priceUnknownHint({model}));
+    if (unpricedItems > 0)
+        return QStringLiteral("partly priced: %1 of %2 items made requests without a price, so no total is shown (%3)")
+            .arg(unpricedItems)
+            .arg(judged)
+            .arg(priceUnknownHint({model}));
+    if (pricedFromTotals > 0)
+        return QStringLiteral("priced afterwards: %1 of %2 items from their recorded requests, %3 from their token "
+                              "totals (a tier chosen by the sum)")
+            .arg(pricedAfterwards - pricedFromTotals)
+            .arg(judged)
+            .arg(pricedFromTotals);
+    if (pricedAfterwards > 0)
+        return QStringLiteral("priced afterwards: %1 of %2 items from their recorded requests")
+            .arg(pricedAfterwards)
+            .arg(judged);
+    return {};
+}
+
 QJsonObject ArmCostEffectiveness::toJson() const
 {
     return {{QStringLiteral("model"), model},
@@ -20,7 +42,8 @@ QJsonObject ArmCostEffectiveness::toJson() const
             {QStringLiteral("mean_cost_per_item_usd"), optionalJson(meanCostPerItem)},
             {QStringLiteral("total_cost_usd"), optionalJson(totalCost)},
             {QStringLiteral("cost_per_pass_usd"), optionalJson(costPerPass)},
-            {QStringLiteral("passes_per_usd"), optionalJson(passesPerDollar)}};
+            {QStringLiteral("passes_per_usd"), optionalJson(passesPerDollar)},
+            {QStringLiteral("cost_note"), costNote()}};
 }
 
 QList<ArmCostEffectiveness> costEffectiveness(const RunSummary &summary, const QString &split)
@@ -36,6 +59,9 @@ QList<ArmCostEffectiveness> costEffectiveness(const RunSummary &summary, const Q
         e.passes = a.passRate.successes;
         e.judged = a.passRate.trials;
         e.passRate = a.passRate.rate;
+        e.unpricedItems = a.unpricedItems;
+        e.pricedAfterwards = a.pricedAfterwards;
+        e.pricedFromTotals = a.pricedFromTotals;
         // The summary's cost distribution covers exactly the judged items, and only when each had a price.
         if (a.costUsd && a.costUsd->n > 0) {
             e.meanCostPerItem = a.costUsd->mean;

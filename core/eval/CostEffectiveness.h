@@ -22,7 +22,13 @@ struct ArmCostEffectiveness
     std::optional<double> totalCost;       ///< USD over the judged items
     std::optional<double> costPerPass;     ///< total cost / passes; nullopt without a pass or a price
     std::optional<double> passesPerDollar; ///< passes / total cost (= pass rate per dollar per item); nullopt at $0
+    int unpricedItems = 0;                 ///< judged items some request of which has no price
+    int pricedAfterwards = 0;              ///< judged items priced after the run (RunRepricing.h)
+    int pricedFromTotals = 0;              ///< of those, from their token totals
 
+    /// Why there is no cost, or how it was worked out when not as the run went: "price unknown (no table prices M;
+    /// add a price to …)", "partly priced: 2 of 8 items …", "priced afterwards from each recorded request"; "" else.
+    QString costNote() const;
     QJsonObject toJson() const;
 };
 

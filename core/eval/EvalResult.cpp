@@ -94,7 +94,31 @@ QJsonObject ItemResult::toJson() const
         o.insert(QStringLiteral("harness_session"), harnessSession);
     if (cliStartupMs >= 0)
         o.insert(QStringLiteral("cli_startup_ms"), cliStartupMs);
+    if (unpricedRequests > 0) {
+        o.insert(QStringLiteral("cost_unpriced_requests"), unpricedRequests);
+        o.insert(QStringLiteral("cost_priced_part_usd"), pricedPartUsd);
+    }
+    if (!costPriced.isEmpty())
+        o.insert(QStringLiteral("cost_priced"), costPriced);
     return o;
+}
+
+void ItemResult::setCost(const CostTally &tally)
+{
+    costUsd = tally.total();
+    unpricedRequests = tally.unpricedRequests;
+    pricedPartUsd = tally.unpricedRequests > 0 ? tally.pricedUsd : 0;
+}
+
+QString ItemResult::costText() const
+{
+    if (costUsd)
+        return formatUsd(*costUsd);
+    if (unpricedRequests > 0 && pricedPartUsd > 0)
+        return QStringLiteral("%1 for part of its requests, %2 unpriced")
+            .arg(formatUsd(pricedPartUsd))
+            .arg(unpricedRequests);
+    return QStringLiteral("price unknown");
 }
 
 std::optional<ItemResult> ItemResult::fromJson(const QJsonObject &o)
@@ -127,6 +151,9 @@ std::optional<ItemResult> ItemResult::fromJson(const QJsonObject &o)
     r.usage = usageFromJson(o.value(QStringLiteral("usage")).toObject());
     if (o.value(QStringLiteral("cost_usd")).isDouble())
         r.costUsd = o.value(QStringLiteral("cost_usd")).toDouble();
+    r.unpricedRequests = o.value(QStringLiteral("cost_unpriced_requests")).toInt();
+    r.pricedPartUsd = o.value(QStringLiteral("cost_priced_part_usd")).toDouble();
+    r.costPriced = o.value(QStringLiteral("cost_priced")).toString();
     r.latencyMs = o.value(QStringLiteral("latency_ms")).toInteger();
     r.llmMs = o.value(QStringLiteral("llm_ms")).toInteger();
     r.turns = o.value(QStringLiteral("turns")).toInt();

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "VerifierOutcome.h"
+#include "usage/CostTally.h"
 #include "usage/TokenUsage.h"
 
 #include <QJsonObject>
@@ -50,6 +51,14 @@ inline const QString Error = QStringLiteral("error");
 inline const QString Cancelled = QStringLiteral("cancelled");
 } // namespace StopReason
 
+/// How an item's cost was worked out, when not as it ran (results.jsonl's "cost_priced").
+namespace CostPriced {
+/// After the run, from each request it recorded (a run from before requests were priced one by one).
+inline const QString Afterwards = QStringLiteral("afterwards");
+/// After the run, from the item's token totals: no per-request record was kept, so a tier is chosen by the sum.
+inline const QString AfterwardsFromTotals = QStringLiteral("afterwards_from_totals");
+} // namespace CostPriced
+
 /// One finished item, as one line of results.jsonl.
 struct ItemResult
 {
@@ -61,10 +70,15 @@ struct ItemResult
     QString resolvedModel;
     QString provider;
     TokenUsage usage;
-    std::optional<double> costUsd; ///< absent when the price is unknown (never 0 for unknown)
-    qint64 latencyMs = 0;          ///< wall time of the whole item
-    qint64 llmMs = 0;              ///< time spent waiting for the model
-    int turns = 0;                 ///< model calls
+    /// The item's requests, each priced on its own and added up; absent when any of them has no price (never 0 for
+    /// unknown).
+    std::optional<double> costUsd;
+    int unpricedRequests = 0; ///< requests no table priced (then costUsd is absent)
+    double pricedPartUsd = 0; ///< with unpricedRequests: what the priced requests cost, so a partial sum is shown
+    QString costPriced;       ///< how: "" as it ran, or CostPriced::Afterwards / AfterwardsFromTotals
+    qint64 latencyMs = 0;     ///< wall time of the whole item
+    qint64 llmMs = 0;         ///< time spent waiting for the model
+    int turns = 0;            ///< model calls
     int toolCalls = 0;
     int toolErrors = 0;
     QMap<QString, int> toolCallCounts;
@@ -80,6 +94,10 @@ struct ItemResult
     QString startedAt;                ///< ISO 8601 UTC
 
     bool isError() const { return !error.isEmpty(); }
+    /// Takes the item's cost from its requests' tally.
+    void setCost(const CostTally &tally);
+    /// "$0.0123", "price unknown", "$0.0100 for 2 of 3 requests".
+    QString costText() const;
     qint64 totalTokens() const { return usage.totalInput() + usage.output; }
 
     QJsonObject toJson() const;

@@ -1,8 +1,10 @@
 #include "EvalRunner.h"
 
+#include "AgentSession.h"
 #include "EvalLogging.h"
 #include "RunEstimate.h"
 #include "agents/Harness.h"
+#include "common/TokenEstimate.h"
 
 #include <QDateTime>
 #include <algorithm>
@@ -22,6 +24,7 @@ EvalRunner::EvalRunner(Executor &executor, RunStore &store, TestSuite suite, Eva
     // An item that ended in an error (a provider fault, not an answer that failed) was never judged: it runs
     // again, and its new line supersedes the error.
     for (const ItemResult &r : m_store.results()) {
+        m_spend.add(r);
         if (!r.isError())
             m_done.insert(r.key.toString());
     }
@@ -51,9 +54,17 @@ QList<ItemKey> EvalRunner::matrix(const TestSuite &suite, const EvalConfig &conf
     return items;
 }
 
+void EvalRunner::setSpendingCap(double usd, int skillTokens)
+{
+    m_capUsd = usd;
+    m_skillTokens = skillTokens;
+}
+
 void EvalRunner::start()
 {
     m_running = true;
+    m_capReached = false;
+    m_stopReason.clear();
     m_clock.start();
     m_pending.clear();
     for (const ItemKey &key : m_matrix) {
@@ -88,7 +99,9 @@ void EvalRunner::dispatch()
 {
     if (!m_running)
         return;
-    while (m_inFlight < std::max(1, m_config.concurrency) && !m_pending.isEmpty()) {
+    while (m_inFlight < std::max(1, m_config.concurrency) && !m_pending.isEmpty() && !m_capReached) {
+        if (!capAllows(m_pending.first()))
+            break;
         const ItemKey key = m_pending.takeFirst();
         ++m_inFlight;
         Q_EMIT itemStarted(key);
@@ -96,7 +109,42 @@ void EvalRunner::dispatch()
         m_executor.start({key, testCase, needsWorkspace(testCase, m_config) ? m_store.freshWorkspace(key) : QString()});
     }
     if (m_inFlight == 0 && m_pending.isEmpty())
-        end(false);
+        end(QStringLiteral("finished"));
+    else if (m_inFlight == 0 && m_capReached)
+        end(QStringLiteral("stopped"));
+}
+
+bool EvalRunner::capAllows(const ItemKey &key)
+{
+    if (!m_capUsd)
+        return true;
+    const TestCase &testCase = m_cases[key.caseId];
+    // Before any item of the model finished, a guess: the case and the skill, and a system prompt (Skillforge's
+    // own is small; an agent CLI's, with its tools, runs to many thousands of tokens).
+    const qint64 system = Harness::isAgentCli(m_config.harness) ? 20000 : 1000;
+    const qint64 prompt =
+        system + estimateTokens(userPromptFor(testCase, QString())) + (key.arm == kWithSkillArm ? m_skillTokens : 0);
+    const std::optional<double> firstGuess = firstItemGuessUsd(key.model, prompt, m_config.maxOutputTokens);
+    const double next = m_spend.expectedUsd(key, firstGuess).value_or(0);
+    // The items in flight at what they are expected to cost now: an item started on a first guess is expected to
+    // cost what its finished neighbours did, once there are any.
+    double inFlight = 0;
+    for (const auto &[running, guess] : std::as_const(m_inFlightGuesses))
+        inFlight += m_spend.expectedUsd(running, guess).value_or(0);
+    if (m_spend.spentUsd() + inFlight + next <= *m_capUsd) {
+        m_inFlightGuesses.insert(key.toString(), {key, firstGuess});
+        return true;
+    }
+    // The items in flight will say what an item of this run really costs (the first guess is deliberately high):
+    // decide once they are back.
+    if (m_inFlight > 0)
+        return false;
+    m_capReached = true;
+    m_stopReason =
+        QStringLiteral("the spending cap of %1 was reached: %2 spent, and the next item is expected to cost %3")
+            .arg(formatUsd(*m_capUsd), formatUsd(m_spend.spentUsd()), formatUsd(next));
+    qCDebug(lcEval).noquote() << "run" << m_store.manifest().runId << "stops starting items:" << m_stopReason;
+    return false;
 }
 
 void EvalRunner::onItemFinished(const ItemResult &finished, const QJsonObject &transcript)
@@ -104,7 +152,9 @@ void EvalRunner::onItemFinished(const ItemResult &finished, const QJsonObject &t
     if (!m_running)
         return;
     --m_inFlight;
+    m_inFlightGuesses.remove(finished.key.toString());
     const ItemResult result = m_store.record(finished, transcript);
+    m_spend.add(result);
     m_done.insert(result.key.toString());
     ++m_finishedThisSession;
     for (RunModel &model : m_store.manifest().models) {
@@ -131,7 +181,8 @@ void EvalRunner::cancel()
     m_executor.cancelAll();
     m_inFlight = 0;
     m_pending.clear();
-    end(true);
+    m_inFlightGuesses.clear();
+    end(QStringLiteral("cancelled"));
 }
 
 void EvalRunner::stop(const QString &reason)
@@ -143,10 +194,10 @@ void EvalRunner::stop(const QString &reason)
     cancel();
 }
 
-void EvalRunner::end(bool cancelled)
+void EvalRunner::end(const QString &status)
 {
     m_running = false;
-    m_store.manifest().status = cancelled ? QStringLiteral("cancelled") : QStringLiteral("finished");
+    m_store.manifest().status = status;
     m_store.manifest().finishedAt = QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs);
     // run.json says "finished" only once every result line is written.
     if (const QString error = m_store.waitForWrites(); !error.isEmpty())
@@ -155,7 +206,7 @@ void EvalRunner::end(bool cancelled)
         qCWarning(lcEval).noquote() << error;
     // Nothing more is written (late replies are ignored above): a resume, here or in another process, may begin.
     m_store.releaseWriterLock();
-    Q_EMIT finished(cancelled);
+    Q_EMIT finished(status == QLatin1String("cancelled"));
 }
 
 } // namespace sf

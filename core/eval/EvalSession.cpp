@@ -4,10 +4,12 @@
 #include "CudaKernelVerifier.h"
 #include "agents/Harness.h"
 #include "agents/HarnessModels.h"
+#include "common/TokenEstimate.h"
 #include "llm/ChatClient.h"
 #include "llm/LocalModelServer.h"
 #include "llm/ModelName.h"
 #include "sandbox/Sandbox.h"
+#include "usage/Pricing.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
@@ -72,6 +74,16 @@ std::variant<std::unique_ptr<EvalSession>, QString> EvalSession::prepare(ChatCli
     session->m_suite = std::get<TestSuite>(suite);
     AgentSetup setup;
     setup.skill = std::get<SkillUnderTest>(skill);
+    const int skillTokens = estimateTokens(setup.skill.body);
+    if (plan.maxCostUsd) {
+        QStringList unpriced;
+        for (const QString &model : config.models)
+            if (!Pricing::current()->priceFor(model))
+                unpriced.append(model);
+        if (!unpriced.isEmpty())
+            return QStringLiteral("a spending cap needs a price for every student, and %1")
+                .arg(priceUnknownHint(unpriced));
+    }
     setup.config = config;
     setup.runCommand = std::move(runCommand);
     // cuda_kernel verifiers: a project's own kernel tasks join the bundled ones.
@@ -132,6 +144,8 @@ std::variant<std::unique_ptr<EvalSession>, QString> EvalSession::prepare(ChatCli
         session->m_executor = std::make_unique<LocalExecutor>(chat, std::move(setup));
     }
     session->m_runner = std::make_unique<EvalRunner>(*session->m_executor, *session->m_store, session->m_suite, config);
+    if (plan.maxCostUsd)
+        session->m_runner->setSpendingCap(*plan.maxCostUsd, skillTokens);
     // The server restarts itself after a crash or a hang; once it gives up, every further item would end in the
     // same error, and starting it again per item would only repeat the failure: the run stops, resumable.
     const QStringList models = config.models + QStringList{config.judgeModel};

@@ -29,6 +29,9 @@ struct EvalPlan
     /// What run.json records of where the heavy work runs (core/cluster's ExecutorChoice::toJson()); a resumed
     /// run records the executor of its latest session. Empty: left as it was (a new run records nothing).
     QJsonObject executor;
+    /// A spending cap over the whole run (EvalRunner::setSpendingCap), for this session: a resumed run may be given a
+    /// higher one, or none. Every model must have a price, or the cap cannot be kept.
+    std::optional<double> maxCostUsd;
 };
 
 /**

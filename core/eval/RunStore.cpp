@@ -1,7 +1,9 @@
 #include "RunStore.h"
 
 #include "EvalLogging.h"
+#include "RunRepricing.h"
 #include "common/AtomicFile.h"
+#include "usage/Pricing.h"
 
 #include <QDateTime>
 #include <QDir>
@@ -170,6 +172,8 @@ std::variant<RunStore, LoadError> RunStore::open(const QString &runDir, Access a
             }
         }
     }
+    // A run recorded before each request was priced as it came back is priced now, from what it recorded.
+    priceAfterwards(store.m_results, store.m_dir, *Pricing::current());
     return store;
 }
 

@@ -50,7 +50,6 @@ std::optional<ArmSummary> summarizeArm(const QList<ItemResult> &results, const Q
     int judged = 0;
     int loaded = 0;
     int loadable = 0;
-    bool allCosted = true;
     QList<double> tokens, latency, cost;
     for (const ItemResult &r : results) {
         if (r.key.model != model || r.key.arm != armName || !inSplit(r, split))
@@ -67,7 +66,11 @@ std::optional<ArmSummary> summarizeArm(const QList<ItemResult> &results, const Q
         if (r.costUsd)
             cost.append(*r.costUsd);
         else
-            allCosted = false;
+            ++a.unpricedItems;
+        if (!r.costPriced.isEmpty())
+            ++a.pricedAfterwards;
+        if (r.costPriced == CostPriced::AfterwardsFromTotals)
+            ++a.pricedFromTotals;
         if (r.skillLoaded) {
             ++loadable;
             loaded += *r.skillLoaded ? 1 : 0;
@@ -78,7 +81,7 @@ std::optional<ArmSummary> summarizeArm(const QList<ItemResult> &results, const Q
     a.passRate = stats::wilson(passed, judged);
     a.tokens = stats::describe(tokens, seed);
     a.latencyMs = stats::describe(latency, seed);
-    if (allCosted && !cost.isEmpty())
+    if (a.unpricedItems == 0 && !cost.isEmpty())
         a.costUsd = stats::describe(cost, seed);
     if (loadable > 0)
         a.triggerRate = stats::wilson(loaded, loadable);
@@ -204,6 +207,12 @@ QJsonObject RunSummary::toJson() const
             {QStringLiteral("cost_usd"), a.costUsd ? QJsonValue(distributionJson(*a.costUsd)) : QJsonValue()}};
         if (a.triggerRate)
             o.insert(QStringLiteral("trigger_rate"), proportionJson(*a.triggerRate));
+        if (a.unpricedItems > 0)
+            o.insert(QStringLiteral("cost_unpriced_items"), a.unpricedItems);
+        if (a.pricedAfterwards > 0)
+            o.insert(QStringLiteral("cost_priced_afterwards_items"), a.pricedAfterwards);
+        if (a.pricedFromTotals > 0)
+            o.insert(QStringLiteral("cost_priced_from_totals_items"), a.pricedFromTotals);
         armList.append(o);
     }
     QJsonArray comparisonList;

@@ -21,7 +21,10 @@ struct ArmSummary
     stats::Proportion passRate; ///< over the items that did not end in an error
     stats::Distribution tokens; ///< total tokens per item
     stats::Distribution latencyMs;
-    std::optional<stats::Distribution> costUsd;   ///< only when every item has a cost
+    std::optional<stats::Distribution> costUsd; ///< only when every item has a cost
+    int unpricedItems = 0;    ///< judged items without a whole cost: some request of theirs has no price
+    int pricedAfterwards = 0; ///< judged items priced after the run from what they recorded (RunRepricing.h)
+    int pricedFromTotals = 0; ///< of those, from their token totals (no per-request record)
     std::optional<stats::Proportion> triggerRate; ///< agentic with_skill: items that loaded the skill
 };
 

@@ -6,6 +6,7 @@
 #include "eval/RunSummary.h"
 #include "skill/SkillMeta.h"
 #include "skill/SkillVersionStore.h"
+#include "usage/Pricing.h"
 
 #include <QHash>
 
@@ -60,6 +61,15 @@ void RefineLoop::start(const RefineRequest &request)
     if (request.criteria.maxIterations < 1) {
         return fail(QStringLiteral("the iteration limit must be at least 1"));
     }
+    if (request.criteria.maxCostUsd) {
+        QStringList unpriced;
+        for (const QString &model : request.config.models + QStringList{request.teacherModel})
+            if (!Pricing::current()->priceFor(model) && !unpriced.contains(model))
+                unpriced.append(model);
+        if (!unpriced.isEmpty())
+            return fail(QStringLiteral("a cost budget needs a price for the teacher and every student, and %1")
+                            .arg(priceUnknownHint(unpriced)));
+    }
     // The skill as it is now becomes a version, so every iteration can be compared and restored.
     const auto snapshot =
         SkillVersionStore(request.skillDir).snapshot(QStringLiteral("user"), QStringLiteral("before refining"));
@@ -94,6 +104,8 @@ void RefineLoop::evaluate()
     plan.suitePath = m_request.suitePath;
     plan.config = m_request.config;
     plan.runsDir = m_request.runsDir;
+    if (m_request.criteria.maxCostUsd)
+        plan.maxCostUsd = std::max(0.0, *m_request.criteria.maxCostUsd - spentUsd().value_or(0));
     auto prepared = EvalSession::prepare(m_client, plan, m_commandRunner);
     if (const QString *error = std::get_if<QString>(&prepared)) {
         return fail(*error);
@@ -113,6 +125,13 @@ void RefineLoop::onEvaluated(bool cancelled)
     session->deleteLater();
     if (cancelled) {
         return finish(QStringLiteral("cancelled"));
+    }
+    if (session->runner().capReached()) {
+        // A part of an evaluation says too little to rank the version by: it is left out, and its run can be
+        // finished with eval --resume.
+        return finish(QStringLiteral("cost budget reached: %1 (the evaluation in %2 stopped before its end; finish it "
+                                     "with skillforge eval --resume)")
+                          .arg(session->runner().stopReason(), session->store().dir()));
     }
 
     const QList<ItemResult> &results = session->store().results();
@@ -152,15 +171,11 @@ void RefineLoop::onEvaluated(bool cancelled)
         iteration.heldOutLift = heldOutLift;
         iteration.heldOutPassRate = heldOutPass;
     }
-    const bool allPriced =
-        std::all_of(results.begin(), results.end(), [](const ItemResult &item) { return item.costUsd.has_value(); });
-    if (allPriced) {
-        double cost = 0;
-        for (const ItemResult &item : results) {
-            cost += *item.costUsd;
-        }
-        iteration.costUsd = cost;
+    CostTally cost;
+    for (const ItemResult &item : results) {
+        cost.add(item.key.model, item.costUsd);
     }
+    iteration.costUsd = cost.total();
     m_iterations.append(iteration);
     Q_EMIT iterationEvaluated(iteration);
 
@@ -182,17 +197,17 @@ QString RefineLoop::stopReasonAfter(const RefineIteration &latest) const
             .arg(percent(latest.trainPassRate), percent(*criteria.targetPassRate));
     }
     if (criteria.maxCostUsd) {
-        double spent = 0;
-        for (const RefineIteration &iteration : m_iterations) {
-            if (!iteration.costUsd) {
-                return QStringLiteral("the cost budget cannot be checked: a student model has no price");
-            }
-            spent += *iteration.costUsd;
+        const std::optional<double> spent = spentUsd();
+        if (!spent) {
+            return QStringLiteral("the cost budget cannot be checked: an item of evaluation %1 made a request without "
+                                  "a price")
+                .arg(latest.number);
         }
-        if (spent >= *criteria.maxCostUsd) {
-            return QStringLiteral("cost budget spent: $%1 of $%2")
-                .arg(spent, 0, 'f', 2)
-                .arg(*criteria.maxCostUsd, 0, 'f', 2);
+        // The next iteration is the teacher's proposal and its evaluation: expected to cost what the last ones did.
+        const double next = latest.costUsd.value_or(0) + lastTeacherCostUsd();
+        if (*spent + next > *criteria.maxCostUsd) {
+            return QStringLiteral("cost budget reached: %1 spent of %2, and the next iteration is expected to cost %3")
+                .arg(formatUsd(*spent), formatUsd(*criteria.maxCostUsd), formatUsd(next));
         }
     }
     const int k = criteria.plateauIterations;
@@ -316,10 +331,30 @@ void RefineLoop::propose()
     m_generator->start(generation);
 }
 
+std::optional<double> RefineLoop::spentUsd() const
+{
+    CostTally spent;
+    for (const RefineIteration &iteration : m_iterations) {
+        spent.add(QString(), iteration.costUsd);
+        if (iteration.teacherCostUsd || !iteration.proposedVersionId.isEmpty())
+            spent.add(m_request.teacherModel, iteration.teacherCostUsd);
+    }
+    return spent.total();
+}
+
+double RefineLoop::lastTeacherCostUsd() const
+{
+    for (auto it = m_iterations.crbegin(); it != m_iterations.crend(); ++it)
+        if (it->teacherCostUsd)
+            return *it->teacherCostUsd;
+    return 0;
+}
+
 void RefineLoop::onProposal(const SkillGenerationResult &result)
 {
     m_generator->deleteLater();
     m_iterations.last().proposedVersionId = result.versionId;
+    m_iterations.last().teacherCostUsd = result.cost.total();
     if (m_request.attended) {
         m_awaitingDecision = true;
         Q_EMIT proposalReady(m_iterations.last());

@@ -28,7 +28,10 @@ struct RefineCriteria
     int plateauIterations = 2;            ///< ...this many evaluations in a row
     int maxIterations = 3;                ///< improvement attempts: the teacher's versions evaluated, after the first
                                           ///< evaluation of the skill as it is (so K attempts are K + 1 evaluations)
-    std::optional<double> maxCostUsd;     ///< evaluation spend so far; needs priced models
+    /// Everything the loop spends: the students' evaluations and the teacher's proposals, each request priced on its
+    /// own. Each evaluation gets what is left as its spending cap, and no iteration starts that is expected to pass
+    /// it. Needs a price for the teacher and every student.
+    std::optional<double> maxCostUsd;
 };
 
 /** One refine run: the skill to improve, the suite, the teacher, the students and how to evaluate. */
@@ -58,6 +61,7 @@ struct RefineIteration
     std::optional<double> heldOutPassRate; ///< with skill, held out
     double meanTokens = 0;                 ///< per with-skill item
     std::optional<double> costUsd;         ///< this evaluation's spend, when every item is priced
+    std::optional<double> teacherCostUsd;  ///< the teacher's proposal after it, when priced (0 before one)
     QString proposedVersionId;             ///< the teacher's next version, if one was made
     bool accepted = false;
 
@@ -99,6 +103,10 @@ public:
     QString failedReply() const { return m_failedReply; }
 
     const QList<RefineIteration> &iterations() const { return m_iterations; }
+    /// What the loop has spent so far, evaluations and teacher together; empty when something had no price.
+    std::optional<double> spentUsd() const;
+    /// What the teacher's latest priced proposal cost; 0 before one.
+    double lastTeacherCostUsd() const;
     /// The iteration whose version the skill folder holds now that the loop ended (0: none was evaluated).
     int keptIteration() const { return m_kept; }
     /// "Kept iteration 1 (+50.0 pp on the held-out cases): the best measured." — or why nothing was restored.

@@ -222,6 +222,7 @@ void SkillGenerator::onReply(const ChatResponse &response)
     m_call->deleteLater();
     m_lastReply = response.text;
     m_result.usage += response.usage;
+    m_result.cost.add(m_request.teacherModel, response.costUsd);
     m_result.latencyMs += response.latencyMs;
 
     SkillDraft draft = m_result.replyFormat == ReplyFormat::Json ? skillDraftFromJson(response.text)

@@ -3,6 +3,7 @@
 #include "StructuredReply.h"
 #include "llm/ChatTypes.h"
 #include "skill/SkillValidator.h"
+#include "usage/CostTally.h"
 
 #include <QList>
 #include <QMap>
@@ -56,6 +57,7 @@ struct SkillGenerationResult
     ReplyFormat replyFormat = ReplyFormat::Files; ///< the format the teacher replied in (Auto resolved)
     int teacherCalls = 0;
     TokenUsage usage; ///< summed over all calls
+    CostTally cost;   ///< each call priced on its own
     qint64 latencyMs = 0;
 };
 
@@ -65,7 +67,8 @@ struct SkillGenerationResult
  * skill folder is created whole and then renamed into place; an existing one is snapshotted as a
  * version before anything is replaced, so nothing the user had is lost. The prompts come from
  * resources/prompts and the exact messages sent are stored with the version produced
- * (.versions/<id>/prompt.json), with the teacher's last reply beside them (reply.md). Emits exactly one of finished() or failed(), after start() returns.
+ * (.versions/<id>/prompt.json), with the teacher's last reply beside them (reply.md). Emits exactly one of finished()
+ * or failed(), after start() returns.
  */
 class SkillGenerator final : public QObject
 {

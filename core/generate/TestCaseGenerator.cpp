@@ -122,6 +122,7 @@ void TestCaseGenerator::onReply(const ChatResponse &response)
 {
     m_call->deleteLater();
     m_result.usage += response.usage;
+    m_result.cost.add(m_request.model, response.costUsd);
     m_result.latencyMs += response.latencyMs;
 
     auto parsed = parseTestSuite(jsonOf(response.text), QStringLiteral("reply"));

@@ -3,6 +3,7 @@
 #include "StructuredReply.h"
 #include "eval/TestSuite.h"
 #include "llm/ChatTypes.h"
+#include "usage/CostTally.h"
 
 #include <QObject>
 #include <QPointer>
@@ -37,6 +38,7 @@ struct TestGenerationResult
     QStringList dropped; ///< verifiers and cases left out of a reply that could not be read whole, and why
     int modelCalls = 0;
     TokenUsage usage;
+    CostTally cost; ///< each call priced on its own
     qint64 latencyMs = 0;
 };
 

@@ -285,8 +285,8 @@ QString unknownPricesNote(const QList<const RunAnalysis *> &runs)
                 models.append(a.model);
         }
     }
-    return QStringLiteral("Cost: no price is known for %1 (see Tools → Update Prices…).")
-        .arg(models.isEmpty() ? QStringLiteral("any model") : models.join(QStringLiteral(", ")));
+    return QStringLiteral("Cost: %1 (in the app: Tools → Update Prices…).")
+        .arg(priceUnknownHint(models.isEmpty() ? QStringList{QStringLiteral("any model")} : models));
 }
 
 Table costTable(const RunAnalysis &run, const QString &split, bool withCosts)
@@ -308,7 +308,11 @@ Table costTable(const RunAnalysis &run, const QString &split, bool withCosts)
             row << withInterval(a.costUsd->mean, a.costUsd->meanCi, costText)
                 << withInterval(a.costUsd->median, a.costUsd->medianCi, costText);
         } else if (withCosts) {
-            row << QStringLiteral("(price unknown)") << QStringLiteral("(price unknown)");
+            // Some items made a request no table prices: a mean of the rest would pass for the whole.
+            const QString why = a.unpricedItems > 0 && a.unpricedItems < a.passRate.trials
+                                    ? QStringLiteral("(partly priced)")
+                                    : QStringLiteral("(price unknown)");
+            row << why << why;
         }
         row << withInterval(a.latencyMs.mean, a.latencyMs.meanCi, secondsText)
             << withInterval(a.latencyMs.median, a.latencyMs.medianCi, secondsText);
@@ -424,7 +428,11 @@ Table costEffectivenessTable(const RunAnalysis &run, const QString &split)
                                : unknown});
     }
     table.note = QStringLiteral("Cost per pass: what the arm spent on its judged items over the items that passed; "
-                                "passes per $1 is its inverse (the pass rate per dollar spent per item).");
+                                "passes per $1 is its inverse (the pass rate per dollar spent per item). Each request "
+                                "is priced on its own: its own tier, cache buckets and fee.");
+    for (const ArmCostEffectiveness &e : costEffectiveness(run.summary, split))
+        if (const QString note = e.costNote(); !note.isEmpty())
+            table.note += QStringLiteral(" %1, %2: %3.").arg(e.model, armLabel(e.arm), note);
     return table;
 }
 

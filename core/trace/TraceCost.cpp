@@ -139,9 +139,4 @@ QString TraceCost::priceSource(int thread, int turnIndex) const
     return index >= 0 ? priceSources.at(index) : QString();
 }
 
-QString formatUsd(double usd)
-{
-    return u'$' + QString::number(usd, 'f', usd < 1.0 ? 4 : 2);
-}
-
 } // namespace sf

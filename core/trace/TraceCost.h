@@ -1,6 +1,7 @@
 #pragma once
 
 #include "trace/Trace.h"
+#include "usage/CostTally.h"
 
 #include <QStringList>
 #include <optional>
@@ -39,8 +40,5 @@ struct TraceCost
     static TraceCost of(const Trace &trace);
     static TraceCost of(const Trace &trace, const Pricing &pricing);
 };
-
-/// Dollars as the trace views print them: $0.0123 below a dollar, $12.34 above.
-QString formatUsd(double usd);
 
 } // namespace sf

@@ -193,11 +193,7 @@ void CliTriggerTrial::cancel()
 void CliTriggerTrial::onCliFinished(const CliItemOutcome &outcome)
 {
     m_trial.usage = outcome.doorUsage;
-    const Result<ModelName> name = ModelName::parse(m_trial.model);
-    if (name && name.value->provider == "local"_L1)
-        m_trial.costUsd = 0.0;
-    else
-        m_trial.costUsd = Pricing::costFor(m_trial.model, outcome.doorUsage);
+    m_trial.costUsd = costOfRequests(outcome.requests, m_trial.model).total();
     if (const QString why = whyNoAnswer(outcome); !why.isEmpty()) {
         m_trial.error = why;
         finish();

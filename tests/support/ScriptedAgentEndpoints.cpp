@@ -424,7 +424,8 @@ AgentExchange ScriptedAgentEndpoints::record(const QByteArray &path, const Recor
     exchange.view = view;
     exchange.skillListed = view.listedSkills.contains(m_policy.skillName);
     exchange.move = m_policy.next(view);
-    exchange.inputTokens = request.body.size() / 4;
+    exchange.inputTokens =
+        m_policy.inputTokensPerRequest > 0 ? m_policy.inputTokensPerRequest : qint64(request.body.size() / 4);
     exchange.cacheReadTokens = exchange.inputTokens / 2;
     if (path == "/v1/messages")
         exchange.cacheWriteTokens = exchange.inputTokens / 4;

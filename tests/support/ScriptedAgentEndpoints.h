@@ -50,6 +50,9 @@ struct AgentPolicy
     bool writeWithoutSkill = false; ///< write the file in the baseline too
     QString answerWithSkill = QStringLiteral("ANSWER-WITH-SKILL");
     QString answerBaseline = QStringLiteral("ANSWER-BASELINE");
+    /// > 0: every reply says it read this many input tokens (cache shares as usual) instead of the body's bytes / 4,
+    /// so a test can make requests as long as real ones (a long-context tier) without sending megabytes.
+    qint64 inputTokensPerRequest = 0;
 
     bool promptAsksForSkill(const QString &prompt) const;
     AgentMove next(const AgentRequestView &view) const;

@@ -300,6 +300,40 @@ private Q_SLOTS:
         QVERIFY(zeroBars > 0); // the fixture has a model and arm that passes nothing
     }
 
+    // Issue 46: a run recorded before requests were priced one by one (usage, no cost) opens with its costs worked
+    // out from what it recorded, and the cost chart says so.
+    void runRecordedWithoutCosts_costChartFilled_andMarkedPricedAfterwards()
+    {
+        QTemporaryDir dir;
+        const QString old = dir.filePath(u"runs/old-run"_s);
+        QVERIFY(test::copyTree(kFixtures + u"skill-v1"_s, old));
+        QFile results(old + u"/results.jsonl"_s);
+        QVERIFY(results.open(QIODevice::ReadOnly));
+        const QByteArray text = results.readAll();
+        results.close();
+        QString stripped = QString::fromUtf8(text);
+        stripped.replace(QRegularExpression(u"\"cost_usd\":[0-9.e-]+"_s), u"\"cost_usd\":null"_s);
+        QVERIFY(!stripped.contains(QRegularExpression(u"\"cost_usd\":[0-9]"_s)));
+        QVERIFY(results.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        results.write(stripped.toUtf8());
+        results.close();
+        auto project = Project::open(dir.path());
+        QVERIFY(std::holds_alternative<Project>(project));
+        CompareView view;
+        QSignalSpy shown(&view, &CompareView::runsShown);
+        view.setProject(&std::get<Project>(project));
+        view.showRuns(old);
+        QTRY_VERIFY_WITH_TIMEOUT(!view.isBusy() && shown.count() > 0, 10000);
+        view.setMetric(charts::Metric::Cost);
+        const ArmSummary *haiku = view.shownRun()->summary.arm(u"anthropic:claude-haiku-4-5"_s, kWithSkillArm);
+        QVERIFY(haiku && haiku->costUsd);
+        QVERIFY(haiku->costUsd->mean > 0);
+        QCOMPARE(haiku->pricedAfterwards, haiku->passRate.trials);
+        QBarSeries *bars = barsOf(view.barChart());
+        QVERIFY(bars);
+        QCOMPARE(bars->barSets()[1]->at(0), haiku->costUsd->mean);
+    }
+
     void liftChartAndTable_showCoreLiftAndPValue()
     {
         auto view = openView(m_v1);

@@ -4,6 +4,7 @@
 #include "eval/EvalRunner.h"
 #include "eval/EvalSession.h"
 #include "eval/RunStore.h"
+#include "jobs/Job.h"
 #include "jobs/JobListModel.h"
 #include "llm/ChatClient.h"
 #include "llm/HttpEngine.h"
@@ -14,12 +15,15 @@
 #include "runs/EvalLaunchDialog.h"
 #include "runs/RunGridModel.h"
 #include "runs/RunsView.h"
+#include "usage/Pricing.h"
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDialogButtonBox>
 #include <QDir>
+#include <QDoubleSpinBox>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
@@ -30,6 +34,7 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QRegularExpression>
+#include <QScopeGuard>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardPaths>
@@ -43,9 +48,9 @@ using namespace sf::test;
 
 namespace {
 
-ScriptedResponse reply(const QString &text, int delayMs)
+ScriptedResponse reply(const QString &text, int delayMs, int promptTokens = 10)
 {
-    return scriptedReply(text, {10, 2, QStringLiteral("student"), delayMs});
+    return scriptedReply(text, {promptTokens, 2, QStringLiteral("student"), delayMs});
 }
 
 void write(const QString &path, const QByteArray &content)
@@ -81,6 +86,7 @@ private:
     std::unique_ptr<ChatClient> m_chat;
     int m_delayMs = 0;
     bool m_secondCaseFaults = false; ///< the provider refuses the "second" case (HTTP 400)
+    int m_promptTokens = 10;         ///< the input each reply says it read
 
     EvalPlan plan() const
     {
@@ -114,7 +120,7 @@ private Q_SLOTS:
             if (m_secondCaseFaults && request.body.contains("second"))
                 return ScriptedResponse::json(400, R"({"error":{"message":"context length exceeded"}})");
             return reply(request.body.contains("MAGIC-EPS") ? QStringLiteral("MAGIC-EPS") : QStringLiteral("no"),
-                         m_delayMs);
+                         m_delayMs, m_promptTokens);
         });
         qputenv("GENERIC_BASE_URL", m_server->baseUrl().toEncoded() + "/v1");
         m_engine = std::make_unique<HttpEngine>();
@@ -371,6 +377,72 @@ private Q_SLOTS:
         QCOMPARE(finished.last().first().toBool(), false);
         QCOMPARE(passedOrFailed(), 8);
         QVERIFY(!resume->isEnabled());
+    }
+
+    // Issue 46: a paid student's run shows what it spent in its job; New Evaluation's spending cap stops it, and
+    // Resume finishes it.
+    void spendingCap_stopsTheRunInTheJobsPanel_andResumeFinishesIt_withTheSpendShown()
+    {
+        QDir().mkpath(QFileInfo(Pricing::userFilePath()).absolutePath());
+        write(Pricing::userFilePath(), R"({"prices": [{"pattern": "generic:s", "effective": "2025-01-01",
+                                           "usdPerMillionTokens": {"input": 1, "output": 0}}]})");
+        Pricing::reload();
+        m_promptTokens = 100000; // $0.1000 an item
+        m_delayMs = 0;
+        const auto restore = qScopeGuard([this] {
+            m_promptTokens = 10;
+            QFile::remove(Pricing::userFilePath());
+            Pricing::reload();
+        });
+        JobListModel jobs;
+        RunsView view;
+        view.setProject(&*m_project);
+        view.setEvalServices(m_chat.get(), &jobs);
+        QSignalSpy finished(&view, &RunsView::evaluationFinished);
+        EvalPlan capped = plan();
+        capped.maxCostUsd = 0.25;
+        QVERIFY(view.startEvaluation(capped));
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 20000);
+        QCOMPARE(jobs.rowCount(), 1);
+        Job *job = jobs.jobAt(0);
+        QCOMPARE(job->state(), Job::State::Failed);
+        QVERIFY2(job->detail().startsWith(QStringLiteral("Stopped at the spending cap: the spending cap of $0.2500 was "
+                                                         "reached: $0.2000 spent")),
+                 qPrintable(job->detail()));
+        const QString runDir = finished.first().last().toString();
+        QCOMPARE(std::get<RunStore>(RunStore::open(runDir, RunStore::Access::ReadOnly)).results().size(), 2);
+
+        QPushButton *resume = nullptr;
+        for (QPushButton *button : view.findChildren<QPushButton *>())
+            if (button->text() == QLatin1String("Resume"))
+                resume = button;
+        QVERIFY(resume && resume->isEnabled());
+        resume->click();
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 2, 20000);
+        QCOMPARE(jobs.rowCount(), 2);
+        Job *resumed = jobs.jobAt(0); // the newest job is listed first
+        QCOMPARE(resumed->state(), Job::State::Finished);
+        QCOMPARE(resumed->detail(), QStringLiteral("8 items, $0.8000 spent"));
+    }
+
+    void launchDialog_spendingCap_needsAPriceForEveryStudent()
+    {
+        EvalLaunchDialog dialog(*m_project, m_chat.get());
+        auto *models = dialog.findChild<QPlainTextEdit *>();
+        QVERIFY(models);
+        models->setPlainText(QStringLiteral("generic:s"));
+        auto *cap = dialog.findChild<QDoubleSpinBox *>(QStringLiteral("maxCost"));
+        QVERIFY(cap);
+        QCOMPARE(cap->text(), QStringLiteral("No cap"));
+        QVERIFY(!dialog.plan().maxCostUsd);
+        cap->setValue(2.5);
+        QCOMPARE(dialog.plan().maxCostUsd, std::optional<double>(2.5));
+        QVERIFY2(
+            dialog.summaryText().contains(QStringLiteral("A spending cap needs a price for every student: no table "
+                                                         "prices generic:s")),
+            qPrintable(dialog.summaryText()));
+        auto *buttons = dialog.findChild<QDialogButtonBox *>();
+        QVERIFY(!buttons->button(QDialogButtonBox::Ok)->isEnabled());
     }
 
     void runWrittenByAnotherWriter_isWatched_andResumeWaits()

@@ -100,13 +100,19 @@ QString armTooltip(const QString &title, const ArmSummary &arm, Metric metric, c
 {
     QString text = QStringLiteral("<b>%1</b><br>").arg(title.toHtmlEscaped());
     if (!v) {
-        text += metric == Metric::Cost ? QObject::tr("No cost: some item has no known price.")
+        text += metric == Metric::Cost ? QObject::tr("No cost: %1 of its items made requests without a price (%2).")
+                                             .arg(arm.unpricedItems)
+                                             .arg(priceUnknownHint({arm.model}).toHtmlEscaped())
                                        : QObject::tr("No judged item.");
     } else {
         text += QObject::tr("%1: %2 (95% CI %3 – %4)")
                     .arg(metricName(metric), formatValue(v->value, metric), formatValue(v->low, metric),
                          formatValue(v->high, metric));
     }
+    if (metric == Metric::Cost && v && arm.pricedAfterwards > 0)
+        text += QObject::tr("<br>Priced afterwards from what the run recorded (%1 items, %2 from token totals).")
+                    .arg(arm.pricedAfterwards)
+                    .arg(arm.pricedFromTotals);
     text += QObject::tr("<br>%1 of %2 judged items passed; %3 items, %4 errors")
                 .arg(arm.passRate.successes)
                 .arg(arm.passRate.trials)

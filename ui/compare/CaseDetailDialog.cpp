@@ -27,9 +27,10 @@ QString transcriptText(const ItemResult &result, const QJsonObject &transcript)
     QString text = result.isError() ? CaseDetailDialog::tr("ERROR: %1").arg(result.error)
                                     : (result.passed ? CaseDetailDialog::tr("PASSED") : CaseDetailDialog::tr("FAILED"));
     text +=
-        CaseDetailDialog::tr(" — stop: %1, %2 tokens, %3 s, %4, %5\n")
+        CaseDetailDialog::tr(" — stop: %1, %2 tokens, %3, %4 s, %5, %6\n")
             .arg(result.stopReason.isEmpty() ? QStringLiteral("—") : result.stopReason,
-                 locale.toString(result.totalTokens()), locale.toString(result.latencyMs / 1000.0, 'f', 2),
+                 locale.toString(result.totalTokens()), result.costText(),
+                 locale.toString(result.latencyMs / 1000.0, 'f', 2),
                  plural(result.turns, CaseDetailDialog::tr("1 turn"), CaseDetailDialog::tr("%n turns")),
                  plural(result.toolCalls, CaseDetailDialog::tr("1 tool call"), CaseDetailDialog::tr("%n tool calls")));
     text += CaseDetailDialog::tr("\nVerifiers:\n");

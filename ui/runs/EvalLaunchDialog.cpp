@@ -14,11 +14,13 @@
 #include "project/Project.h"
 #include "suite/SuiteEditor.h"
 #include "suite/SuiteEditorDialog.h"
+#include "usage/Pricing.h"
 
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDir>
+#include <QDoubleSpinBox>
 #include <QFileInfo>
 #include <QFormLayout>
 #include <QHBoxLayout>
@@ -46,6 +48,7 @@ EvalLaunchDialog::EvalLaunchDialog(const Project &project, const ChatClient *cha
     , m_concurrency(new QSpinBox(this))
     , m_tools(new QComboBox(this))
     , m_judge(new QLineEdit(this))
+    , m_maxCost(new QDoubleSpinBox(this))
     , m_executor(new ExecutorChoiceBox(this))
     , m_summary(new QLabel(this))
 {
@@ -91,6 +94,15 @@ EvalLaunchDialog::EvalLaunchDialog(const Project &project, const ChatClient *cha
     m_tools->addItem(tr("In every case"), int(ToolOffer::Always));
     m_tools->addItem(tr("Never (the model cannot call tools)"), int(ToolOffer::Never));
     m_judge->setPlaceholderText(tr("only needed for llm_judge verifiers"));
+    m_maxCost->setObjectName(QStringLiteral("maxCost"));
+    m_maxCost->setRange(0, 1e6);
+    m_maxCost->setDecimals(2);
+    m_maxCost->setSingleStep(0.5);
+    m_maxCost->setPrefix(QStringLiteral("$"));
+    m_maxCost->setSpecialValueText(tr("No cap"));
+    m_maxCost->setToolTip(tr("No item starts once the spend so far, the items running and the next item's expected "
+                             "cost would pass the cap; the run stops and Resume carries on. Each request is priced "
+                             "on its own."));
 
     auto *form = new QFormLayout(this);
     form->addRow(tr("Skill:"), m_skill);
@@ -119,6 +131,7 @@ EvalLaunchDialog::EvalLaunchDialog(const Project &project, const ChatClient *cha
     form->addRow(tr("Concurrency:"), m_concurrency);
     form->addRow(tr("Student tools:"), m_tools);
     form->addRow(tr("Judge model:"), m_judge);
+    form->addRow(tr("Spending cap:"), m_maxCost);
     form->addRow(tr("Run heavy work on:"), m_executor);
     m_summary->setObjectName(QStringLiteral("planSummary"));
     m_summary->setWordWrap(true);
@@ -131,6 +144,7 @@ EvalLaunchDialog::EvalLaunchDialog(const Project &project, const ChatClient *cha
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     connect(m_models, &QPlainTextEdit::textChanged, this, &EvalLaunchDialog::updateSummary);
     connect(m_judge, &QLineEdit::textChanged, this, &EvalLaunchDialog::updateSummary);
+    connect(m_maxCost, &QDoubleSpinBox::valueChanged, this, &EvalLaunchDialog::updateSummary);
     connect(m_suite, &QComboBox::currentIndexChanged, this, &EvalLaunchDialog::updateSummary);
     connect(m_repeats, &QSpinBox::valueChanged, this, &EvalLaunchDialog::updateSummary);
     connect(m_repeatsForEveryCase, &QCheckBox::toggled, this, &EvalLaunchDialog::updateSummary);
@@ -313,6 +327,16 @@ void EvalLaunchDialog::updateSummary()
     }
     if (m_skill->count() > 0 && m_suite->count() > 0)
         lines << harnessLines(p.config, &ready);
+    if (p.maxCostUsd) {
+        QStringList unpriced;
+        for (const QString &model : p.config.models)
+            if (!Pricing::current()->priceFor(model))
+                unpriced.append(model);
+        if (!unpriced.isEmpty()) {
+            lines << tr("A spending cap needs a price for every student: %1.").arg(priceUnknownHint(unpriced));
+            ready = false;
+        }
+    }
     for (const QString &model : p.config.models) {
         const QString why = m_chat ? m_chat->whyUnavailable(model) : QString();
         if (!why.isEmpty())
@@ -360,6 +384,8 @@ EvalPlan EvalLaunchDialog::plan() const
     plan.config.judgeModel = m_judge->text().trimmed();
     plan.config.harness = m_harness->harness();
     plan.config.harnessCli = m_harness->harnessCli();
+    if (m_maxCost->value() > 0)
+        plan.maxCostUsd = m_maxCost->value();
     return plan;
 }
 

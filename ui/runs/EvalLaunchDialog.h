@@ -11,6 +11,7 @@
 
 class QCheckBox;
 class QComboBox;
+class QDoubleSpinBox;
 class QLabel;
 class QLineEdit;
 class QPlainTextEdit;
@@ -74,6 +75,7 @@ private:
     QSpinBox *m_concurrency;
     QComboBox *m_tools; ///< when the student gets its file and shell tools (sandboxed)
     QLineEdit *m_judge;
+    QDoubleSpinBox *m_maxCost; ///< the run's spending cap; its minimum, 0, reads "No cap"
     ExecutorChoiceBox *m_executor;
     QLabel *m_summary;
     QString m_readFor; // the skill and suite m_suiteRead and m_skillTokens were read from

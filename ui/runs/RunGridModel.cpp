@@ -141,7 +141,11 @@ QVariant RunGridModel::data(const QModelIndex &index, int role) const
             return {};
         if (result->isError())
             return result->error;
-        return tr("%1 tokens, %2 ms, %3 turns").arg(result->totalTokens()).arg(result->latencyMs).arg(result->turns);
+        return tr("%1 tokens, %2, %3 ms, %4 turns")
+            .arg(result->totalTokens())
+            .arg(result->costText())
+            .arg(result->latencyMs)
+            .arg(result->turns);
     case Qt::BackgroundRole:
         switch (state) {
         // Compare's case matrix colours a pass share the same way: one palette for pass and fail everywhere.

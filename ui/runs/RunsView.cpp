@@ -503,6 +503,15 @@ void RunsView::refuseLaunch(const EvalPlan &plan, const QString &error, Job *job
     QMessageBox::warning(this, tr("Cannot start the evaluation"), error);
 }
 
+QString RunsView::jobDetail(const EvalRunner &runner) const
+{
+    // The running total is the run's: items recorded before a resume count, as the cap counts them.
+    return tr("%1 of %2 items, %3")
+        .arg(runner.done())
+        .arg(runner.total())
+        .arg(runner.spend().describe(runner.spendingCap()));
+}
+
 void RunsView::run(LaunchedEvaluation launched, Job *job)
 {
     m_session = std::move(launched.session);
@@ -510,7 +519,7 @@ void RunsView::run(LaunchedEvaluation launched, Job *job)
     EvalRunner &runner = m_session->runner();
     // Named as the run is everywhere else (the sidebar, Compare), among the project's other runs.
     m_job = job ? job : m_jobs->add(new Job(tr("Evaluate %1").arg(runNameIn(m_session->store().dir()))));
-    m_job->setDetail(tr("%1 of %2 items").arg(runner.done()).arg(runner.total()));
+    m_job->setDetail(jobDetail(runner));
     connect(m_job, &Job::cancelRequested, this, [this] {
         if (isBusy())
             m_session->cancel();
@@ -529,13 +538,17 @@ void RunsView::run(LaunchedEvaluation launched, Job *job)
             m_grid->setResult(result);
         const EvalRunner &r = m_session->runner();
         m_job->setProgress(r.total() ? double(r.done()) / r.total() : 0.0);
-        m_job->setDetail(tr("%1 of %2 items").arg(r.done()).arg(r.total()));
+        m_job->setDetail(jobDetail(r));
         updateLiveStatistics();
     });
     connect(&runner, &EvalRunner::finished, this, [this](bool cancelled) {
         const EvalRunner &r = m_session->runner();
         const ErrorItems errors = errorItems(m_session->store().results());
-        if (!r.stopReason().isEmpty())
+        if (r.capReached())
+            m_job->fail(tr("Stopped at the spending cap: %1. Select the run and press Resume to finish it (Resume sets "
+                           "no cap).")
+                            .arg(r.stopReason()));
+        else if (!r.stopReason().isEmpty())
             // The embedded server could not stay up: one reason, not an error per item; Resume finishes the run.
             m_job->fail(tr("Stopped: %1 Select the run and press Resume to finish it.").arg(r.stopReason()));
         else if (cancelled)
@@ -547,7 +560,8 @@ void RunsView::run(LaunchedEvaluation launched, Job *job)
                             .arg(r.total())
                             .arg(errors.firstError.left(200)));
         else
-            m_job->finish(plural(r.total(), tr("1 item"), tr("%n items")));
+            m_job->finish(
+                tr("%1, %2").arg(plural(r.total(), tr("1 item"), tr("%n items")), r.spend().describe(r.spendingCap())));
         m_job = nullptr;
         m_jobRunner.reset();
         m_inFlight.clear();

@@ -22,6 +22,7 @@ namespace sf {
 
 class ChatClient;
 class EmptyState;
+class EvalRunner;
 class EvalSession;
 class Job;
 class JobListModel;
@@ -85,6 +86,8 @@ private:
     QString selectedRun() const;
     /// The launched evaluation's session runs; @p job is its Slurm row, made before the check, or null.
     void run(struct LaunchedEvaluation launched, Job *job);
+    /// What the job says while the run goes: items done and the spend so far.
+    QString jobDetail(const EvalRunner &runner) const;
     /// Bad input or a refusal: in a message box for work done here, in the job's row for a Slurm launch.
     void refuseLaunch(const struct EvalPlan &plan, const QString &error, Job *job);
 

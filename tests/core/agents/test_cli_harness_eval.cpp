@@ -16,11 +16,13 @@
 #include "llm/ProviderRegistry.h"
 #include "sandbox/Sandbox.h"
 #include "trace/TraceImport.h"
+#include "usage/Pricing.h"
 
 #include <QDir>
 #include <QDirIterator>
 #include <QFile>
 #include <QFileInfo>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
@@ -305,6 +307,73 @@ private Q_SLOTS:
         QVERIFY(error);
         QVERIFY2(error->contains(u"Anthropic's Messages API"_s), qPrintable(*error));
         QVERIFY(!QDir(plan.runsDir).exists());
+    }
+
+    // Issue 46: a Claude Code item of several requests, each of 80K input tokens, together past Sonnet's 200K tier.
+    // Each request is billed at the base rates, as the provider bills it; pricing their sum would bill every token
+    // at the tier's.
+    void claudeCode_eachRequestPricedAtItsOwnTier_notByTheItemsSum()
+    {
+        if (const QString why = whyNoCli(Harness::ClaudeCode); !why.isEmpty())
+            SF_SKIP(why.toUtf8());
+        if (!sandboxAvailable())
+            SF_SKIP("no bubblewrap sandbox here");
+        const QString prices = Pricing::userFilePath();
+        QDir().mkpath(QFileInfo(prices).absolutePath());
+        write(prices, R"({"prices": [{"pattern": "scripted:claude-sonnet-4-5", "effective": "2025-01-01",
+            "usdPerMillionTokens": {"input": 3, "output": 15, "cacheRead": 0.3, "cacheWrite5m": 3.75, "cacheWrite1h": 6},
+            "longContext": {"aboveInputTokens": 200000, "usdPerMillionTokens":
+              {"input": 6, "output": 22.5, "cacheRead": 0.6, "cacheWrite5m": 7.5, "cacheWrite1h": 12}}}]})");
+        Pricing::reload();
+        AgentPolicy policy = m_endpoints->policy();
+        policy.inputTokensPerRequest = 80000;
+        m_endpoints = std::make_unique<ScriptedAgentEndpoints>(policy);
+        m_endpoints->install(*m_upstream);
+
+        const QString model = u"scripted:claude-sonnet-4-5"_s;
+        const QString runDir = runEval(Harness::ClaudeCode, model);
+        QFile::remove(prices);
+        Pricing::reload();
+        QVERIFY(!runDir.isEmpty());
+        auto opened = RunStore::open(runDir, RunStore::Access::ReadOnly);
+        QVERIFY(std::holds_alternative<RunStore>(opened));
+        const ItemResult *with = find(std::get<RunStore>(opened).results(), kWithSkillArm, u"tidy"_s);
+        QVERIFY(with);
+        QVERIFY2(!with->isError(), qPrintable(with->error));
+        QVERIFY2(with->usage.totalInput() > 200000, qPrintable(QString::number(with->usage.totalInput())));
+
+        // Each request the door recorded, at the base rates by hand: none of them reached the tier.
+        QFile transcriptFile(QDir(runDir).filePath(with->transcript));
+        QVERIFY(transcriptFile.open(QIODevice::ReadOnly));
+        const QJsonArray requests = QJsonDocument::fromJson(transcriptFile.readAll())["requests"_L1].toArray();
+        double byHand = 0;
+        int billed = 0;
+        for (const QJsonValue &request : requests) {
+            const TokenUsage usage = usageFromJson(request["usage"_L1].toObject());
+            if (usage.totalInput() + usage.output == 0)
+                continue;
+            ++billed;
+            QCOMPARE_LE(usage.totalInput(), 200000);
+            const double cost = (usage.uncachedInput * 3 + usage.cacheRead * 0.3 + usage.cacheWrite5m * 3.75 +
+                                 usage.cacheWrite1h * 6 + usage.output * 15) /
+                                1e6;
+            QVERIFY(request["cost_usd"_L1].isDouble());
+            QVERIFY(qAbs(request["cost_usd"_L1].toDouble() - cost) < 1e-9);
+            byHand += cost;
+        }
+        QVERIFY(billed >= 3);
+        QVERIFY(with->costUsd);
+        QVERIFY2(qAbs(*with->costUsd - byHand) < 1e-9, qPrintable(u"%1 != %2"_s.arg(*with->costUsd).arg(byHand)));
+
+        // The old way, the item's sum priced once, crosses the tier and bills every token at its rates.
+        const TokenUsage total = with->usage;
+        const double lumped = (total.uncachedInput * 6 + total.cacheRead * 0.6 + total.cacheWrite5m * 7.5 +
+                               total.cacheWrite1h * 12 + total.output * 22.5) /
+                              1e6;
+        QVERIFY(lumped > *with->costUsd * 1.9);
+        qInfo().noquote() << u"%1 requests, %2 input tokens: priced one by one %3, the sum priced once %4"_s.arg(billed)
+                                 .arg(total.totalInput())
+                                 .arg(formatUsd(*with->costUsd), formatUsd(lumped));
     }
 };
 

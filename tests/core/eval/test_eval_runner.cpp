@@ -6,13 +6,14 @@
 #include "llm/ChatClient.h"
 #include "llm/HttpEngine.h"
 #include "llm/ProviderRegistry.h"
+#include "usage/Pricing.h"
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QFileInfo>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -111,6 +112,19 @@ private:
         return s;
     }
 
+    /// Prices generic:student with the user's own price file, as a user with a paid endpoint would.
+    static void priceStudent(const QByteArray &usdPerMillionTokens, const QByteArray &longContext = {})
+    {
+        QDir().mkpath(QFileInfo(Pricing::userFilePath()).absolutePath());
+        QFile file(Pricing::userFilePath());
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(R"({"prices": [{"pattern": "generic:student", "effective": "2025-01-01", "usdPerMillionTokens": )" +
+                   usdPerMillionTokens + (longContext.isEmpty() ? QByteArray() : ", \"longContext\": " + longContext) +
+                   "}]}");
+        file.close();
+        Pricing::reload();
+    }
+
     RunStore newStore() { return std::get<RunStore>(RunStore::create(m_dir.filePath(QStringLiteral("runs")), {})); }
 
     // Runs the whole matrix and returns the store's results.
@@ -148,6 +162,8 @@ private Q_SLOTS:
 
     void cleanup()
     {
+        QFile::remove(Pricing::userFilePath());
+        Pricing::reload();
         m_chat.reset();
         m_providers.reset();
         m_engine.reset();
@@ -450,6 +466,101 @@ private Q_SLOTS:
             QCOMPARE(r.toolCalls, 3);
             QVERIFY(!r.passed);
         }
+    }
+
+    // Issue 46: a paid student's item is its requests, each priced as it came back at its own tier, added up.
+    void pricedStudent_eachRequestPricedOnItsOwn_theItemTheirSum()
+    {
+        // Above 60 input tokens a request costs twice as much; each request has 40, an item's two have 80.
+        priceStudent(R"({"input": 1000, "output": 5000})",
+                     R"({"aboveInputTokens": 60, "usdPerMillionTokens": {"input": 2000, "output": 10000}})");
+        m_server->routeHandler("POST", "/v1/chat/completions", [](const RecordedRequest &request) {
+            if (toolResults(request).isEmpty())
+                return toolCall(QStringLiteral("list_files"), {});
+            return skillFollower(request);
+        });
+        AgentSetup s = setup(1);
+        s.config.studentTools = sf::ToolOffer::Always;
+        RunStore store = newStore();
+        const QList<ItemResult> results = runAll(s, threeCases(), store);
+        QCOMPARE(results.size(), 6);
+        const double perRequest = (40 * 1000 + 8 * 5000) / 1e6;
+        for (const ItemResult &r : results) {
+            QCOMPARE(r.turns, 2);
+            QVERIFY2(r.costUsd, qPrintable(r.key.toString()));
+            QVERIFY2(qAbs(*r.costUsd - 2 * perRequest) < 1e-12, qPrintable(QString::number(*r.costUsd)));
+            QCOMPARE(r.unpricedRequests, 0);
+            QFile transcript(QDir(store.dir()).filePath(r.transcript));
+            QVERIFY(transcript.open(QIODevice::ReadOnly));
+            int priced = 0;
+            for (const QJsonValue &m :
+                 QJsonDocument::fromJson(transcript.readAll())[QStringLiteral("messages")].toArray())
+                if (m[QStringLiteral("role")].toString() == QLatin1String("assistant")) {
+                    QVERIFY(qAbs(m[QStringLiteral("cost_usd")].toDouble() - perRequest) < 1e-12);
+                    ++priced;
+                }
+            QCOMPARE(priced, 2);
+        }
+        const ArmSummary *arm = summarizeRun(results).arm(QStringLiteral("generic:student"), kWithSkillArm);
+        QVERIFY(arm && arm->costUsd);
+        QVERIFY(qAbs(arm->costUsd->mean - 2 * perRequest) < 1e-12);
+    }
+
+    void unpricedStudent_itemsHaveNoCost_andCountTheirUnpricedRequests()
+    {
+        m_server->routeHandler("POST", "/v1/chat/completions", skillFollower);
+        RunStore store = newStore();
+        const QList<ItemResult> results = runAll(setup(1), threeCases(), store);
+        for (const ItemResult &r : results) {
+            QVERIFY(!r.costUsd);
+            QCOMPARE(r.unpricedRequests, 1);
+        }
+        const ArmSummary *arm = summarizeRun(results).arm(QStringLiteral("generic:student"), kWithSkillArm);
+        QVERIFY(arm && !arm->costUsd);
+        QCOMPARE(arm->unpricedItems, 3);
+    }
+
+    // Issue 46: a spending cap stops the run from starting items once the spend and the next item's expected cost
+    // would pass it; the run is resumable, and a resume without a cap finishes it, every item exactly once.
+    void spendingCap_stopsStartingItems_saysWhy_andAResumeFinishes()
+    {
+        priceStudent(R"({"input": 1, "output": 5})");
+        m_server->routeHandler("POST", "/v1/chat/completions", [](const RecordedRequest &request) {
+            const bool follows = systemOf(request).contains(QString::fromLatin1(kMagic));
+            return scriptedReply(follows ? QString::fromLatin1(kMagic) : QStringLiteral("Done."),
+                                 {100000, 300, QStringLiteral("student-2026-01")});
+        });
+        const double perItem = (100000 * 1 + 300 * 5) / 1e6;
+        AgentSetup s = setup(1);
+        s.config.concurrency = 1;
+        RunStore store = newStore();
+        {
+            LocalExecutor executor(*m_chat, s);
+            EvalRunner runner(executor, store, threeCases(), s.config);
+            runner.setSpendingCap(0.25, 10);
+            QSignalSpy finished(&runner, &EvalRunner::finished);
+            runner.start();
+            QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 20000);
+            QCOMPARE(finished.first().first().toBool(), false);
+            // Two items fit ($0.2030); a third is expected to take the spend to $0.3045.
+            QCOMPARE(store.results().size(), 2);
+            QVERIFY(runner.capReached());
+            QVERIFY(qAbs(runner.spend().spentUsd() - 2 * perItem) < 1e-12);
+            QVERIFY2(runner.stopReason().startsWith(QStringLiteral("the spending cap of $0.2500 was reached: $0.2030 "
+                                                                   "spent, and the next item is expected to cost "
+                                                                   "$0.1015")),
+                     qPrintable(runner.stopReason()));
+            QCOMPARE(runner.spend().describe(runner.spendingCap()), QStringLiteral("$0.2030 spent of a $0.2500 cap"));
+        }
+        QCOMPARE(store.manifest().status, QStringLiteral("stopped"));
+        RunStore resumed = std::get<RunStore>(RunStore::open(store.dir()));
+        const QList<ItemResult> results = runAll(s, threeCases(), resumed);
+        QCOMPARE(results.size(), 6);
+        QSet<QString> keys;
+        const RunStore onDisk = std::get<RunStore>(RunStore::open(store.dir(), RunStore::Access::ReadOnly));
+        for (const ItemResult &r : onDisk.results())
+            keys.insert(r.key.toString());
+        QCOMPARE(keys.size(), 6);
     }
 
     void cancelThenResume_runsOnlyWhatIsMissing_exactlyOnce()

@@ -7,9 +7,11 @@
 #include "llm/HttpEngine.h"
 #include "llm/ProviderRegistry.h"
 #include "skill/SkillVersionStore.h"
+#include "usage/Pricing.h"
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -32,9 +34,9 @@ QString skillText(const QString &marker)
 }
 
 // A teacher that always writes the skill with @p marker.
-ScriptedResponse teacherWriting(const QString &marker)
+ScriptedResponse teacherWriting(const QString &marker, const ReplyShape &shape = {})
 {
-    return scriptedReply(u"=== FILE: SKILL.md ===\n"_s + skillText(marker));
+    return scriptedReply(u"=== FILE: SKILL.md ===\n"_s + skillText(marker), shape);
 }
 
 } // namespace
@@ -52,6 +54,7 @@ private:
     QString m_teacherMarker = u"MAGIC-V2"_s; // what the scripted teacher writes into the skill
     QStringList m_teacherMarkers;            // when set: what it writes, one per request, in order
     QList<QByteArray> m_teacherRequests;
+    ReplyShape m_replyShape; // the usage every scripted reply reports
 
     QString skillDir() const { return m_dir->filePath(u"skills/demo"_s); }
 
@@ -77,6 +80,7 @@ private Q_SLOTS:
     {
         m_teacherMarker = u"MAGIC-V2"_s;
         m_teacherMarkers.clear();
+        m_replyShape = {};
         m_teacherRequests.clear();
         m_server = std::make_unique<ScriptedHttpServer>();
         QVERIFY(m_server->listen());
@@ -86,10 +90,10 @@ private Q_SLOTS:
             if (body.value(u"model"_s).toString() == u"teacher"_s) {
                 m_teacherRequests.append(request.body);
                 if (!m_teacherMarkers.isEmpty())
-                    return teacherWriting(m_teacherMarkers.takeFirst());
-                return teacherWriting(m_teacherMarker);
+                    return teacherWriting(m_teacherMarkers.takeFirst(), m_replyShape);
+                return teacherWriting(m_teacherMarker, m_replyShape);
             }
-            return scriptedReply(request.body.contains("MAGIC-V2") ? u"PASS-TOKEN"_s : u"no idea"_s);
+            return scriptedReply(request.body.contains("MAGIC-V2") ? u"PASS-TOKEN"_s : u"no idea"_s, m_replyShape);
         });
         qputenv("OPENAI_BASE_URL", m_server->baseUrl().toEncoded() + "/v1");
         qputenv("OPENAI_API_KEY", "sk-test-0000");
@@ -268,16 +272,59 @@ private Q_SLOTS:
         QVERIFY(finished.first().first().toString().startsWith(u"target pass rate reached: 100%"_s));
     }
 
-    void refine_costBudgetWithUnpricedModels_saysItCannotBeChecked()
+    void refine_costBudgetWithUnpricedModels_isRefusedBeforeAnything_namingThem()
     {
         RefineRequest req = request();
         req.criteria.maxCostUsd = 1.0;
         RefineLoop loop(*m_client, refusingCommandRunner(u"none"_s));
+        QSignalSpy failed(&loop, &RefineLoop::failed);
+        loop.start(req);
+        QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, 30000);
+        const QString message = failed.first().first().toString();
+        QVERIFY2(message.contains(u"openai:student, openai:teacher"_s) && message.contains(u"pricing.json"_s),
+                 qPrintable(message));
+        QVERIFY(loop.iterations().isEmpty());
+        QVERIFY(!QDir(m_dir->filePath(u"runs"_s)).exists());
+    }
+
+    // Issue 46: the budget covers the students' evaluations and the teacher's calls, each request priced on its own,
+    // and the loop stops before an iteration that is expected to pass it.
+    void refine_stopsAtItsCostBudget_teacherAndStudentsCounted()
+    {
+        QDir().mkpath(QFileInfo(Pricing::userFilePath()).absolutePath());
+        QFile prices(Pricing::userFilePath());
+        QVERIFY(prices.open(QIODevice::WriteOnly));
+        prices.write(R"({"prices": [{"pattern": "openai:student", "effective": "2025-01-01",
+                                     "usdPerMillionTokens": {"input": 1, "output": 5}},
+                                    {"pattern": "openai:teacher", "effective": "2025-01-01",
+                                     "usdPerMillionTokens": {"input": 1, "output": 5}}]})");
+        prices.close();
+        Pricing::reload();
+        m_replyShape = {1500, 300, u"scripted"_s};
+        RefineRequest req = request();
+        req.criteria.maxCostUsd = 0.045;
+        RefineLoop loop(*m_client, refusingCommandRunner(u"none"_s));
         QSignalSpy finished(&loop, &RefineLoop::finished);
         loop.start(req);
         QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 30000);
-        QVERIFY(finished.first().first().toString().contains(u"cannot be checked"_s));
-        QCOMPARE(loop.iterations().size(), 1);
+        QFile::remove(Pricing::userFilePath());
+        Pricing::reload();
+
+        // Every request: 1,500 tokens in at $1 and 300 out at $5 per million, $0.0030. An evaluation is six items of
+        // one request; the teacher's proposal is one.
+        const double perRequest = (1500 * 1 + 300 * 5) / 1e6;
+        QCOMPARE(loop.iterations().size(), 2);
+        for (const RefineIteration &iteration : loop.iterations()) {
+            QVERIFY(iteration.costUsd);
+            QVERIFY(qAbs(*iteration.costUsd - 6 * perRequest) < 1e-12);
+        }
+        QVERIFY(loop.iterations().first().teacherCostUsd);
+        QVERIFY(qAbs(*loop.iterations().first().teacherCostUsd - perRequest) < 1e-12);
+        QVERIFY(loop.spentUsd());
+        QVERIFY(qAbs(*loop.spentUsd() - 13 * perRequest) < 1e-12);
+        QCOMPARE(
+            finished.first().first().toString(),
+            u"cost budget reached: $0.0390 spent of $0.0450, and the next iteration is expected to cost $0.0210"_s);
     }
 
     void attended_rejectRestoresAndAsksAgain_acceptEvaluates()

@@ -1,0 +1,55 @@
+#include "RunSpend.h"
+
+#include "usage/Pricing.h"
+
+namespace sf {
+
+void RunSpend::add(const ItemResult &result)
+{
+    if (!result.costUsd) {
+        m_spentUsd += result.pricedPartUsd;
+        ++m_unpricedItems;
+        return;
+    }
+    m_spentUsd += *result.costUsd;
+    if (result.isError())
+        return; // a fault's cost says little of what an answered item costs
+    Mean &arm = m_byModelAndArm[result.key.model + u'|' + result.key.arm];
+    arm.sum += *result.costUsd;
+    ++arm.count;
+    Mean &model = m_byModel[result.key.model];
+    model.sum += *result.costUsd;
+    ++model.count;
+}
+
+std::optional<double> RunSpend::expectedUsd(const ItemKey &key, std::optional<double> firstGuess) const
+{
+    for (const Mean &mean : {m_byModelAndArm.value(key.model + u'|' + key.arm), m_byModel.value(key.model)})
+        if (mean.count > 0)
+            return mean.sum / mean.count;
+    return firstGuess;
+}
+
+QString RunSpend::describe(std::optional<double> capUsd) const
+{
+    QString text;
+    if (m_unpricedItems > 0 && m_spentUsd == 0)
+        text = QStringLiteral("spend unknown (%1 items unpriced)").arg(m_unpricedItems);
+    else if (m_unpricedItems > 0)
+        text = QStringLiteral("%1 spent and %2 items unpriced").arg(formatUsd(m_spentUsd)).arg(m_unpricedItems);
+    else
+        text = QStringLiteral("%1 spent").arg(formatUsd(m_spentUsd));
+    if (capUsd)
+        text += QStringLiteral(" of a %1 cap").arg(formatUsd(*capUsd));
+    return text;
+}
+
+std::optional<double> firstItemGuessUsd(const QString &model, qint64 promptTokens, int maxOutputTokens)
+{
+    TokenUsage usage;
+    usage.uncachedInput = promptTokens;
+    usage.output = maxOutputTokens;
+    return Pricing::costFor(model, usage);
+}
+
+} // namespace sf
