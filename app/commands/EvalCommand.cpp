@@ -135,12 +135,12 @@ QString costLines(const RunSummary &summary)
         QString figures = e.costNote();
         if (e.totalCost && *e.totalCost == 0)
             figures = QStringLiteral("free");
+        else if (e.costPerPass)
+            figures = QStringLiteral("$%1 per item, $%2 per passed case, %3 passes per $1")
+                          .arg(QString::number(*e.meanCostPerItem, 'g', 3), QString::number(*e.costPerPass, 'g', 3),
+                               QString::number(e.passesPerDollar.value_or(0), 'f', 1));
         else if (e.totalCost)
-            figures =
-                QStringLiteral("$%1 per item, %2 per passed case, %3 passes per $1")
-                    .arg(QString::number(*e.meanCostPerItem, 'g', 3),
-                         e.costPerPass ? u'$' + QString::number(*e.costPerPass, 'g', 3) : QStringLiteral("no pass"),
-                         QString::number(e.passesPerDollar.value_or(0), 'f', 1));
+            figures = QStringLiteral("$%1 per item, no case passed").arg(QString::number(*e.meanCostPerItem, 'g', 3));
         if (e.totalCost && e.pricedAfterwards > 0)
             figures += QStringLiteral("; ") + e.costNote();
         text += QStringLiteral("cost %1 %2: %3\n").arg(e.model, e.arm, figures);
@@ -584,11 +584,11 @@ Command evalCommand()
             "  --min-pass-rate X   exit 1 unless every model's with-skill pass rate is >= X\n"
             "  --max-cost-per-pass USD  exit 1 unless every model's with-skill cost per passed case is <= USD\n"
             "  --max-cost USD      a spending cap over the whole run: no item starts once the spend so far, the\n"
-            "                      items in flight and the next item's expected cost (the mean of the run's items of\n"
-            "                      its model and arm) would pass USD; the run stops, and --resume RUN_DIR with a\n"
-            "                      higher --max-cost (or none) carries on. Every student needs a price\n"
-            "                      (skillforge prices show M). Each request is priced on its own: its own tier, its\n"
-            "                      own cache buckets, its own fee\n") +
+            "                      items in flight and what the next item may cost (the dearest of the run's\n"
+            "                      items of its model and arm so far) would pass USD; the run stops, and --resume\n"
+            "                      RUN_DIR with a higher --max-cost (or none) carries on. Every student needs a\n"
+            "                      price (skillforge prices show M). Each request is priced on its own: its own\n"
+            "                      tier, its own cache buckets, its own fee\n") +
         verdictOptionsHelp() + executorOptionsHelp() +
         QStringLiteral(
             "  With slurm, command and cuda_kernel verifiers run as job arrays (a job that fails on its node is\n"

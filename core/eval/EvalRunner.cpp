@@ -125,12 +125,12 @@ bool EvalRunner::capAllows(const ItemKey &key)
     const qint64 prompt =
         system + estimateTokens(userPromptFor(testCase, QString())) + (key.arm == kWithSkillArm ? m_skillTokens : 0);
     const std::optional<double> firstGuess = firstItemGuessUsd(key.model, prompt, m_config.maxOutputTokens);
-    const double next = m_spend.expectedUsd(key, firstGuess).value_or(0);
-    // The items in flight at what they are expected to cost now: an item started on a first guess is expected to
-    // cost what its finished neighbours did, once there are any.
+    const double next = m_spend.mayCostUsd(key, firstGuess).value_or(0);
+    // The items in flight at what they may cost now: an item started on a first guess may cost what its finished
+    // neighbours did, once there are any.
     double inFlight = 0;
     for (const auto &[running, guess] : std::as_const(m_inFlightGuesses))
-        inFlight += m_spend.expectedUsd(running, guess).value_or(0);
+        inFlight += m_spend.mayCostUsd(running, guess).value_or(0);
     if (m_spend.spentUsd() + inFlight + next <= *m_capUsd) {
         m_inFlightGuesses.insert(key.toString(), {key, firstGuess});
         return true;
@@ -141,7 +141,7 @@ bool EvalRunner::capAllows(const ItemKey &key)
         return false;
     m_capReached = true;
     m_stopReason =
-        QStringLiteral("the spending cap of %1 was reached: %2 spent, and the next item is expected to cost %3")
+        QStringLiteral("the spending cap of %1 was reached: %2 spent, and the next item may cost %3")
             .arg(formatUsd(*m_capUsd), formatUsd(m_spend.spentUsd()), formatUsd(next));
     qCDebug(lcEval).noquote() << "run" << m_store.manifest().runId << "stops starting items:" << m_stopReason;
     return false;

@@ -16,8 +16,8 @@ namespace sf {
  * alike. Each result is appended to the run store as it arrives; items the store already has are skipped,
  * which is how a run resumes. Items it holds only as errors run again: an error means the item could not be
  * judged (a provider fault), so resuming finishes the matrix rather than keeping holes in it. With a spending cap, no
- * item starts once what the run spent, what its items in flight are expected to cost and what the next one is
- * expected to cost would pass the cap: the items in flight finish, and the run stops, resumable.
+ * item starts once what the run spent, what its items in flight may cost and what the next one may cost (RunSpend)
+ * would pass the cap: the items in flight finish, and the run stops, resumable.
  */
 class EvalRunner final : public QObject
 {

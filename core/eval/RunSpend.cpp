@@ -14,19 +14,20 @@ void RunSpend::add(const ItemResult &result)
     m_spentUsd += *result.costUsd;
     if (result.isError())
         return; // a fault's cost says little of what an answered item costs
-    Mean &arm = m_byModelAndArm[result.key.model + u'|' + result.key.arm];
-    arm.sum += *result.costUsd;
-    ++arm.count;
-    Mean &model = m_byModel[result.key.model];
-    model.sum += *result.costUsd;
-    ++model.count;
+    for (const QString &of : QStringList{result.key.model + u'|' + result.key.arm, result.key.model}) {
+        auto most = m_mostByModelAndArm.find(of);
+        if (most == m_mostByModelAndArm.end())
+            m_mostByModelAndArm.insert(of, *result.costUsd);
+        else
+            *most = std::max(*most, *result.costUsd);
+    }
 }
 
-std::optional<double> RunSpend::expectedUsd(const ItemKey &key, std::optional<double> firstGuess) const
+std::optional<double> RunSpend::mayCostUsd(const ItemKey &key, std::optional<double> firstGuess) const
 {
-    for (const Mean &mean : {m_byModelAndArm.value(key.model + u'|' + key.arm), m_byModel.value(key.model)})
-        if (mean.count > 0)
-            return mean.sum / mean.count;
+    for (const QString &of : QStringList{key.model + u'|' + key.arm, key.model})
+        if (const auto most = m_mostByModelAndArm.constFind(of); most != m_mostByModelAndArm.cend())
+            return *most;
     return firstGuess;
 }
 

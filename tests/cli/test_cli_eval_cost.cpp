@@ -190,7 +190,7 @@ private Q_SLOTS:
         QVERIFY2(r.out.contains(u"cost anthropic:claude-haiku-4-5 with_skill: $0.0037 per item, $0.0037 per passed "
                                 "case"_s),
                  qPrintable(r.out));
-        QVERIFY2(r.out.contains(u"cost openai:gpt-4.1-mini baseline: $0.00204 per item, no pass"_s), qPrintable(r.out));
+        QVERIFY2(r.out.contains(u"cost openai:gpt-4.1-mini baseline: $0.00204 per item, no case passed\n"_s), qPrintable(r.out));
         QVERIFY(!r.out.contains(u"price unknown"_s));
         QVERIFY2(r.err.contains(u"$0.0344 spent"_s), qPrintable(r.err)); // 6 x $0.0037 + 6 x $0.00204
 

@@ -406,9 +406,8 @@ private Q_SLOTS:
         QCOMPARE(jobs.rowCount(), 1);
         Job *job = jobs.jobAt(0);
         QCOMPARE(job->state(), Job::State::Failed);
-        QVERIFY2(job->detail().startsWith(QStringLiteral("Stopped at the spending cap: the spending cap of $0.2500 was "
-                                                         "reached: $0.2000 spent")),
-                 qPrintable(job->detail()));
+        QCOMPARE(job->detail(), QStringLiteral("Spending cap reached: $0.2000 spent of a $0.2500 cap. Resume finishes "
+                                               "the run, without a cap."));
         const QString runDir = finished.first().last().toString();
         QCOMPARE(std::get<RunStore>(RunStore::open(runDir, RunStore::Access::ReadOnly)).results().size(), 2);
 

@@ -100,7 +100,7 @@ EvalLaunchDialog::EvalLaunchDialog(const Project &project, const ChatClient *cha
     m_maxCost->setSingleStep(0.5);
     m_maxCost->setPrefix(QStringLiteral("$"));
     m_maxCost->setSpecialValueText(tr("No cap"));
-    m_maxCost->setToolTip(tr("No item starts once the spend so far, the items running and the next item's expected "
+    m_maxCost->setToolTip(tr("No item starts once the spend so far, the items running and what the next item may "
                              "cost would pass the cap; the run stops and Resume carries on. Each request is priced "
                              "on its own."));
 
@@ -343,6 +343,10 @@ void EvalLaunchDialog::updateSummary()
             lines << tr("%1 cannot be reached: %2").arg(model, why);
     }
     m_summary->setText(lines.join(u'\n'));
+    // A wrapped label in a form does not make the dialog taller by itself: as many lines as it holds, it asks for.
+    m_summary->setMinimumHeight(m_summary->heightForWidth(std::max(m_summary->width(), 560)));
+    if (isVisible())
+        resize(width(), minimumSizeHint().height()); // and no taller than its fields and lines, or a gap opens
     buttons->button(QDialogButtonBox::Ok)->setEnabled(ready);
 }
 

@@ -386,7 +386,8 @@ void RunsView::showTranscript(const QModelIndex &index)
             .arg(result->key.model, armLabel(result->key.arm), result->key.caseId)
             .arg(result->key.repeat)
             .arg(result->isError() ? tr("error: ") + result->error : (result->passed ? tr("passed") : tr("failed")),
-                 result->stopReason);
+                 result->stopReason) +
+        tr("  %1 tokens, %2, %3 model calls\n").arg(result->totalTokens()).arg(result->costText()).arg(result->turns);
     for (const VerifierOutcome &v : result->verifiers)
         text += QStringLiteral("  [%1] %2: %3\n")
                     .arg(v.passed ? tr("pass") : tr("fail"), verifierLabel(v), v.evidence);
@@ -545,9 +546,9 @@ void RunsView::run(LaunchedEvaluation launched, Job *job)
         const EvalRunner &r = m_session->runner();
         const ErrorItems errors = errorItems(m_session->store().results());
         if (r.capReached())
-            m_job->fail(tr("Stopped at the spending cap: %1. Select the run and press Resume to finish it (Resume sets "
-                           "no cap).")
-                            .arg(r.stopReason()));
+            // What was spent, first and short: the Jobs panel elides a long line in its middle.
+            m_job->fail(tr("Spending cap reached: %1. Resume finishes the run, without a cap.")
+                            .arg(r.spend().describe(r.spendingCap())));
         else if (!r.stopReason().isEmpty())
             // The embedded server could not stay up: one reason, not an error per item; Resume finishes the run.
             m_job->fail(tr("Stopped: %1 Select the run and press Resume to finish it.").arg(r.stopReason()));

@@ -135,12 +135,13 @@ private Q_SLOTS:
         QVERIFY(!price(u"openai:gpt-6-sol-imaginary"_s, today));
         QVERIFY(!price(u"anthropic:claude-nonesuch-9"_s, today));
         QVERIFY(!price(u"hf:moonshotai/Kimi-K2.6"_s, today)); // the router's choice of provider decides the price
-        QVERIFY(!price(u"ollama:llama3.2"_s, today));
         QVERIFY(!price(u"generic:my-model"_s, today));
         TokenUsage usage;
         usage.output = 1000;
         QVERIFY(!Pricing::costFor(u"openai:gpt-6-sol-imaginary"_s, usage));
         QCOMPARE(Pricing::costFor(u"local:gemma-3-270m"_s, usage), std::optional<double>(0.0));
+        // Ollama serves models on the user's own hardware and bills no tokens (a paid host goes in pricing.json).
+        QCOMPARE(Pricing::costFor(u"ollama:llama3.2"_s, usage), std::optional<double>(0.0));
     }
 
     void huggingFaceRoutes_fromGenaiPricesOrSkillforgesTable()
