@@ -22,6 +22,8 @@ public:
     double spentUsd() const { return m_spentUsd; }
     /// Items some request of which had no price: spentUsd() is then less than the run spent.
     int unpricedItems() const { return m_unpricedItems; }
+    /// What the item @p key may cost: the dearest answered item of its model and arm, else of its model, else
+    /// @p firstGuess (firstItemGuessUsd()).
     std::optional<double> mayCostUsd(const ItemKey &key, std::optional<double> firstGuess) const;
     /// The running total as a run's progress shows it: "$0.0123 spent", "$0.0123 spent of a $0.50 cap",
     /// "$0.0100 spent and 2 items unpriced", "spend unknown (2 items unpriced)".

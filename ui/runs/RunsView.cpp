@@ -387,7 +387,9 @@ void RunsView::showTranscript(const QModelIndex &index)
             .arg(result->key.repeat)
             .arg(result->isError() ? tr("error: ") + result->error : (result->passed ? tr("passed") : tr("failed")),
                  result->stopReason) +
-        tr("  %1 tokens, %2, %3 model calls\n").arg(result->totalTokens()).arg(result->costText()).arg(result->turns);
+        tr("  %1 tokens, %2, %3\n")
+            .arg(result->totalTokens())
+            .arg(result->costText(), plural(result->turns, tr("1 model call"), tr("%n model calls")));
     for (const VerifierOutcome &v : result->verifiers)
         text += QStringLiteral("  [%1] %2: %3\n")
                     .arg(v.passed ? tr("pass") : tr("fail"), verifierLabel(v), v.evidence);
