@@ -278,8 +278,8 @@ int runTrigger(const QStringList &arguments)
         return CheckFailed;
     }
     if (runner.stopReason() == u"budget"_s)
-        err(u"stopped: the next trial could have taken the spend past --max-cost ($%1 spent)\n"_s.arg(runner.spentUsd(),
-                                                                                                      0, 'f', 4));
+        err(u"stopped: the next trial could have taken the spend past --max-cost; spent: %1\n"_s.arg(
+            runner.spend().text()));
 
     const TriggerMeasurement m =
         measureTrigger(inputs.queries, inputs.catalogue.candidate().name, config.models, runner.trials());
@@ -291,7 +291,7 @@ int runTrigger(const QStringList &arguments)
         object.insert(u"runs"_s, config.runs);
         object.insert(u"harness"_s, harnessOf(cli));
         object.insert(u"stop_reason"_s, runner.stopReason());
-        object.insert(u"spent_usd"_s, runner.spentUsd());
+        object.insert(u"spent_usd"_s, runner.spend().total() ? QJsonValue(*runner.spend().total()) : QJsonValue());
         out(QString::fromUtf8(QJsonDocument(object).toJson(QJsonDocument::Indented)));
     } else {
         if (cli)
@@ -427,13 +427,14 @@ int runTriggerOptimize(const QStringList &arguments)
                       {u"holdout"_s, request.holdout},
                       {u"train_size"_s, int(heldOut.count(false))},
                       {u"test_size"_s, int(heldOut.count(true))},
-                      {u"spent_usd"_s, optimizer.spentUsd()},
+                      {u"spent_usd"_s,
+                       optimizer.spend().total() ? QJsonValue(*optimizer.spend().total()) : QJsonValue()},
                       {u"applied"_s, request.apply},
                       {u"harness"_s, harnessOf(cli)},
                       {u"history"_s, history}};
         out(QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Indented)));
     } else {
-        out(u"Stopped: %1 ($%2 spent)\n"_s.arg(reason).arg(optimizer.spentUsd(), 0, 'f', 4));
+        out(u"Stopped: %1; spent: %2\n"_s.arg(reason, optimizer.spend().text()));
         for (const TriggerIteration &it : optimizer.iterations())
             out(u"  "_s + iterationText(it) + u'\n');
         if (best && best->number > 0) {

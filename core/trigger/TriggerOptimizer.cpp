@@ -113,7 +113,7 @@ void TriggerOptimizer::start(const TriggerOptimizeRequest &request)
 {
     m_request = request;
     m_iterations.clear();
-    m_spent = 0;
+    m_spend = {};
     m_running = true;
     m_proposalFailed = false;
     m_failedReply.clear();
@@ -170,7 +170,7 @@ const TriggerIteration *TriggerOptimizer::best() const
 
 bool TriggerOptimizer::fits(double cost) const
 {
-    return !m_request.maxCostUsd || m_spent + cost <= *m_request.maxCostUsd;
+    return !m_request.maxCostUsd || m_spend.pricedUsd + cost <= *m_request.maxCostUsd;
 }
 
 double TriggerOptimizer::evaluationBound(const QString &description) const
@@ -198,7 +198,7 @@ void TriggerOptimizer::evaluate(const QString &description)
                                           : u"Measuring proposal %1"_s.arg(m_iterations.size() - 1));
     TriggerConfig config = m_request.config;
     if (m_request.maxCostUsd)
-        config.maxCostUsd = *m_request.maxCostUsd - m_spent;
+        config.maxCostUsd = *m_request.maxCostUsd - m_spend.pricedUsd;
     else
         config.maxCostUsd.reset();
     m_evaluating = description;
@@ -213,7 +213,7 @@ void TriggerOptimizer::onEvaluated()
 {
     TriggerRunner *runner = m_runner;
     runner->deleteLater();
-    m_spent += runner->spentUsd();
+    m_spend += runner->spend();
     if (!m_running)
         return;
     if (runner->stopReason() != u"complete"_s)
@@ -325,8 +325,7 @@ void TriggerOptimizer::retry()
 void TriggerOptimizer::onProposal(const ChatResponse &response)
 {
     m_teacherCall->deleteLater();
-    if (response.costUsd)
-        m_spent += *response.costUsd;
+    m_spend.add(m_request.teacherModel, response.costUsd);
     const QString description = descriptionFromReply(response.text);
     if (description.isEmpty()) {
         // A short message; the whole reply is kept for whoever wants to read it (the dialog's Show Reply).

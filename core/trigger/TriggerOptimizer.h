@@ -1,6 +1,7 @@
 #pragma once
 
 #include "TriggerMeasure.h"
+#include "usage/CostTally.h"
 
 #include <QObject>
 #include <QPointer>
@@ -83,7 +84,10 @@ public:
     /// The winner: the best held-out score (ties: the earlier description); by training score when nothing is held out.
     const TriggerIteration *best() const;
     const QList<bool> &heldOut() const { return m_heldOut; }
-    double spentUsd() const { return m_spent; }
+    /// What the priced requests cost, teacher and students: what the budget counts.
+    double spentUsd() const { return m_spend.pricedUsd; }
+    /// Every request, those of a model without a price counted apart: what is shown.
+    const CostTally &spend() const { return m_spend; }
     const SkillCatalogue &catalogue() const { return m_catalogue; }
 
 Q_SIGNALS:
@@ -116,7 +120,7 @@ private:
     QPointer<ChatCall> m_teacherCall;
     QString m_originalSkillMd;
     QString m_evaluating;
-    double m_spent = 0;
+    CostTally m_spend;
     bool m_running = false;
     bool m_proposalFailed = false;
     QString m_failedReply;

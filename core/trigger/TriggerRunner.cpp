@@ -256,7 +256,7 @@ void TriggerRunner::launchMore()
         double bound = 0;
         if (m_config.maxCostUsd) {
             bound = boundOf(query, next.model);
-            if (m_spent + m_reserved + bound > *m_config.maxCostUsd) {
+            if (m_spend.pricedUsd + m_reserved + bound > *m_config.maxCostUsd) {
                 m_stopReason = u"budget"_s;
                 m_pending.clear();
                 break;
@@ -281,8 +281,7 @@ void TriggerRunner::onDone(QObject *inFlight, TriggerTrial trial, double bound)
     m_reserved -= bound;
     m_inFlight.removeAll(inFlight);
     inFlight->deleteLater();
-    if (trial.costUsd)
-        m_spent += *trial.costUsd;
+    m_spend.add(trial.model, trial.costUsd);
     if (trial.error.isEmpty() || m_stopReason != u"cancelled"_s) {
         m_done.append(trial);
         Q_EMIT trialFinished(trial, int(m_done.size()), m_total);

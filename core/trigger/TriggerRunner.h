@@ -4,6 +4,7 @@
 #include "TriggerQuerySet.h"
 #include "agents/AgentCliInstall.h"
 #include "agents/Harness.h"
+#include "usage/CostTally.h"
 #include "usage/TokenUsage.h"
 
 #include <QObject>
@@ -103,7 +104,10 @@ public:
     const QList<TriggerTrial> &trials() const { return m_done; }
     const QList<TriggerQuery> &queries() const { return m_queries; }
     const SkillCatalogue &catalogue() const { return m_catalogue; }
-    double spentUsd() const { return m_spent; }
+    /// What the priced trials cost: what the budget counts.
+    double spentUsd() const { return m_spend.pricedUsd; }
+    /// Every trial's requests, a trial of a model without a price counted apart: what is shown.
+    const CostTally &spend() const { return m_spend; }
     /// "complete", "budget" or "cancelled".
     QString stopReason() const { return m_stopReason; }
     /// The CLI the trials ran in, once started in an agent CLI; empty with the builtin harness.
@@ -140,7 +144,7 @@ private:
     QList<Pending> m_pending;
     QList<QPointer<QObject>> m_inFlight; ///< ChatCall or CliTriggerTrial
     QList<TriggerTrial> m_done;
-    double m_spent = 0;
+    CostTally m_spend;
     double m_reserved = 0;
     int m_total = 0;
     QString m_stopReason;

@@ -327,8 +327,10 @@ QString Pricing::sourceOf(const QString &modelName, const QDateTime &at) const
 QString Pricing::sourcesOf(const QStringList &modelNames, const QDateTime &at) const
 {
     QStringList sources;
-    for (const QString &model : modelNames)
-        sources.append(u"%1 from %2"_s.arg(model, sourceOf(model, at)));
+    for (const QString &model : modelNames) {
+        const std::optional<ModelRates> rates = priceFor(model, at);
+        sources.append(rates ? u"%1 from %2"_s.arg(model, rates->origin) : u"%1: price unknown"_s.arg(model));
+    }
     if (sources.isEmpty())
         return u"(no models)"_s;
     return u"in force on %1: %2"_s.arg(at.toUTC().date().toString(Qt::ISODate), sources.join(u"; "_s));

@@ -227,6 +227,7 @@ private Q_SLOTS:
         QCOMPARE(o["best_test_score"_L1].toString(), u"2/2"_s);
         QCOMPARE(o["history"_L1][0]["test_passed"_L1].toInt(), 1);
         QCOMPARE(o["history"_L1].toArray().size(), 2);
+        QVERIFY(o["spent_usd"_L1].isNull()); // no table prices generic: models, and unknown is never $0
         QCOMPARE(o["history"_L1][1]["models"_L1][0]["recall"_L1]["rate"_L1].toDouble(), 1.0);
         const QString version = o["best_version"_L1].toString();
         QVERIFY(QFileInfo::exists(skill + u"/.versions/"_s + version));
@@ -244,6 +245,10 @@ private Q_SLOTS:
                  u"--teacher"_s, u"generic:teacher"_s, u"--runs"_s, u"1"_s, u"--holdout"_s, u"0"_s, u"--apply"_s});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         QVERIFY2(r.out.contains(u"Best: iteration 1"_s), qPrintable(r.out));
+        QVERIFY2(r.out.contains(u"; spent: price unknown (no table prices generic:student, generic:teacher; add a price "
+                                "to "_s),
+                 qPrintable(r.out));
+        QVERIFY(!r.out.contains(u"$0.0000"_s));
         QFile skillMd(skill + u"/SKILL.md"_s);
         QVERIFY(skillMd.open(QIODevice::ReadOnly));
         QVERIFY(skillMd.readAll().contains(

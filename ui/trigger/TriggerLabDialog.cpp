@@ -651,8 +651,8 @@ void TriggerLabDialog::onOptimized(const QString &reason)
 {
     const TriggerIteration *best = m_optimizer->best();
     QString text = tr("Stopped (%1).").arg(reason);
-    if (m_optimizer->spentUsd() > 0)
-        text += tr(" $%1 spent.").arg(m_optimizer->spentUsd(), 0, 'f', 4);
+    if (m_optimizer->spend().requests() > 0)
+        text += tr(" %1 spent.").arg(m_optimizer->spend().text());
     if (best && best->number > 0)
         text += tr(" Best: proposal %1; review it in Proposals and accept it to use it.").arg(best->number);
     else if (best)

@@ -58,6 +58,15 @@ private Q_SLOTS:
         QVERIFY(!parsed(table).priceFor(u"anthropic:claude-opus-4-1"_s));
     }
 
+    // What a report's Prices line says of a model no table prices: that, not "from price unknown" (issue 54).
+    void sourcesOf_namesTheTableOfEachModel_andAnUnpricedOneAsUnknown()
+    {
+        const QString text = parsed(table).sourcesOf({u"openai:gpt-4.1"_s, u"generic:echo"_s},
+                                                     QDateTime(QDate(2025, 6, 1), QTime(12, 0), Qt::UTC));
+        QVERIFY2(text.startsWith(u"in force on 2025-06-01: openai:gpt-4.1 from "_s), qPrintable(text));
+        QVERIFY2(text.endsWith(u"; generic:echo: price unknown"_s), qPrintable(text));
+    }
+
     void longestPatternWins_andDatesChooseTheEntryInForce()
     {
         const Pricing pricing = parsed(table);
