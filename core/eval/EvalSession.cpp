@@ -75,15 +75,9 @@ std::variant<std::unique_ptr<EvalSession>, QString> EvalSession::prepare(ChatCli
     AgentSetup setup;
     setup.skill = std::get<SkillUnderTest>(skill);
     const int skillTokens = estimateTokens(setup.skill.body);
-    if (plan.maxCostUsd) {
-        QStringList unpriced;
-        for (const QString &model : config.models)
-            if (!Pricing::current()->priceFor(model))
-                unpriced.append(model);
-        if (!unpriced.isEmpty())
-            return QStringLiteral("a spending cap needs a price for every student, and %1")
-                .arg(priceUnknownHint(unpriced));
-    }
+    if (const QStringList unpriced = Pricing::current()->unpricedOf(config.models);
+        plan.maxCostUsd && !unpriced.isEmpty())
+        return QStringLiteral("a spending cap needs a price for every student, and %1").arg(priceUnknownHint(unpriced));
     setup.config = config;
     setup.runCommand = std::move(runCommand);
     // cuda_kernel verifiers: a project's own kernel tasks join the bundled ones.

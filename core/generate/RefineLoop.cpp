@@ -61,14 +61,11 @@ void RefineLoop::start(const RefineRequest &request)
     if (request.criteria.maxIterations < 1) {
         return fail(QStringLiteral("the iteration limit must be at least 1"));
     }
-    if (request.criteria.maxCostUsd) {
-        QStringList unpriced;
-        for (const QString &model : request.config.models + QStringList{request.teacherModel})
-            if (!Pricing::current()->priceFor(model) && !unpriced.contains(model))
-                unpriced.append(model);
-        if (!unpriced.isEmpty())
-            return fail(QStringLiteral("a cost budget needs a price for the teacher and every student, and %1")
-                            .arg(priceUnknownHint(unpriced)));
+    if (const QStringList unpriced =
+            Pricing::current()->unpricedOf(request.config.models + QStringList{request.teacherModel});
+        request.criteria.maxCostUsd && !unpriced.isEmpty()) {
+        return fail(QStringLiteral("a cost budget needs a price for the teacher and every student, and %1")
+                        .arg(priceUnknownHint(unpriced)));
     }
     // The skill as it is now becomes a version, so every iteration can be compared and restored.
     const auto snapshot =

@@ -313,6 +313,15 @@ std::optional<ModelRates> Pricing::priceFor(const QString &modelName, const QDat
     return rates;
 }
 
+QStringList Pricing::unpricedOf(const QStringList &modelNames) const
+{
+    QStringList unpriced;
+    for (const QString &model : modelNames)
+        if (!priceFor(model) && !unpriced.contains(model))
+            unpriced.append(model);
+    return unpriced;
+}
+
 std::optional<ModelRates> Pricing::priceFor(const QString &modelName, QDate day) const
 {
     return priceFor(modelName, noonOf(day));

@@ -70,6 +70,8 @@ public:
 
     std::optional<ModelRates> priceFor(const QString &modelName,
                                        const QDateTime &at = QDateTime::currentDateTimeUtc()) const;
+    /** Those of @p modelNames no table prices now, each once: what a budget over them cannot count. */
+    QStringList unpricedOf(const QStringList &modelNames) const;
     /** The price in force on @p day (at noon UTC). */
     std::optional<ModelRates> priceFor(const QString &modelName, QDate day) const;
     std::optional<double> cost(const QString &modelName, const TokenUsage &usage,

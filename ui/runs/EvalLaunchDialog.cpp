@@ -327,15 +327,10 @@ void EvalLaunchDialog::updateSummary()
     }
     if (m_skill->count() > 0 && m_suite->count() > 0)
         lines << harnessLines(p.config, &ready);
-    if (p.maxCostUsd) {
-        QStringList unpriced;
-        for (const QString &model : p.config.models)
-            if (!Pricing::current()->priceFor(model))
-                unpriced.append(model);
-        if (!unpriced.isEmpty()) {
-            lines << tr("A spending cap needs a price for every student: %1.").arg(priceUnknownHint(unpriced));
-            ready = false;
-        }
+    if (const QStringList unpriced = Pricing::current()->unpricedOf(p.config.models);
+        p.maxCostUsd && !unpriced.isEmpty()) {
+        lines << tr("A spending cap needs a price for every student: %1.").arg(priceUnknownHint(unpriced));
+        ready = false;
     }
     for (const QString &model : p.config.models) {
         const QString why = m_chat ? m_chat->whyUnavailable(model) : QString();
