@@ -189,13 +189,12 @@ Command refineCommand()
             "3: the teacher writes at most K new versions, so at most K + 1 evaluations), or --max-cost USD\n"
             "reached: the students' evaluations and the teacher's calls together, each request priced on its\n"
             "own; each evaluation is capped at what is left, and no iteration starts that is expected to pass\n"
-            "it (needs a price for the teacher and every student). Lifts are shown in percentage points (--target-lift "
-            "0.3 is +30 pp). The\n"
-            "skill folder is left at the best version measured (the held-out lift where the suite holds cases\n"
-            "out), not merely the last, and the output says which and why. Each version is kept in the skill's\n"
-            ".versions/ (origin refine:N) and each evaluation is a run in RUNS_DIR (default runs/). --harness runs "
-            "the\n"
-            "students in their real CLI, as `skillforge eval --harness` does (see its --help).\n\n") +
+            "it (needs a price for the teacher and every student). Lifts are shown in percentage points\n"
+            "(--target-lift 0.3 is +30 pp). The skill folder is left at the best version measured (the\n"
+            "held-out lift where the suite holds cases out), not merely the last, and the output says which\n"
+            "and why. Each version is kept in the skill's .versions/ (origin refine:N) and each evaluation is\n"
+            "a run in RUNS_DIR (default runs/). --harness runs the students in their real CLI, as\n"
+            "`skillforge eval --harness` does (see its --help).\n\n") +
         toolOptionsHelp() +
         QStringLiteral("\nExit codes: 0 the loop ended on a criterion, 1 a model or evaluation failed, 2 bad "
                        "usage.\n");

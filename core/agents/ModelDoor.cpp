@@ -185,13 +185,20 @@ void ModelDoor::forget(detail::DoorConnection *connection)
     m_connections.remove(connection);
 }
 
-CostTally costOfRequests(const QList<DoorRequestRecord> &records, const QString &model)
+CostTally costOfRequests(const QList<DoorRequestRecord> &records, const QString &model,
+                         QList<std::optional<double>> *each)
 {
     const std::shared_ptr<const Pricing> pricing = Pricing::current();
     CostTally tally;
-    for (const DoorRequestRecord &record : records)
-        if (record.tokens() > 0)
-            tally.addRequest(*pricing, model, record.usage, record.endedAt);
+    for (const DoorRequestRecord &record : records) {
+        std::optional<double> cost = 0.0;
+        if (record.tokens() > 0) {
+            cost = pricing->cost(model, record.usage, record.endedAt);
+            tally.add(model, cost);
+        }
+        if (each)
+            each->append(cost);
+    }
     return tally;
 }
 

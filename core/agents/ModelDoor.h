@@ -53,8 +53,10 @@ struct DoorRequestRecord
 
 /** What @p records cost, each request priced on its own at the time it ended, as @p model (the door sends every request
  * to the item's model). A request that used no tokens (refused, failed before an answer, a token count, the model
- * list) is not billed and not counted. */
-CostTally costOfRequests(const QList<DoorRequestRecord> &records, const QString &model);
+ * list) is not billed and not counted. @p each, when given, gets every record's own cost in order: $0 for one not
+ * billed, empty for one no table prices. */
+CostTally costOfRequests(const QList<DoorRequestRecord> &records, const QString &model,
+                         QList<std::optional<double>> *each = nullptr);
 
 /**
  * An agent CLI's only way out: a small HTTP/1.1 server (on a Unix socket, and optionally on loopback TCP)

@@ -23,14 +23,13 @@ QString stderrTail(const QByteArray &stdErr, int lines = 6)
     return all.join(u'\n');
 }
 
-QJsonObject requestJson(const DoorRequestRecord &record, const QString &itemModel)
+QJsonObject requestJson(const DoorRequestRecord &record, std::optional<double> cost)
 {
-    const CostTally cost = costOfRequests({record}, itemModel);
     QJsonObject o{{QStringLiteral("path"), record.path},
                   {QStringLiteral("status"), record.status},
                   {QStringLiteral("model"), record.model},
                   {QStringLiteral("usage"), usageToJson(record.usage)},
-                  {QStringLiteral("cost_usd"), cost.total() ? QJsonValue(*cost.total()) : QJsonValue()},
+                  {QStringLiteral("cost_usd"), cost ? QJsonValue(*cost) : QJsonValue()},
                   {QStringLiteral("latency_ms"), record.latencyMs},
                   {QStringLiteral("ended_at"), record.endedAt.toString(Qt::ISODateWithMs)}};
     if (!record.error.isEmpty())
@@ -132,12 +131,13 @@ void CliStudentSession::onCliFinished(const CliItemOutcome &outcome)
     m_result.usage = outcome.doorUsage;
     m_result.llmMs = outcome.modelMs;
     m_result.turns = int(outcome.requests.size());
-    QJsonArray requests;
-    for (const DoorRequestRecord &record : outcome.requests)
-        requests.append(requestJson(record, m_item.key.model));
     // Each request at its own rates and tier, never their sum: a session of many requests crosses no tier that none
     // of them crossed, and pays each request's fee once.
-    m_cost = costOfRequests(outcome.requests, m_item.key.model);
+    QList<std::optional<double>> costs;
+    m_cost = costOfRequests(outcome.requests, m_item.key.model, &costs);
+    QJsonArray requests;
+    for (qsizetype i = 0; i < outcome.requests.size(); ++i)
+        requests.append(requestJson(outcome.requests[i], costs[i]));
     m_transcript.insert(QStringLiteral("requests"), requests);
     m_transcript.insert(QStringLiteral("settings_fingerprint"), outcome.settingsFingerprint);
     m_transcript.insert(QStringLiteral("workspace_in_sandbox"), outcome.workspaceInSandbox);

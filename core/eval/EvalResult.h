@@ -96,7 +96,7 @@ struct ItemResult
     bool isError() const { return !error.isEmpty(); }
     /// Takes the item's cost from its requests' tally.
     void setCost(const CostTally &tally);
-    /// "$0.0123", "price unknown", "$0.0100 for 2 of 3 requests".
+    /// "$0.0123", "price unknown", "$0.0100 for part of its requests, 1 unpriced".
     QString costText() const;
     qint64 totalTokens() const { return usage.totalInput() + usage.output; }
 

@@ -118,7 +118,7 @@ bool EvalRunner::capAllows(const ItemKey &key)
 {
     if (!m_capUsd)
         return true;
-    const TestCase &testCase = m_cases[key.caseId];
+    const TestCase testCase = m_cases.value(key.caseId);
     // Before any item of the model finished, a guess: the case and the skill, and a system prompt (Skillforge's
     // own is small; an agent CLI's, with its tools, runs to many thousands of tokens).
     const qint64 system = Harness::isAgentCli(m_config.harness) ? 20000 : 1000;

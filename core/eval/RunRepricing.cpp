@@ -65,7 +65,11 @@ int priceAfterwards(QList<ItemResult> &results, const QString &runDir, const Pri
         if (!itemTime.isValid())
             itemTime = QDateTime::currentDateTimeUtc();
         CostTally tally;
-        const QList<RecordedRequest> requests = recordedRequests(runDir, item, itemTime);
+        // A model no table prices stays unknown whatever its transcript holds: the file is not read for it (a run of
+        // such a model is read this way each time it is opened).
+        const QList<RecordedRequest> requests = pricing.priceFor(item.key.model, itemTime)
+                                                    ? recordedRequests(runDir, item, itemTime)
+                                                    : QList<RecordedRequest>();
         for (const RecordedRequest &request : requests)
             tally.addRequest(pricing, item.key.model, request.usage, request.endedAt);
         QString how = CostPriced::Afterwards;

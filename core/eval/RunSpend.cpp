@@ -1,5 +1,6 @@
 #include "RunSpend.h"
 
+#include "common/Plural.h"
 #include "usage/Pricing.h"
 
 namespace sf {
@@ -33,11 +34,12 @@ std::optional<double> RunSpend::mayCostUsd(const ItemKey &key, std::optional<dou
 
 QString RunSpend::describe(std::optional<double> capUsd) const
 {
+    const QString unpriced = plural(m_unpricedItems, QStringLiteral("1 item"), QStringLiteral("%n items"));
     QString text;
     if (m_unpricedItems > 0 && m_spentUsd == 0)
-        text = QStringLiteral("spend unknown (%1 items unpriced)").arg(m_unpricedItems);
+        text = QStringLiteral("spend unknown (%1 unpriced)").arg(unpriced);
     else if (m_unpricedItems > 0)
-        text = QStringLiteral("%1 spent and %2 items unpriced").arg(formatUsd(m_spentUsd)).arg(m_unpricedItems);
+        text = QStringLiteral("%1 spent and %2 unpriced").arg(formatUsd(m_spentUsd), unpriced);
     else
         text = QStringLiteral("%1 spent").arg(formatUsd(m_spentUsd));
     if (capUsd)

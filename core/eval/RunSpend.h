@@ -26,7 +26,7 @@ public:
     /// @p firstGuess (firstItemGuessUsd()).
     std::optional<double> mayCostUsd(const ItemKey &key, std::optional<double> firstGuess) const;
     /// The running total as a run's progress shows it: "$0.0123 spent", "$0.0123 spent of a $0.50 cap",
-    /// "$0.0100 spent and 2 items unpriced", "spend unknown (2 items unpriced)".
+    /// "$0.0100 spent and 1 item unpriced", "spend unknown (2 items unpriced)".
     QString describe(std::optional<double> capUsd = std::nullopt) const;
 
 private:

@@ -418,7 +418,8 @@ Table costEffectivenessTable(const RunAnalysis &run, const QString &split)
     table.header = {QStringLiteral("Model"),         QStringLiteral("Arm"),           QStringLiteral("Pass rate"),
                     QStringLiteral("Cost per item"), QStringLiteral("Cost per pass"), QStringLiteral("Passes per $1")};
     const QString unknown = QStringLiteral("(price unknown)");
-    for (const ArmCostEffectiveness &e : costEffectiveness(run.summary, split)) {
+    const QList<ArmCostEffectiveness> entries = costEffectiveness(run.summary, split);
+    for (const ArmCostEffectiveness &e : entries) {
         table.rows.append(
             {e.model, armLabel(e.arm), e.judged ? percent(e.passRate) : QStringLiteral("—"),
              e.meanCostPerItem ? costText(*e.meanCostPerItem) : unknown,
@@ -430,7 +431,7 @@ Table costEffectivenessTable(const RunAnalysis &run, const QString &split)
     table.note = QStringLiteral("Cost per pass: what the arm spent on its judged items over the items that passed; "
                                 "passes per $1 is its inverse (the pass rate per dollar spent per item). Each request "
                                 "is priced on its own: its own tier, cache buckets and fee.");
-    for (const ArmCostEffectiveness &e : costEffectiveness(run.summary, split))
+    for (const ArmCostEffectiveness &e : entries)
         if (const QString note = e.costNote(); !note.isEmpty())
             table.note += QStringLiteral(" %1, %2: %3.").arg(e.model, armLabel(e.arm), note);
     return table;

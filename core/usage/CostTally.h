@@ -3,7 +3,6 @@
 #include "TokenUsage.h"
 
 #include <QDateTime>
-#include <QJsonObject>
 #include <QString>
 #include <QStringList>
 #include <optional>
@@ -36,7 +35,7 @@ struct CostTally
     std::optional<double> total() const;
     bool isPartlyPriced() const { return pricedRequests > 0 && unpricedRequests > 0; }
 
-    /** "$0.0123"; "price unknown (no price for M; …)"; "$0.0123 for 2 of 3 requests, price unknown for M (…)". */
+    /** "$0.0123"; "price unknown (no table prices M; …)"; "$0.0123 for 2 of 3 requests, the rest unpriced (…)". */
     QString text() const;
 };
 

@@ -496,6 +496,7 @@ private Q_SLOTS:
             for (const QJsonValue &m :
                  QJsonDocument::fromJson(transcript.readAll())[QStringLiteral("messages")].toArray())
                 if (m[QStringLiteral("role")].toString() == QLatin1String("assistant")) {
+                    QVERIFY(m[QStringLiteral("cost_usd")].isDouble());
                     QVERIFY(qAbs(m[QStringLiteral("cost_usd")].toDouble() - perRequest) < 1e-12);
                     ++priced;
                 }

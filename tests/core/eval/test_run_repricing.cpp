@@ -3,6 +3,7 @@
 // either way marked, and results.jsonl is never rewritten.
 #include "eval/CostEffectiveness.h"
 #include "eval/RunRepricing.h"
+#include "eval/RunSpend.h"
 #include "eval/RunStore.h"
 #include "eval/RunSummary.h"
 #include "usage/Pricing.h"
@@ -11,6 +12,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
@@ -151,6 +153,57 @@ private Q_SLOTS:
         QVERIFY(none && !none->totalCost);
         QVERIFY2(none->costNote().startsWith(u"price unknown (no table prices generic:never-priced; add a price to "_s),
                  qPrintable(none->costNote()));
+    }
+
+    // An item one request of which had no price keeps its priced part and says so, through results.jsonl and back:
+    // never written as $0, never priced again when opened, counted in the run's spend and in its arm's note.
+    void partlyPricedItem_roundTripsThroughResultsJsonl_andIsSaidSo()
+    {
+        CostTally tally;
+        tally.add(kUnpriced, 0.25);
+        tally.add(kUnpriced, std::nullopt);
+        ItemResult partly = oldItem(kUnpriced, u"partly"_s, input(2000, 100));
+        partly.setCost(tally);
+        ItemResult pricedThen = oldItem(kUnpriced, u"priced-then"_s, input(2000, 100));
+        pricedThen.costUsd = 0.5; // priced as it ran, on a day a table had a price for the model
+
+        QTemporaryDir runs;
+        auto created = RunStore::create(runs.path(), {});
+        QVERIFY(std::holds_alternative<RunStore>(created));
+        RunStore &store = std::get<RunStore>(created);
+        QVERIFY(store.append(partly).isEmpty());
+        QVERIFY(store.append(pricedThen).isEmpty());
+        store.releaseWriterLock();
+        QFile lines(QDir(store.dir()).filePath(u"results.jsonl"_s));
+        QVERIFY(lines.open(QIODevice::ReadOnly));
+        const QJsonObject written = QJsonDocument::fromJson(lines.readLine()).object();
+        QVERIFY(written[u"cost_usd"_s].isNull());
+        QCOMPARE(written[u"cost_unpriced_requests"_s].toInt(), 1);
+        QCOMPARE(written[u"cost_priced_part_usd"_s].toDouble(), 0.25);
+
+        auto opened = RunStore::open(store.dir(), RunStore::Access::ReadOnly);
+        QVERIFY(std::holds_alternative<RunStore>(opened));
+        const QList<ItemResult> results = std::get<RunStore>(opened).results();
+        const ItemResult *read = find(results, kUnpriced, u"partly"_s);
+        QVERIFY(read);
+        QVERIFY(!read->costUsd);
+        QCOMPARE(read->unpricedRequests, 1);
+        QCOMPARE(read->pricedPartUsd, 0.25);
+        QVERIFY(read->costPriced.isEmpty());
+        QCOMPARE(read->costText(), u"$0.2500 for part of its requests, 1 unpriced"_s);
+
+        RunSpend spend;
+        for (const ItemResult &r : results)
+            spend.add(r);
+        QCOMPARE(spend.spentUsd(), 0.75);
+        QCOMPARE(spend.describe(), u"$0.7500 spent and 1 item unpriced"_s);
+
+        const QList<ArmCostEffectiveness> effectiveness = costEffectiveness(summarizeRun(results));
+        const ArmCostEffectiveness *arm = findCostEffectiveness(effectiveness, kUnpriced, kWithSkillArm);
+        QVERIFY(arm && !arm->totalCost);
+        QVERIFY2(arm->costNote().startsWith(u"partly priced: 1 of 2 items made requests without a price, so no total "
+                                            "is shown"_s),
+                 qPrintable(arm->costNote()));
     }
 
     void newRun_itemsPricedAsTheyRan_areNotPricedAgain()
