@@ -34,6 +34,7 @@
 #include <QMessageBox>
 #include <QPixmap>
 #include <QPushButton>
+#include <QSaveFile>
 #include <QThread>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -43,22 +44,45 @@ namespace sf {
 namespace {
 
 // Waits, with the event loop running, until no view is busy (file reads, tool detection) or time is up.
+bool anyViewBusy(MainWindow &window)
+{
+    for (const MainWindow::View view : MainWindow::AllViews) {
+        if (window.page(view)->isBusy())
+            return true;
+    }
+    return false;
+}
+
 void settle(MainWindow &window, int timeoutMs)
 {
     QDeadlineTimer deadline(timeoutMs);
-    auto busy = [&] {
-        for (const MainWindow::View view : MainWindow::AllViews) {
-            if (window.page(view)->isBusy())
-                return true;
-        }
-        return false;
-    };
+    auto busy = [&] { return anyViewBusy(window); };
     do {
         QApplication::processEvents(QEventLoop::AllEvents, 50);
         QThread::msleep(10);
     } while (busy() && !deadline.hasExpired());
     for (int i = 0; i < 5; ++i) // let layouts and deferred paints land
         QApplication::processEvents();
+}
+
+/// Writes @p path once no view is loading any more and the events queued by then are handled, so that a script
+/// driving the GUI measures or clicks what the user would see, not a window still filling.
+void writeReadyFileOnceSettled(MainWindow &window, const QString &path)
+{
+    auto *poll = new QTimer(&window);
+    poll->setInterval(50);
+    QObject::connect(poll, &QTimer::timeout, &window, [&window, poll, path] {
+        if (anyViewBusy(window))
+            return;
+        poll->stop();
+        poll->deleteLater();
+        QTimer::singleShot(0, &window, [path] {
+            QSaveFile file(path);
+            if (!file.open(QIODevice::WriteOnly) || file.write("ready\n") < 0 || !file.commit())
+                cli::err(QStringLiteral("skillforge: cannot write the ready file %1\n").arg(path));
+        });
+    });
+    poll->start();
 }
 
 void wireModels(MainWindow &window, LlmServices &llm, JobListModel &jobs)
@@ -244,6 +268,8 @@ int runGui(const GuiOptions &options)
     if (!screenshot) {
         window.show();
         QTimer::singleShot(0, &window, [&window] { offerLocalModelInstall(window); });
+        if (!options.readyFile.isEmpty())
+            writeReadyFileOnceSettled(window, options.readyFile);
         return QApplication::exec();
     }
 

@@ -5,6 +5,7 @@
 
 #include <QLocalSocket>
 #include <QTcpSocket>
+#include <algorithm>
 
 using namespace Qt::StringLiterals;
 
@@ -290,14 +291,24 @@ void DoorExchange::send(const QUrl &baseUrl)
     request.connectTimeoutMs = provider.connectTimeoutMs;
     request.firstByteTimeoutMs = provider.firstByteTimeoutMs;
     request.idleTimeoutMs = provider.idleTimeoutMs;
+    if (!m_sendClock.isValid()) {
+        m_sendClock.start();
+    }
     if (const int limit = m_door.limits().requestTimeoutMs; limit > 0) {
-        request.totalTimeoutMs = limit;
-        request.connectTimeoutMs = std::min(request.connectTimeoutMs, limit);
+        // One limit for the request, resends included: a resend gets what is left of it, not a fresh one.
+        const int left = int(std::max<qint64>(0, limit - m_sendClock.elapsed()));
+        if (left == 0) {
+            answerError(504, u"The model endpoint did not answer in time: the request's limit of %1 ms was spent "
+                             u"before it could be sent again"_s.arg(limit));
+            return;
+        }
+        request.totalTimeoutMs = left;
+        request.connectTimeoutMs = std::min(request.connectTimeoutMs, left);
         // The wait for the first byte is the item's to decide: a CPU can take longer than a provider's default
         // wait to read a CLI's first prompt (about 11,000 tokens for Claude Code), and a streamed reply says
         // nothing until it has.
-        request.firstByteTimeoutMs = limit;
-        request.idleTimeoutMs = std::min(request.idleTimeoutMs, limit);
+        request.firstByteTimeoutMs = left;
+        request.idleTimeoutMs = std::min(request.idleTimeoutMs, left);
     }
     m_reply.reset(m_door.m_engine.send(request));
     connect(m_reply.get(), &HttpReply::dataReceived, this, &DoorExchange::onData);
@@ -345,6 +356,10 @@ void DoorExchange::onFinished()
         if (!m_streaming && m_door.m_provider.name == "local"_L1 &&
             (response.kind == HttpError::Connect || response.kind == HttpError::Network) && m_resends < maxResends) {
             ++m_resends;
+            // What the broken attempt delivered is not part of the answer: only the resent one is read.
+            m_meter = DoorUsageMeter(m_wire);
+            m_undecided.clear();
+            m_answerWhole = false;
             resolveUpstream(false);
             return;
         }

@@ -98,7 +98,8 @@ private:
     DoorBodyRewrite m_rewrite;
     DoorUsageMeter m_meter;
     HttpReplyPtr m_reply;
-    QElapsedTimer m_clock;
+    QElapsedTimer m_clock;     // since the request arrived: its latency
+    QElapsedTimer m_sendClock; // since it was first sent upstream: what the request's time limit counts
     QList<QMetaObject::Connection> m_localConnections;
     bool m_streaming = false;   // the head went out and the body is being streamed through
     int m_resends = 0;          // to the embedded server, after it died or hung before answering

@@ -83,9 +83,10 @@ ReplyFormat resolveReplyFormat(ReplyFormat format, const QString &model)
 
 ReplySchema skillReplySchema(int maxTokens)
 {
-    // Under a grammar a small model may spend a token on each character, and more on escapes ("\n" is two
-    // characters of JSON for one of the string), so the strings together stay under a third of the budget in
-    // characters: a reply that fills every one of them still closes its JSON.
+    // Under a grammar a small model may spend a token on each character, and two on an escape ("\n" is two
+    // characters of JSON for one of the string), so the strings together stay within half the budget in characters
+    // (from 512 tokens up; below, the name's 64 alone is a quarter) and none takes more than a quarter: a reply that
+    // fills every one of them, even with escapes, still closes its JSON.
     const int budget = std::max(maxTokens, 256);
     const int bodyChars = std::clamp(budget / 4, 60, 48000);
     QJsonObject properties{
@@ -95,7 +96,7 @@ ReplySchema skillReplySchema(int maxTokens)
         {QStringLiteral("description"), text(20, std::clamp(budget / 20, 40, 1024))},
         {QStringLiteral("body"), text(40, bodyChars)}};
     QStringList required{QStringLiteral("name"), QStringLiteral("description"), QStringLiteral("body")};
-    if (budget >= 4000) {
+    if (budget >= 8000) {
         // Only a budget that can hold them offers extra files; a small one spends everything on SKILL.md.
         properties.insert(QStringLiteral("files"),
                           QJsonObject{{QStringLiteral("type"), QStringLiteral("array")},
@@ -104,7 +105,7 @@ ReplySchema skillReplySchema(int maxTokens)
                                        object({{QStringLiteral("path"),
                                                 QJsonObject{{QStringLiteral("type"), QStringLiteral("string")},
                                                             {QStringLiteral("pattern"), kFilePathPattern}}},
-                                               {QStringLiteral("content"), text(1, budget / 16)}},
+                                               {QStringLiteral("content"), text(1, budget / 20)}},
                                               {QStringLiteral("path"), QStringLiteral("content")})}});
     }
     return schemaNamed(QStringLiteral("skill"), object(properties, required));

@@ -1,4 +1,5 @@
 #include "ScriptedHttpServer.h"
+#include "SkippedChecks.h"
 #include "llm/LocalRuntime.h"
 
 #include <QJsonArray>
@@ -192,12 +193,14 @@ private Q_SLOTS:
     {
         ScriptedHttpServer server;
         QVERIFY(server.listen());
-        server.route("POST", "/v1/chat/completions",
-                     ScriptedResponse::streamed(
-                         {"data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"A kernel \"}}]}\n\n",
-                          "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"runs on the GPU.\"},\"finish_reason\":\"stop\"}]}\n\n",
-                          "data: {\"choices\":[],\"usage\":{\"prompt_tokens\":21,\"completion_tokens\":7}}\n\ndata: [DONE]\n\n"},
-                         10));
+        server.route(
+            "POST", "/v1/chat/completions",
+            ScriptedResponse::streamed(
+                {"data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"A kernel \"}}]}\n\n",
+                 "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"runs on the "
+                 "GPU.\"},\"finish_reason\":\"stop\"}]}\n\n",
+                 "data: {\"choices\":[],\"usage\":{\"prompt_tokens\":21,\"completion_tokens\":7}}\n\ndata: [DONE]\n\n"},
+                10));
         QProcessEnvironment env = environment();
         env.insert(QStringLiteral("GENERIC_BASE_URL"), server.baseUrl().toString() + QStringLiteral("/v1"));
         const Result r = run({QStringLiteral("chat"), QStringLiteral("--model"), QStringLiteral("generic:tiny"),
@@ -232,5 +235,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCli)
+SF_TEST_GUILESS_MAIN(TestCli)
 #include "test_cli.moc"

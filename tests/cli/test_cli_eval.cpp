@@ -1,5 +1,6 @@
 #include "ChatReplies.h"
 #include "ScriptedHttpServer.h"
+#include "SkippedChecks.h"
 
 #include <QDir>
 #include <QFile>
@@ -7,11 +8,14 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QMap>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QSet>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+#include <memory>
 
 using namespace sf::test;
 
@@ -44,6 +48,13 @@ QList<QByteArray> resultLines(const QString &runDir)
     QList<QByteArray> lines = file.readAll().split('\n');
     lines.removeAll(QByteArray());
     return lines;
+}
+
+void writeFile(const QString &path, const QByteArray &content)
+{
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(content);
 }
 
 } // namespace
@@ -209,12 +220,21 @@ private Q_SLOTS:
                                            .toObject();
         QCOMPARE(comparison.value(QStringLiteral("lift")).toDouble(), 1.0);
         QCOMPARE(comparison.value(QStringLiteral("only_with_skill")).toInt(), 6);
+        // The lift's 95% interval (Newcombe's paired score interval) bounds it: with six pairs all flipped one way
+        // its low end is above zero but, six pairs being few, well below the lift of 1 at its high end.
+        const QJsonObject liftCi = comparison.value(QStringLiteral("lift_ci95")).toObject();
+        QVERIFY2(liftCi.value(QStringLiteral("low")).isDouble() && liftCi.value(QStringLiteral("high")).isDouble(),
+                 QJsonDocument(comparison).toJson().constData());
+        const double low = liftCi.value(QStringLiteral("low")).toDouble();
+        const double high = liftCi.value(QStringLiteral("high")).toDouble();
+        QVERIFY2(0 < low && low < 1.0 && high == 1.0, QJsonDocument(liftCi).toJson().constData());
         // Six pairs, all flipped to pass: a clear direction, but under the default minimum of ten pairs.
         const QJsonObject verdicts = json.value(QStringLiteral("verdicts")).toObject();
         QCOMPARE(verdicts.value(QStringLiteral("thresholds")).toObject().value(QStringLiteral("min_pairs")).toInt(),
                  10);
         const QJsonObject verdict = verdicts.value(QStringLiteral("models")).toArray().first().toObject();
         QCOMPARE(verdict.value(QStringLiteral("verdict")).toString(), QStringLiteral("cant_tell"));
+        QCOMPARE(verdict.value(QStringLiteral("lift_ci95")).toObject(), liftCi); // the interval the verdict weighed
         // The arms' prompts differ only by the skill, and the skill's text reached no baseline item.
         const QJsonObject contamination = json.value(QStringLiteral("contamination")).toObject();
         QVERIFY(contamination.value(QStringLiteral("prompts_identical_but_for_the_skill")).toBool());
@@ -325,6 +345,89 @@ private Q_SLOTS:
         QVERIFY2(r.out.contains(QStringLiteral("can't tell yet under 5 paired cases")), qPrintable(r.out));
     }
 
+    void overrideCaseRepeats_makesRunsApplyToEveryCase_elseTheCasesOwnRepeatsWin()
+    {
+        m_server.routeHandler("POST", "/v1/chat/completions",
+                              [](const RecordedRequest &r) { return skillFollower(r); });
+        const QString suite = m_dir.filePath(QStringLiteral("own-repeats.json"));
+        writeFile(suite, R"([
+            {"id": "a", "input": "Normalize x", "expected": {"contains": "USE-RMSNORM-EPS"}, "repeats": 3},
+            {"id": "b", "input": "Normalize y", "expected": {"contains": "USE-RMSNORM-EPS"}}])");
+        // The repeats each case ran, per arm: {case: {arm: repeats}}.
+        auto repeatsRun = [](const QString &runDir) {
+            QMap<QString, QMap<QString, int>> repeats;
+            for (const QByteArray &line : resultLines(runDir)) {
+                const QJsonObject o = QJsonDocument::fromJson(line).object();
+                ++repeats[o.value(QStringLiteral("case")).toString()][o.value(QStringLiteral("arm")).toString()];
+            }
+            return repeats;
+        };
+        const QStringList base{QStringLiteral("eval"),       m_skill,
+                               QStringLiteral("--tests"),    suite,
+                               QStringLiteral("--model"),    QStringLiteral("generic:student"),
+                               QStringLiteral("--runs"),     QStringLiteral("1"),
+                               QStringLiteral("--no-tools"), QStringLiteral("--json"),
+                               QStringLiteral("--out")};
+
+        // Without the flag the case's own "repeats": 3 wins over --runs 1: 2 arms x (3 + 1) items.
+        Result r = run(base + QStringList{m_dir.filePath(QStringLiteral("runs-own-repeats"))});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY2(r.err.contains(QStringLiteral(": 8 items (0 already done)")), qPrintable(r.err));
+        QJsonObject json = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        auto parameters = [&json] {
+            return json.value(QStringLiteral("run")).toObject().value(QStringLiteral("parameters")).toObject();
+        };
+        QCOMPARE(parameters().value(QStringLiteral("runs_for_every_case")).toBool(true), false);
+        QMap<QString, QMap<QString, int>> repeats = repeatsRun(json.value(QStringLiteral("run_dir")).toString());
+        for (const QString &arm : {QStringLiteral("baseline"), QStringLiteral("with_skill")}) {
+            QCOMPARE(repeats.value(QStringLiteral("a")).value(arm), 3);
+            QCOMPARE(repeats.value(QStringLiteral("b")).value(arm), 1);
+        }
+
+        // With it, --runs 1 holds for every case: one repeat per case and arm; run.json keeps the choice for --resume.
+        r = run(base + QStringList{m_dir.filePath(QStringLiteral("runs-override-repeats")),
+                                   QStringLiteral("--override-case-repeats")});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY2(r.err.contains(QStringLiteral(": 4 items (0 already done)")), qPrintable(r.err));
+        json = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        QCOMPARE(parameters().value(QStringLiteral("runs_for_every_case")).toBool(false), true);
+        const QString runDir = json.value(QStringLiteral("run_dir")).toString();
+        QCOMPARE(resultLines(runDir).size(), 4);
+        repeats = repeatsRun(runDir);
+        for (const QString &caseId : {QStringLiteral("a"), QStringLiteral("b")})
+            for (const QString &arm : {QStringLiteral("baseline"), QStringLiteral("with_skill")})
+                QCOMPARE(repeats.value(caseId).value(arm), 1);
+    }
+
+    void judgeGradedSuiteWithoutJudge_saysSoBeforeTheFirstItem()
+    {
+        m_server.routeHandler("POST", "/v1/chat/completions",
+                              [](const RecordedRequest &r) { return skillFollower(r); });
+        // skill-creator's evals with expected_output alone: only a judge model can grade them.
+        const QString suite = m_dir.filePath(QStringLiteral("expected-output.json"));
+        writeFile(suite, R"({"skill_name": "rmsnorm", "evals": [
+            {"id": 1, "prompt": "Normalize x", "expected_output": "An answer that reads USE-RMSNORM-EPS"},
+            {"id": 2, "prompt": "Normalize y", "expected_output": "An answer that reads USE-RMSNORM-EPS"}]})");
+        const qsizetype requestsBefore = m_server.requests().size();
+        const Result r = run({QStringLiteral("eval"), m_skill, QStringLiteral("--tests"), suite,
+                              QStringLiteral("--model"), QStringLiteral("generic:student"), QStringLiteral("--runs"),
+                              QStringLiteral("1"), QStringLiteral("--no-tools"), QStringLiteral("--out"),
+                              m_dir.filePath(QStringLiteral("runs-no-judge"))});
+        QVERIFY2(r.exitCode != 2, qPrintable(r.err));             // the run went ahead
+        QCOMPARE(m_server.requests().size() - requestsBefore, 4); // the students' items; no judge was asked
+        const QString note = QStringLiteral("note: 2 of the suite's 2 cases are graded by a judge model (skill-creator "
+                                            "expectations or expected_output, llm_judge checks) and none was given: "
+                                            "those checks will be \"not available\". Choose one with --judge MODEL.\n");
+        const qsizetype noteAt = r.err.indexOf(note);
+        QVERIFY2(noteAt >= 0, qPrintable(r.err));
+        // Once, before the run: the first item's progress line comes after it.
+        QCOMPARE(r.err.count(QStringLiteral("graded by a judge model")), 1);
+        const qsizetype firstItemAt = r.err.indexOf(QRegularExpression(
+            QStringLiteral("^generic:student (baseline|with_skill) "), QRegularExpression::MultilineOption));
+        QVERIFY2(firstItemAt >= 0, qPrintable(r.err));
+        QVERIFY2(noteAt < firstItemAt, qPrintable(r.err));
+    }
+
     void badSuite_isBadUsage_namingFileAndLine()
     {
         const QString broken = m_dir.filePath(QStringLiteral("broken.json"));
@@ -430,6 +533,36 @@ private Q_SLOTS:
         QVERIFY2(r.err.contains(QStringLiteral("heavy work on: this machine, as run.json records")), qPrintable(r.err));
     }
 
+    void runsExport_ofARunAnotherProcessIsWriting_isNotRefusedByTheWriterLock()
+    {
+        // The first item answers at once; the next ones take long, so the eval holds the run's writer lock while
+        // `runs export` reads it.
+        auto answered = std::make_shared<int>(0);
+        m_server.routeHandler("POST", "/v1/chat/completions", [answered](const RecordedRequest &r) {
+            return skillFollower(r, (*answered)++ ? 60000 : 0);
+        });
+        const QString runs = m_dir.filePath(QStringLiteral("runs-export-while-written"));
+        QProcess process;
+        startProcess(process, evalArguments(runs, {QStringLiteral("--concurrency"), QStringLiteral("1")}));
+        QTRY_VERIFY_WITH_TIMEOUT(!QDir(runs).entryList(QDir::Dirs | QDir::NoDotAndDotDot).isEmpty(), 20000);
+        const QString runDir = QDir(runs).filePath(QDir(runs).entryList(QDir::Dirs | QDir::NoDotAndDotDot).first());
+        QTRY_COMPARE_WITH_TIMEOUT(resultLines(runDir).size(), 1, 20000);
+
+        const QString batch = m_dir.filePath(QStringLiteral("upskill-while-written"));
+        const Result r = run({QStringLiteral("runs"), QStringLiteral("export"), runDir, QStringLiteral("--to"),
+                              QStringLiteral("upskill"), QStringLiteral("-o"), batch});
+        const bool writerStillRunning = process.state() == QProcess::Running;
+        process.kill();
+        QVERIFY(process.waitForFinished(10000));
+        QVERIFY2(writerStillRunning, "the eval finished before the export could overlap it");
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY2(!r.err.contains(QStringLiteral("is being written")), qPrintable(r.err));
+        // What the run holds so far: its one finished item, as one upskill run.
+        QVERIFY(QFile::exists(batch + QStringLiteral("/batch_summary.json")));
+        QVERIFY(QFile::exists(batch + QStringLiteral("/run_1/run_result.json")));
+        QVERIFY(!QFile::exists(batch + QStringLiteral("/run_2")));
+    }
+
     void killedMidRun_thenResume_yieldsTheFullMatrixExactlyOnce()
     {
         m_server.routeHandler("POST", "/v1/chat/completions",
@@ -478,5 +611,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCliEval)
+SF_TEST_GUILESS_MAIN(TestCliEval)
 #include "test_cli_eval.moc"

@@ -2,6 +2,7 @@
 // Anthropic and OpenAI endpoints, each request priced by the shipped tables at its own rates; the spending cap; and a
 // student no table prices, said to be unknown with where a price goes.
 #include "ScriptedHttpServer.h"
+#include "SkippedChecks.h"
 
 #include <QDir>
 #include <QFile>
@@ -275,5 +276,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCliEvalCost)
+SF_TEST_GUILESS_MAIN(TestCliEvalCost)
 #include "test_cli_eval_cost.moc"

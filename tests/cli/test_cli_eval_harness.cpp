@@ -130,9 +130,9 @@ private Q_SLOTS:
     {
         const Result<AgentCliBinary> found = findAgentCli(Harness::ClaudeCode, {});
         if (!found)
-            SF_SKIP(found.error.toUtf8());
+            SF_SKIP_BECAUSE(found.error);
         if (!sandboxAvailable())
-            SF_SKIP("no bubblewrap sandbox here");
+            QSKIP("no bubblewrap sandbox here");
         m_claude = found.value->path;
         write(skillDir() + u"/SKILL.md"_s,
               "---\nname: csv-tidy\ndescription: Tidies CSV files. Use when asked to tidy a CSV file.\n---\n\n"

@@ -1,6 +1,7 @@
 // `skillforge generate` as a user runs it: the real executable, a scripted teacher over real HTTP.
 #include "ChatReplies.h"
 #include "ScriptedHttpServer.h"
+#include "SkippedChecks.h"
 
 #include <QDir>
 #include <QFile>
@@ -123,6 +124,61 @@ private Q_SLOTS:
         QCOMPARE(result.value(u"name"_s).toString(), u"fused-rmsnorm"_s);
         QVERIFY(QFile::exists(
             out.filePath(u"fused-rmsnorm/.versions/"_s + result.value(u"version"_s).toString() + u"/prompt.json"_s)));
+    }
+
+    // What the teacher cost, from the table's prices: a priced model's dollars; an unpriced one never $0.
+    void generate_printsTheTeachersCost_pricedOrUnknown()
+    {
+        QTemporaryDir out;
+        m_server.route("POST", "/v1/chat/completions", ScriptedResponse::json(200, openAiReply(kSkillReply)));
+        // gpt-4.1-mini: $0.40 per million input and $1.60 per million output tokens; 700 in, 90 out.
+        const Run priced = run({u"generate"_s, u"--task"_s, u"t"_s, u"--teacher"_s, u"openai:gpt-4.1-mini"_s,
+                                u"--out"_s, out.filePath(u"priced"_s), u"--json"_s},
+                               out.path());
+        QVERIFY2(priced.exitCode == 0, qPrintable(priced.err));
+        QVERIFY2(priced.err.contains(u"[openai:gpt-4.1-mini] 1 call(s), 700 input + 90 output tokens, $0.0004,"_s),
+                 qPrintable(priced.err));
+        const QJsonObject json = QJsonDocument::fromJson(priced.out.toUtf8()).object();
+        QVERIFY(qAbs(json.value(u"cost_usd"_s).toDouble() - 0.000424) < 1e-9);
+
+        const Run unpriced = run({u"generate"_s, u"--task"_s, u"t"_s, u"--teacher"_s, u"openai:teacher"_s, u"--out"_s,
+                                  out.filePath(u"unpriced"_s), u"--json"_s},
+                                 out.path());
+        QVERIFY2(unpriced.exitCode == 0, qPrintable(unpriced.err));
+        QVERIFY2(unpriced.err.contains(u"700 input + 90 output tokens, price unknown"_s), qPrintable(unpriced.err));
+        QVERIFY(QJsonDocument::fromJson(unpriced.out.toUtf8()).object().value(u"cost_usd"_s).isNull());
+    }
+
+    // --reply-format json holds the teacher's reply to a JSON schema the provider enforces; files asks for none.
+    void generate_replyFormat_jsonSendsTheSchema_filesDoesNot_otherIsBadUsage()
+    {
+        QTemporaryDir out;
+        m_server.route("POST", "/v1/chat/completions",
+                       ScriptedResponse::json(200, openAiReply(u"{\"name\": \"fused-rmsnorm\", \"description\": "
+                                                               u"\"Writes fused RMSNorm kernels. Use when asked.\", "
+                                                               u"\"body\": \"# Fused RMSNorm\", \"files\": []}"_s)));
+        qsizetype before = m_server.requests().size();
+        const Run json = run({u"generate"_s, u"--task"_s, u"t"_s, u"--teacher"_s, u"openai:teacher"_s, u"--out"_s,
+                              out.filePath(u"json"_s), u"--reply-format"_s, u"json"_s},
+                             out.path());
+        QVERIFY2(json.exitCode == 0, qPrintable(json.err));
+        const QJsonObject sent = QJsonDocument::fromJson(m_server.requests().at(before).body).object();
+        QCOMPARE(sent.value(u"response_format"_s).toObject().value(u"type"_s).toString(), u"json_schema"_s);
+        QVERIFY(QFile::exists(out.filePath(u"json/fused-rmsnorm/SKILL.md"_s)));
+
+        m_server.route("POST", "/v1/chat/completions", ScriptedResponse::json(200, openAiReply(kSkillReply)));
+        before = m_server.requests().size();
+        const Run files = run({u"generate"_s, u"--task"_s, u"t"_s, u"--teacher"_s, u"openai:teacher"_s, u"--out"_s,
+                               out.filePath(u"files"_s), u"--reply-format"_s, u"files"_s},
+                              out.path());
+        QVERIFY2(files.exitCode == 0, qPrintable(files.err));
+        QVERIFY(!QJsonDocument::fromJson(m_server.requests().at(before).body).object().contains(u"response_format"_s));
+
+        const Run bogus = run({u"generate"_s, u"--task"_s, u"t"_s, u"--teacher"_s, u"openai:teacher"_s, u"--out"_s,
+                               out.path(), u"--reply-format"_s, u"bogus"_s},
+                              out.path());
+        QCOMPARE(bogus.exitCode, 2);
+        QVERIFY2(bogus.err.contains(u"--reply-format must be auto, files or json"_s), qPrintable(bogus.err));
     }
 
     void generate_teacherFails_exitsOneWithTheServersMessage()
@@ -263,6 +319,83 @@ private Q_SLOTS:
         QVERIFY2(bad.err.contains(u"--student"_s), qPrintable(bad.err));
     }
 
+    // The chain stops at the first step that fails, says which, and keeps what the steps before it made.
+    void generate_chain_stopsAtTheFailingStepAndKeepsWhatWasMade_data()
+    {
+        QTest::addColumn<QString>("failing"); // which model call fails: skill, tests, student or refine
+        QTest::addColumn<int>("exitCode");
+        QTest::addColumn<QString>("lastHeading"); // the last step begun
+        QTest::addColumn<QString>("stopped");     // what the chain says when it stops
+        QTest::addColumn<bool>("skillKept");
+        QTest::addColumn<bool>("testsKept");
+        QTest::addColumn<bool>("runKept");
+        QTest::newRow("step 1, the skill")
+            << u"skill"_s << 1 << u"== Step 1 of 3"_s << u"Incorrect API key"_s << false << false << false;
+        QTest::newRow("step 2, the tests")
+            << u"tests"_s << 1 << u"== Step 2 of 3"_s
+            << u"stopped after step 2, the evaluation (exit 1); the skill is kept"_s << true << false << false;
+        QTest::newRow("step 2, the evaluation")
+            << u"student"_s << 3 << u"== Step 2 of 3"_s
+            << u"stopped after step 2, the evaluation (exit 3); the skill is kept"_s << true << true << true;
+        QTest::newRow("step 3, refine") << u"refine"_s << 1 << u"== Step 3 of 3"_s
+                                        << u"step 3, refine, ended with exit 1; the skill's versions are kept"_s << true
+                                        << true << true;
+    }
+
+    void generate_chain_stopsAtTheFailingStepAndKeepsWhatWasMade()
+    {
+        QFETCH(QString, failing);
+        QFETCH(int, exitCode);
+        QFETCH(QString, lastHeading);
+        QFETCH(QString, stopped);
+        QFETCH(bool, skillKept);
+        QFETCH(bool, testsKept);
+        QFETCH(bool, runKept);
+        QTemporaryDir project;
+        QFile file(project.filePath(u"skillforge.json"_s));
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(R"({"format_version": 1, "name": "p"})");
+        file.close();
+        const ScriptedResponse refused =
+            ScriptedResponse::json(401, R"({"error":{"message":"Incorrect API key provided"}})");
+        auto skillsWritten = std::make_shared<int>(0);
+        m_server.routeHandler("POST", "/v1/chat/completions", [=](const RecordedRequest &request) {
+            if (QJsonDocument::fromJson(request.body).object().value(u"model"_s).toString() != u"teacher"_s)
+                return failing == u"student"_s ? refused : ScriptedResponse::json(200, openAiReply(u"?"_s));
+            if (request.body.contains("You write test cases that measure")) {
+                if (failing == u"tests"_s)
+                    return refused;
+                return ScriptedResponse::json(
+                    200, openAiReply(u"{\"cases\": [{\"input\": \"go\", \"expected\": {\"contains\": "
+                                     u"[\"PASS-TOKEN\"]}}]}"_s));
+            }
+            if ((*skillsWritten)++ == 0 ? failing == u"skill"_s : failing == u"refine"_s)
+                return refused;
+            return ScriptedResponse::json(200, openAiReply(u"=== FILE: SKILL.md ===\n---\nname: demo\ndescription: "
+                                                           u"The demo task. Use when asked.\n---\nSay OLD.\n"_s));
+        });
+
+        const Run r = run({u"generate"_s, u"--task"_s, u"The demo task"_s, u"--teacher"_s, u"openai:teacher"_s,
+                           u"--refine"_s, u"--student"_s, u"openai:student"_s},
+                          project.path());
+        QCOMPARE(r.exitCode, exitCode);
+        QVERIFY2(r.err.contains(lastHeading), qPrintable(r.err));
+        const QStringList headings{u"== Step 1 of 3"_s, u"== Step 2 of 3"_s, u"== Step 3 of 3"_s};
+        for (qsizetype i = headings.indexOf(lastHeading) + 1; i < headings.size(); ++i)
+            QVERIFY2(!r.err.contains(headings[i]),
+                     qPrintable(u"went on to %1 after a failure:\n%2"_s.arg(headings[i], r.err)));
+        QVERIFY2(r.err.contains(stopped), qPrintable(r.err));
+        const QString skill = project.filePath(u"skills/demo"_s);
+        QCOMPARE(QFile::exists(skill + u"/SKILL.md"_s), skillKept);
+        QCOMPARE(QFile::exists(skill + u"/evals/evals.json"_s), testsKept);
+        QCOMPARE(!QDir(project.filePath(u"runs"_s)).entryList(QDir::Dirs | QDir::NoDotAndDotDot).isEmpty(), runKept);
+        if (failing == u"refine"_s) { // the evaluated version is what the folder still holds
+            QFile kept(skill + u"/SKILL.md"_s);
+            QVERIFY(kept.open(QIODevice::ReadOnly));
+            QVERIFY(kept.readAll().contains("Say OLD"));
+        }
+    }
+
     void generate_badUsage_exitsTwoAndSaysWhy()
     {
         QTemporaryDir empty;
@@ -279,5 +412,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCliGenerate)
+SF_TEST_GUILESS_MAIN(TestCliGenerate)
 #include "test_cli_generate.moc"

@@ -125,7 +125,7 @@ private Q_SLOTS:
     void check_compilerErrorIsShownWithFileLineAndSource()
     {
         if (!m_haveNvcc)
-            SF_SKIP("nvcc is not installed here");
+            QSKIP("nvcc is not installed here");
         const Result r = run({u"kernel"_s, u"check"_s, u"rmsnorm"_s, u"--candidate"_s, fixture(u"broken_syntax.cu"_s)});
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.out.contains(u"broken_syntax.cu:9: identifier \"undeclared_factor\" is undefined"_s),
@@ -136,7 +136,7 @@ private Q_SLOTS:
     void check_sideStreamCandidateIsRejectedBeforeRunning()
     {
         if (!m_haveNvcc)
-            SF_SKIP("nvcc is not installed here");
+            QSKIP("nvcc is not installed here");
         const Result r =
             run({u"kernel"_s, u"check"_s, u"rmsnorm"_s, u"--candidate"_s, fixture(u"creates_stream.cu"_s)});
         QCOMPARE(r.exitCode, 1);
@@ -147,7 +147,7 @@ private Q_SLOTS:
     void runsRejudge_judgesAgainOnlyTheKernelThatCouldNotRun()
     {
         if (!m_haveNvcc)
-            SF_SKIP("nvcc is not installed here");
+            QSKIP("nvcc is not installed here");
         // The flagship runs kept in docs/flagship, carried as a user carries them to a GPU machine: the inline one
         // judged everything where it was made; in the agentic one a kernel compiled, and waits for a GPU.
         QTemporaryDir carried;

@@ -1,4 +1,5 @@
 #include "ScriptedHttpServer.h"
+#include "SkippedChecks.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -142,5 +143,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCliPrices)
+SF_TEST_GUILESS_MAIN(TestCliPrices)
 #include "test_cli_prices.moc"

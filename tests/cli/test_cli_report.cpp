@@ -1,5 +1,8 @@
+#include "SkippedChecks.h"
+
 #include <QDir>
 #include <QFile>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
@@ -69,6 +72,66 @@ private Q_SLOTS:
         QVERIFY(file.open(QIODevice::ReadOnly));
         const QJsonObject root = QJsonDocument::fromJson(file.readAll()).object();
         QCOMPARE(root.value(QStringLiteral("format")).toString(), QStringLiteral("skillforge-report/1"));
+    }
+
+    void verdictOptions_setTheThresholdsThatDecideEachVerdict()
+    {
+        // skill-v2: four held-out pairs per model, lifts of 1.0 and 0.75 with intervals above zero.
+        QTemporaryDir dir;
+        auto reportVerdicts = [&](const QStringList &options) {
+            const QString path = dir.filePath(QStringLiteral("r.json"));
+            const Result r = run(QStringList{fixtureRun(QStringLiteral("v2")), QStringLiteral("--format"),
+                                             QStringLiteral("json"), QStringLiteral("-o"), path} +
+                                 options);
+            QFile file(path);
+            if (r.exitCode != 0 || !file.open(QIODevice::ReadOnly))
+                return QJsonObject{{QStringLiteral("error"), r.err}};
+            return QJsonDocument::fromJson(file.readAll())
+                .object()
+                .value(QStringLiteral("run"))
+                .toObject()
+                .value(QStringLiteral("verdicts"))
+                .toObject();
+        };
+        auto verdictOf = [](const QJsonObject &verdicts, int model) -> QString {
+            const QJsonObject v = verdicts.value(QStringLiteral("models")).toArray().at(model).toObject();
+            return v.value(QStringLiteral("verdict")).toString() + u' ' +
+                   v.value(QStringLiteral("cut_reason")).toString();
+        };
+        auto thresholds = [](const QJsonObject &verdicts) {
+            const QJsonObject t = verdicts.value(QStringLiteral("thresholds")).toObject();
+            return QStringLiteral("%1 %2")
+                .arg(t.value(QStringLiteral("min_lift")).toDouble())
+                .arg(t.value(QStringLiteral("min_pairs")).toInt());
+        };
+
+        // The settings' defaults (any lift, ten pairs): four pairs are too few for either model.
+        const QJsonObject byDefault = reportVerdicts({});
+        QCOMPARE(thresholds(byDefault), QStringLiteral("0 10"));
+        QCOMPARE(verdictOf(byDefault, 0), QStringLiteral("cant_tell "));
+        QCOMPARE(verdictOf(byDefault, 1), QStringLiteral("cant_tell "));
+
+        // --verdict-min-pairs 3: four pairs now decide, and both lifts are kept.
+        const QJsonObject threePairs = reportVerdicts({QStringLiteral("--verdict-min-pairs"), QStringLiteral("3")});
+        QCOMPARE(thresholds(threePairs), QStringLiteral("0 3"));
+        QCOMPARE(verdictOf(threePairs, 0), QStringLiteral("keep "));
+        QCOMPARE(verdictOf(threePairs, 1), QStringLiteral("keep "));
+        QVERIFY2(threePairs.value(QStringLiteral("rule")).toString().contains(QStringLiteral("under 3 paired cases")),
+                 qPrintable(threePairs.value(QStringLiteral("rule")).toString()));
+
+        // --verdict-min-lift 0.9 as well: the 0.75 lift is now below the minimum and cut; the 1.0 lift is kept.
+        const QJsonObject highBar = reportVerdicts({QStringLiteral("--verdict-min-pairs"), QStringLiteral("3"),
+                                                    QStringLiteral("--verdict-min-lift"), QStringLiteral("0.9")});
+        QCOMPARE(thresholds(highBar), QStringLiteral("0.9 3"));
+        QCOMPARE(verdictOf(highBar, 0), QStringLiteral("keep "));
+        QCOMPARE(verdictOf(highBar, 1), QStringLiteral("cut below_min_lift"));
+
+        // A value out of range is bad usage, not a silent default.
+        const Result bad = run({fixtureRun(QStringLiteral("v2")), QStringLiteral("--format"), QStringLiteral("json"),
+                                QStringLiteral("-o"), dir.filePath(QStringLiteral("bad.json")),
+                                QStringLiteral("--verdict-min-lift"), QStringLiteral("2")});
+        QCOMPARE(bad.exitCode, 2);
+        QVERIFY2(bad.err.contains(QStringLiteral("--verdict-min-lift")), qPrintable(bad.err));
     }
 
     void markdown_printsTheReportAndItsChartImages()
@@ -147,5 +210,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCliReport)
+SF_TEST_GUILESS_MAIN(TestCliReport)
 #include "test_cli_report.moc"

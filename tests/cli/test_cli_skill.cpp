@@ -1,3 +1,5 @@
+#include "SkippedChecks.h"
+
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
@@ -244,5 +246,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCliSkill)
+SF_TEST_GUILESS_MAIN(TestCliSkill)
 #include "test_cli_skill.moc"

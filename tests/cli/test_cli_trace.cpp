@@ -1,3 +1,6 @@
+#include "SkippedChecks.h"
+
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -165,6 +168,48 @@ private Q_SLOTS:
         QVERIFY(r.out.contains(QStringLiteral("> *Thinking:* Check the log first.")));
     }
 
+    void exportAtif_claudeCodeSessionWithASubagent_readsBackWithTheSameTokens()
+    {
+        const QString session = fixture(QStringLiteral("claude-code/nasty-session.jsonl"));
+        const Result r = run({QStringLiteral("trace"), QStringLiteral("export"), session, QStringLiteral("--to"),
+                              QStringLiteral("atif")});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        const QJsonObject atif = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        QCOMPARE(atif.value(QStringLiteral("schema_version")).toString(), QStringLiteral("ATIF-v1.4"));
+        QVERIFY(!atif.value(QStringLiteral("steps")).toArray().isEmpty());
+        const QString exported = m_home.filePath(QStringLiteral("nasty-session.atif.json"));
+        QFile file(exported);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(r.out.toUtf8());
+        file.close();
+
+        // Read back, the trajectory is ATIF and counts the same tokens, threads and tool calls as the session.
+        const Result before =
+            run({QStringLiteral("trace"), QStringLiteral("stats"), session, QStringLiteral("--json")});
+        const Result after =
+            run({QStringLiteral("trace"), QStringLiteral("stats"), exported, QStringLiteral("--json")});
+        QVERIFY2(before.exitCode == 0, qPrintable(before.err));
+        QVERIFY2(after.exitCode == 0, qPrintable(after.err));
+        const QJsonObject original = QJsonDocument::fromJson(before.out.toUtf8()).object();
+        const QJsonObject again = QJsonDocument::fromJson(after.out.toUtf8()).object();
+        QCOMPARE(again.value(QStringLiteral("format")).toString(), QStringLiteral("atif"));
+        QCOMPARE(again.value(QStringLiteral("threads")).toInt(), original.value(QStringLiteral("threads")).toInt());
+        QCOMPARE(again.value(QStringLiteral("threads")).toInt(), 2); // the subagent came along
+        QCOMPARE(again.value(QStringLiteral("tool_calls")).toObject(),
+                 original.value(QStringLiteral("tool_calls")).toObject());
+        const QJsonObject tokens = original.value(QStringLiteral("tokens")).toObject();
+        const QJsonObject tokensAgain = again.value(QStringLiteral("tokens")).toObject();
+        QVERIFY(tokens.value(QStringLiteral("total_input")).toInteger() > 0);
+        for (const QString &kind : {QStringLiteral("total_input"), QStringLiteral("uncached_input"),
+                                    QStringLiteral("cache_read"), QStringLiteral("output")})
+            QCOMPARE(tokensAgain.value(kind).toInteger(), tokens.value(kind).toInteger());
+        // ATIF has one count of cache writes: the 5-minute and 1-hour ones arrive together.
+        QCOMPARE(tokensAgain.value(QStringLiteral("cache_write_5m")).toInteger() +
+                     tokensAgain.value(QStringLiteral("cache_write_1h")).toInteger(),
+                 tokens.value(QStringLiteral("cache_write_5m")).toInteger() +
+                     tokens.value(QStringLiteral("cache_write_1h")).toInteger());
+    }
+
     void export_withoutTarget_exitsTwo()
     {
         const Result r = run({QStringLiteral("trace"), QStringLiteral("export"), kSample});
@@ -177,5 +222,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCliTrace)
+SF_TEST_GUILESS_MAIN(TestCliTrace)
 #include "test_cli_trace.moc"

@@ -1,4 +1,5 @@
 #include "ScriptedHttpServer.h"
+#include "SkippedChecks.h"
 #include "TriggerStudent.h"
 
 #include <QDir>
@@ -133,6 +134,32 @@ private Q_SLOTS:
         QVERIFY2(r.out.contains(u"FAIL should not 1/1  Write operations notes"_s), qPrintable(r.out));
         QVERIFY2(r.out.contains(u"(instead: pdf x1)"_s), qPrintable(r.out));
         QVERIFY2(r.err.contains(u"estimate: 5 trials"_s), qPrintable(r.err));
+    }
+
+    void trigger_defaultCatalogue_listsTheSkillsBesideItWithTheBundledDecoys()
+    {
+        // A project of its own, so the sibling stays out of the other tests' catalogues.
+        const QString skill = m_dir.filePath(u"siblings/skills/cuda-kernels"_s);
+        writeFile(skill + u"/SKILL.md"_s, kSkill);
+        const QByteArray siblingDescription = "Draft release notes from the merged pull requests.";
+        writeFile(m_dir.filePath(u"siblings/skills/release-notes/SKILL.md"_s),
+                  "---\nname: release-notes\ndescription: " + siblingDescription + "\n---\nbody\n");
+        const int before = int(m_server.requests().size());
+        const Result r = run({u"trigger"_s, skill, u"--queries"_s, m_queries, u"--model"_s, u"generic:student"_s,
+                              u"--runs"_s, u"1"_s, u"--json"_s});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY2(r.err.contains(u"(1 skills beside it and "_s), qPrintable(r.err));
+        const QJsonArray catalogue = QJsonDocument::fromJson(r.out.toUtf8())["catalogue"_L1].toArray();
+        QVERIFY(catalogue.contains(u"cuda-kernels"_s));
+        QVERIFY(catalogue.contains(u"release-notes"_s)); // beside it
+        QVERIFY(catalogue.contains(u"pdf"_s));           // a bundled decoy
+        // Every trial lists the sibling to the student.
+        const auto requests = m_server.requests().mid(before);
+        QCOMPARE(requests.size(), 5);
+        for (const RecordedRequest &request : requests) {
+            const QString system = QJsonDocument::fromJson(request.body)["messages"_L1][0]["content"_L1].toString();
+            QVERIFY2(system.contains(QString::fromUtf8(siblingDescription)), qPrintable(system));
+        }
     }
 
     void trigger_catalogueFolder_listsExactlyThoseSkillsInEveryTrial()
@@ -285,5 +312,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCliTrigger)
+SF_TEST_GUILESS_MAIN(TestCliTrigger)
 #include "test_cli_trigger.moc"

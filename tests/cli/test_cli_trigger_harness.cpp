@@ -96,7 +96,8 @@ private:
     {
         const QString cli = qEnvironmentVariable(cliVariable);
         if (cli.isEmpty())
-            SF_SKIP(QByteArray(cliVariable) + " is not set: run scripts/setup-agent-clis and export what it prints");
+            SF_SKIP_BECAUSE(QByteArray(QByteArray(cliVariable) +
+                                       " is not set: run scripts/setup-agent-clis and export what it prints"));
         const Result r = run({u"trigger"_s, m_skill, u"--queries"_s, m_queries, u"--model"_s, model, u"--runs"_s,
                               u"1"_s, u"--harness"_s, harness, u"--harness-cli"_s, cli, u"--json"_s});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));

@@ -6,8 +6,6 @@
 #include <QProcess>
 #include <QProcessEnvironment>
 #include <QTemporaryDir>
-#include <cstdio>
-#include <cstdlib>
 
 namespace sf::test {
 
@@ -17,17 +15,15 @@ inline QString slurmConf()
     return QProcessEnvironment::systemEnvironment().value(QStringLiteral("SLURM_CONF"));
 }
 
-/// Exits 77 (skipped) with a message when there is no cluster to test against.
-inline void requireSlurmCluster()
+/// Why there is no cluster to test against, or empty when the fixture started one.
+inline QString missingSlurmCluster()
 {
     const QString conf = slurmConf();
-    if (conf.isEmpty() || !QFileInfo::exists(conf)) {
-        std::fprintf(stderr,
-                     "SKIP: no Slurm cluster (SLURM_CONF '%s' does not exist: the cluster_slurm_start "
-                     "fixture did not start one; scripts/setup installs slurmctld, slurmd and munge)\n",
-                     qPrintable(conf));
-        std::exit(77);
-    }
+    if (!conf.isEmpty() && QFileInfo::exists(conf))
+        return {};
+    return QStringLiteral("no Slurm cluster (SLURM_CONF '%1' does not exist: the cluster_slurm_start fixture did not "
+                          "start one; scripts/setup installs slurmctld, slurmd and munge)")
+        .arg(conf);
 }
 
 /// Options for the test cluster: results in @p shared, the skillforge under test on the node, fast polling.

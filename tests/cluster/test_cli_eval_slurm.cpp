@@ -1,6 +1,7 @@
 #include "ChatReplies.h"
 #include "RunOutcomes.h"
 #include "ScriptedHttpServer.h"
+#include "SkippedChecks.h"
 
 #include <QDir>
 #include <QDirIterator>
@@ -12,8 +13,6 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
-#include <cstdio>
-#include <cstdlib>
 
 using namespace sf::test;
 
@@ -355,13 +354,10 @@ private Q_SLOTS:
 int main(int argc, char **argv)
 {
     QCoreApplication app(argc, argv);
-    const QString conf = slurmConf();
-    if (conf.isEmpty() || !QFileInfo::exists(conf)) {
-        std::fprintf(stderr, "SKIP: no Slurm cluster (SLURM_CONF '%s' does not exist)\n", qPrintable(conf));
-        return 77;
-    }
+    if (const QString conf = slurmConf(); conf.isEmpty() || !QFileInfo::exists(conf))
+        return sf::test::skipAll(QStringLiteral("no Slurm cluster (SLURM_CONF '%1' does not exist)").arg(conf));
     TestCliEvalSlurm test;
-    return QTest::qExec(&test, argc, argv);
+    return sf::test::execCountingSkips(&test, argc, argv);
 }
 
 #include "test_cli_eval_slurm.moc"

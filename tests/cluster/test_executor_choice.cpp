@@ -1,3 +1,4 @@
+#include "SkippedChecks.h"
 #include "cluster/EvalLaunch.h"
 #include "cluster/ExecutorChoice.h"
 #include "eval/RunStore.h"
@@ -138,5 +139,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestExecutorChoice)
+SF_TEST_GUILESS_MAIN(TestExecutorChoice)
 #include "test_executor_choice.moc"

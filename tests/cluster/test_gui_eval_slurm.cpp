@@ -1,6 +1,7 @@
 #include "ChatReplies.h"
-#include "ScriptedHttpServer.h"
 #include "RunOutcomes.h"
+#include "ScriptedHttpServer.h"
+#include "SkippedChecks.h"
 #include "SlurmTestCluster.h"
 #include "cluster/EvalLaunch.h"
 #include "eval/SandboxCommand.h"
@@ -150,9 +151,10 @@ private Q_SLOTS:
 int main(int argc, char **argv)
 {
     QCoreApplication app(argc, argv);
-    requireSlurmCluster();
+    if (const QString why = missingSlurmCluster(); !why.isEmpty())
+        return sf::test::skipAll(why);
     TestGuiEvalSlurm test;
-    return QTest::qExec(&test, argc, argv);
+    return sf::test::execCountingSkips(&test, argc, argv);
 }
 
 #include "test_gui_eval_slurm.moc"

@@ -1,3 +1,4 @@
+#include "SkippedChecks.h"
 #include "SlurmTestCluster.h"
 #include "cluster/JobRunner.h"
 #include "cluster/SlurmJobRunner.h"
@@ -192,9 +193,10 @@ private Q_SLOTS:
 int main(int argc, char **argv)
 {
     QCoreApplication app(argc, argv);
-    requireSlurmCluster();
+    if (const QString why = missingSlurmCluster(); !why.isEmpty())
+        return sf::test::skipAll(why);
     TestSlurmJobRunner test;
-    return QTest::qExec(&test, argc, argv);
+    return sf::test::execCountingSkips(&test, argc, argv);
 }
 
 #include "test_slurm_job_runner.moc"

@@ -1,3 +1,4 @@
+#include "SkippedChecks.h"
 #include "cluster/SlurmText.h"
 
 #include <QTest>
@@ -70,5 +71,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestSlurmText)
+SF_TEST_GUILESS_MAIN(TestSlurmText)
 #include "test_slurm_text.moc"

@@ -1,3 +1,4 @@
+#include "SkippedChecks.h"
 #include "SlurmTestCluster.h"
 
 #include <QTest>
@@ -33,9 +34,10 @@ private Q_SLOTS:
 int main(int argc, char **argv)
 {
     QCoreApplication app(argc, argv);
-    requireSlurmCluster();
+    if (const QString why = missingSlurmCluster(); !why.isEmpty())
+        return sf::test::skipAll(why);
     TestSlurmTimeLimit test;
-    return QTest::qExec(&test, argc, argv);
+    return sf::test::execCountingSkips(&test, argc, argv);
 }
 
 #include "test_slurm_time_limit.moc"

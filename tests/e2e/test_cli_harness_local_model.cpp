@@ -54,11 +54,11 @@ private:
         // SKILLFORGE_TEST_KEEP=1 keeps the run folders (door records, the CLI's session) to read after a failure.
         m_dir.setAutoRemove(qEnvironmentVariableIsEmpty("SKILLFORGE_TEST_KEEP"));
         if (!LocalRuntime::isInstalled())
-            SF_SKIP("the local model is not installed (scripts/setup-local-model)");
+            QSKIP("the local model is not installed (scripts/setup-local-model)");
         if (const Result<AgentCliBinary> cli = findAgentCli(harness, {}); !cli)
-            SF_SKIP(cli.error.toUtf8());
+            SF_SKIP_BECAUSE(cli.error);
         if (!sandboxAvailable())
-            SF_SKIP("no bubblewrap sandbox here");
+            QSKIP("no bubblewrap sandbox here");
         const QString skill = m_dir.filePath(u"skills/answer-style"_s);
         write(skill + u"/SKILL.md"_s,
               "---\nname: answer-style\ndescription: How to answer arithmetic questions. Use for any sum.\n---\n\n"

@@ -1,5 +1,6 @@
 // `skillforge eval` on the real embedded model while its llama-server is killed, stopped, or cannot start: a crash
 // or a hang costs no item, and a server that cannot stay up ends the run with one message and a --resume line.
+#include "SkippedChecks.h"
 #include "common/ChildProcess.h"
 #include "llm/LocalRuntime.h"
 
@@ -188,5 +189,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestLocalModelFaults)
+SF_TEST_GUILESS_MAIN(TestLocalModelFaults)
 #include "test_local_model_faults.moc"

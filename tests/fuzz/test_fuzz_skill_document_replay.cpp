@@ -1,4 +1,5 @@
 #include "FuzzSkillDocument.h"
+#include "SkippedChecks.h"
 
 #include <QDir>
 #include <QFile>
@@ -115,5 +116,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestFuzzSkillDocumentReplay)
+SF_TEST_GUILESS_MAIN(TestFuzzSkillDocumentReplay)
 #include "test_fuzz_skill_document_replay.moc"

@@ -1,4 +1,5 @@
 #include "FuzzTraceImport.h"
+#include "SkippedChecks.h"
 #include "trace/TraceImport.h"
 
 #include <QDir>
@@ -111,5 +112,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestFuzzTraceImportReplay)
+SF_TEST_GUILESS_MAIN(TestFuzzTraceImportReplay)
 #include "test_fuzz_trace_import_replay.moc"

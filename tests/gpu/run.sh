@@ -24,7 +24,8 @@
 #   SKILLFORGE      a skillforge binary (default: the carried build/gpu-carry/skillforge-cli.tar.xz)
 #   FLAGSHIP_RUNS   the runs to rejudge (default build/gpu-carry/flagship-runs)
 #   HANG_TIMEOUT_S  the hanging candidate's limit (60)
-# Exit codes: 0 every case as expected, 1 some case not as expected, 77 no GPU here (skipped).
+# Exit codes: 0 every case as expected, 1 some case not as expected or a listed GPU the runner cannot use,
+# 77 no GPU here (skipped).
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 out="${OUT_DIR:-$root/build/gpu}"
@@ -103,7 +104,11 @@ if [ -z "$runner" ]; then
     runner="$out/skillforge-kernel-runner"
   fi
 fi
-"$runner" device || exit 77
+# nvidia-smi listed a GPU above: a runner that cannot use it is broken, not a machine without a GPU.
+if ! "$runner" device; then
+  echo "FAIL: nvidia-smi lists a GPU, but the kernel runner cannot use it ($runner device failed)"
+  exit 1
+fi
 
 # ---- candidates and baselines, built as KernelBuilder builds them
 flags=(-O3 -std=c++17 -shared -Xcompiler -fPIC -cudart shared -lineinfo -gencode "arch=compute_${cap},code=${arch}")

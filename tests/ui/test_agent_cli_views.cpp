@@ -3,6 +3,7 @@
 // and an item's CLI session opened in the Trace view.
 #include "../core/report/AgentCliRun.h"
 #include "MainWindow.h"
+#include "SkippedChecks.h"
 #include "compare/CaseDetailDialog.h"
 #include "compare/CaseMatrixModel.h"
 #include "compare/CompareView.h"
@@ -262,7 +263,7 @@ int main(int argc, char **argv)
 {
     QApplication app(argc, argv);
     TestAgentCliViews test;
-    return QTest::qExec(&test, argc, argv);
+    return sf::test::execCountingSkips(&test, argc, argv);
 }
 
 #include "test_agent_cli_views.moc"

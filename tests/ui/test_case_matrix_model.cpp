@@ -1,4 +1,5 @@
 // The Compare view's table models over core's case matrix and run-to-run diff, on the fixture runs.
+#include "SkippedChecks.h"
 #include "compare/CaseChangesModel.h"
 #include "compare/CaseMatrixModel.h"
 #include "eval/RunAnalysis.h"
@@ -145,5 +146,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestCaseMatrixModel)
+SF_TEST_MAIN(TestCaseMatrixModel)
 #include "test_case_matrix_model.moc"

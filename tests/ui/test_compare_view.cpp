@@ -1,4 +1,5 @@
 // The Compare view as a user drives it, on a project holding the two fixture runs.
+#include "SkippedChecks.h"
 #include "TestFiles.h"
 #include "charts/ChartLegend.h"
 #include "charts/ChartOverlay.h"
@@ -32,9 +33,12 @@
 #include <QClipboard>
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QFile>
 #include <QFileInfo>
 #include <QGuiApplication>
 #include <QImage>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QLineSeries>
 #include <QListWidget>
@@ -522,6 +526,7 @@ private Q_SLOTS:
         const LiftAcrossRuns across = liftAcrossRuns({&second, &first}, view->verdictThresholds());
         QCOMPARE(view->acrossTable()->rowCount(), across.models.size());
         QCOMPARE(view->acrossTable()->horizontalHeaderItem(0)->text(), across.runs[0]->label());
+        int heldOutCells = 0;
         for (int m = 0; m < across.models.size(); ++m) {
             QCOMPARE(view->acrossTable()->verticalHeaderItem(m)->text(), across.models[m]);
             for (int r = 0; r < across.runs.size(); ++r) {
@@ -529,11 +534,15 @@ private Q_SLOTS:
                 QVERIFY(cell);
                 const QString text = view->acrossTable()->item(m, r)->text();
                 QVERIFY2(text.contains(u"· "_s + cell->word()), qPrintable(text));
+                // A cell decided on the held-out cases says so: its lift can differ from the all-cases lift.
+                QVERIFY2(text.endsWith(u" (held-out cases)"_s) == (cell->split == u"heldout"), qPrintable(text));
+                heldOutCells += cell->split == u"heldout" ? 1 : 0;
                 QVERIFY2(text.startsWith(QLocale().toString(cell->lift * 100, 'f', 1)) ||
                              text.startsWith(u'+' + QLocale().toString(cell->lift * 100, 'f', 1)),
                          qPrintable(text));
             }
         }
+        QVERIFY(heldOutCells > 0); // the fixtures' verdicts are decided on held-out cases
         // The trend: one line per model through each run's lift.
         QList<QLineSeries *> lines;
         for (QAbstractSeries *series : view->trendChart()->chart()->series())
@@ -544,6 +553,62 @@ private Q_SLOTS:
             QCOMPARE(lines[m]->count(), 2);
             QCOMPARE(lines[m]->at(1), QPointF(1, across.cells[m][1]->lift * 100));
         }
+    }
+
+    // A run still being written is read again when the view is shown again: its new results are counted.
+    void runStillBeingWritten_shownAgain_isReadAgain_withItsNewResults()
+    {
+        QTemporaryDir folder;
+        const QString live = folder.filePath(u"runs/live"_s);
+        QVERIFY(test::copyTree(kFixtures + u"skill-v1"_s, live));
+        QFile manifestFile(live + u"/run.json"_s);
+        QVERIFY(manifestFile.open(QIODevice::ReadOnly));
+        QJsonObject manifest = QJsonDocument::fromJson(manifestFile.readAll()).object();
+        manifestFile.close();
+        manifest.insert(u"status"_s, u"running"_s);
+        manifest.remove(u"finished_at"_s);
+        QVERIFY(manifestFile.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        manifestFile.write(QJsonDocument(manifest).toJson());
+        manifestFile.close();
+        // The first half of the results written so far; the second half comes while the view is hidden.
+        QFile resultsFile(live + u"/results.jsonl"_s);
+        QVERIFY(resultsFile.open(QIODevice::ReadOnly));
+        const QList<QByteArray> lines = resultsFile.readAll().split('\n');
+        resultsFile.close();
+        QList<QByteArray> results;
+        for (const QByteArray &line : lines)
+            if (!line.trimmed().isEmpty())
+                results.append(line);
+        QCOMPARE(results.size(), 40);
+        const auto writeResults = [&resultsFile, &results](qsizetype from, qsizetype to, QIODevice::OpenMode mode) {
+            QVERIFY(resultsFile.open(mode));
+            for (qsizetype i = from; i < to; ++i)
+                resultsFile.write(results[i] + '\n');
+            resultsFile.close();
+        };
+        writeResults(0, 20, QIODevice::WriteOnly | QIODevice::Truncate);
+        auto project = Project::open(folder.path());
+        QVERIFY(std::holds_alternative<Project>(project));
+        const auto judged = [](const RunAnalysis &run) {
+            int items = 0;
+            for (const ArmSummary &arm : run.summary.arms)
+                items += arm.split == u"all" ? arm.items : 0;
+            return items;
+        };
+
+        CompareView view;
+        view.setProject(&std::get<Project>(project));
+        view.show();
+        QTRY_VERIFY_WITH_TIMEOUT(!view.isBusy() && view.shownRun(), 10000);
+        QCOMPARE(view.shownRun()->manifest.status, u"running"_s);
+        QCOMPARE(view.shownRun()->results.size(), 20);
+        QCOMPARE(judged(*view.shownRun()), 20);
+
+        view.hide();
+        writeResults(20, 40, QIODevice::WriteOnly | QIODevice::Append);
+        view.show();
+        QTRY_COMPARE_WITH_TIMEOUT(view.shownRun()->results.size(), 40, 10000);
+        QCOMPARE(judged(*view.shownRun()), 40);
     }
 
     void comparingTwoRuns_showsBothInTheCharts_andTheChangesTable()
@@ -821,5 +886,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestCompareView)
+SF_TEST_MAIN(TestCompareView)
 #include "test_compare_view.moc"

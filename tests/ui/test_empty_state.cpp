@@ -1,3 +1,4 @@
+#include "SkippedChecks.h"
 #include "common/EmptyState.h"
 
 #include <QFontMetrics>
@@ -44,5 +45,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestEmptyState)
+SF_TEST_MAIN(TestEmptyState)
 #include "test_empty_state.moc"

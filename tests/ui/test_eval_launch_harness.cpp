@@ -3,6 +3,7 @@
 // fit it, and the choice remembered. The CLIs are small scripts answering `--version` as the real ones do.
 #include "FakeSlurmTools.h"
 #include "HarnessChoiceTesting.h"
+#include "SkippedChecks.h"
 #include "agents/AgentCliInstall.h"
 #include "agents/Harness.h"
 #include "llm/ChatClient.h"
@@ -320,7 +321,7 @@ int main(int argc, char **argv)
 {
     QApplication app(argc, argv);
     TestEvalLaunchHarness test;
-    return QTest::qExec(&test, argc, argv);
+    return sf::test::execCountingSkips(&test, argc, argv);
 }
 
 #include "test_eval_launch_harness.moc"

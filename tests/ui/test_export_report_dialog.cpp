@@ -1,9 +1,12 @@
 // The Export Report dialog as a user drives it: a fixture run exported through a job in the Jobs panel.
 #include "../support/TestFiles.h"
 #include "MainWindow.h"
+#include "SkippedChecks.h"
 #include "common/ViewPage.h"
+#include "eval/Verdict.h"
 #include "jobs/Job.h"
 #include "jobs/JobListModel.h"
+#include "project/AppSettings.h"
 #include "project/SampleProject.h"
 #include "report/ExportReportDialog.h"
 
@@ -12,9 +15,12 @@
 #include <QComboBox>
 #include <QDir>
 #include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QMenu>
 #include <QMenuBar>
 #include <QPushButton>
+#include <QScopeGuard>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -81,6 +87,39 @@ private Q_SLOTS:
         QPushButton *open = button(&dialog, QStringLiteral("Open"));
         QVERIFY(open && open->isVisible());
         QVERIFY(exportButton->isEnabled());
+    }
+
+    // The report's verdicts follow the thresholds the user set in Compare (stored in the settings), not the defaults.
+    void exportJson_usesTheVerdictThresholdsInTheSettings()
+    {
+        const VerdictThresholds before = AppSettings().verdictThresholds();
+        VerdictThresholds set;
+        set.minLift = 0.05;
+        set.minPairs = 3;
+        QVERIFY(set.minPairs != VerdictThresholds().minPairs && set.minLift != VerdictThresholds().minLift);
+        AppSettings().setVerdictThresholds(set);
+        const auto restore = qScopeGuard([before] { AppSettings().setVerdictThresholds(before); });
+        QTemporaryDir dir;
+        JobListModel jobs;
+        ExportReportDialog dialog(&jobs);
+        dialog.setRunDir(fixtureRun(QStringLiteral("v1")));
+        dialog.setFormat(ReportFormat::Json);
+        const QString path = dir.filePath(QStringLiteral("report.json"));
+        dialog.setOutputPath(path);
+        QSignalSpy exported(&dialog, &ExportReportDialog::exported);
+        dialog.startExport();
+        QTRY_COMPARE_WITH_TIMEOUT(exported.size(), 1, 60000);
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QJsonParseError error;
+        const QJsonDocument report = QJsonDocument::fromJson(file.readAll(), &error);
+        QVERIFY2(error.error == QJsonParseError::NoError, qPrintable(error.errorString()));
+        const QJsonObject verdicts =
+            report.object().value(QStringLiteral("run")).toObject().value(QStringLiteral("verdicts")).toObject();
+        const QJsonObject thresholds = verdicts.value(QStringLiteral("thresholds")).toObject();
+        QCOMPARE(thresholds.value(QStringLiteral("min_pairs")).toInt(-1), 3);
+        QCOMPARE(thresholds.value(QStringLiteral("min_lift")).toDouble(-1), 0.05);
+        QCOMPARE(verdicts.value(QStringLiteral("rule")).toString(), set.describe());
     }
 
     void exportMarkdownWithCompare_writesChartsBeside()
@@ -187,5 +226,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestExportReportDialog)
+SF_TEST_MAIN(TestExportReportDialog)
 #include "test_export_report_dialog.moc"

@@ -1,6 +1,7 @@
 // The Generate Skill dialog as a user drives it, with a scripted teacher over real HTTP.
 #include "ChatReplies.h"
 #include "ScriptedHttpServer.h"
+#include "SkippedChecks.h"
 #include "generate/GenerateSkillDialog.h"
 #include "generate/SkillGenerator.h"
 #include "jobs/Job.h"
@@ -321,5 +322,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestGenerateSkillDialog)
+SF_TEST_MAIN(TestGenerateSkillDialog)
 #include "test_generate_skill_dialog.moc"

@@ -1,4 +1,5 @@
 // Runs the real executable the way the README's screenshots are made, and checks the pictures.
+#include "SkippedChecks.h"
 #include "TestFiles.h"
 
 #include <QDir>
@@ -136,5 +137,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestGuiScreenshot)
+SF_TEST_GUILESS_MAIN(TestGuiScreenshot)
 #include "test_gui_screenshot.moc"

@@ -1,6 +1,8 @@
 #include "ChatReplies.h"
 #include "FakeSlurmTools.h"
+#include "MainWindow.h"
 #include "ScriptedHttpServer.h"
+#include "SkippedChecks.h"
 #include "common/ExecutorChoiceBox.h"
 #include "eval/EvalSession.h"
 #include "jobs/JobListModel.h"
@@ -12,6 +14,8 @@
 #include "project/Project.h"
 #include "runs/EvalLaunchDialog.h"
 #include "runs/RunsView.h"
+#include "settings/PreferencesDialog.h"
+#include "settings/SlurmPage.h"
 
 #include <QApplication>
 #include <QComboBox>
@@ -19,11 +23,15 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QLabel>
+#include <QLineEdit>
+#include <QMenu>
+#include <QMenuBar>
 #include <QStandardItemModel>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QThreadPool>
+#include <QTimer>
 
 using namespace sf;
 using namespace sf::test;
@@ -339,7 +347,72 @@ private Q_SLOTS:
         QVERIFY2(job->detail().startsWith(QStringLiteral("Slurm refused the job")), qPrintable(job->detail()));
         QVERIFY(!view.isChecking());
     }
+
+    // A check remembers where it ran: the next Kernels view starts on Slurm, where sbatch is found.
+    void kernelsView_checkOnSlurm_theNextViewStartsOnSlurm()
+    {
+        FakeSlurmTools slurm;
+        ScopedPath path(slurm.path());
+        slurm.refuse("sbatch: error: Batch job submission failed: Requested node configuration is not available\n");
+        {
+            KernelsView fresh;
+            QVERIFY(!fresh.executorBox()->choice().isSlurm()); // init() left "local" as the last choice
+        }
+        JobListModel jobs;
+        {
+            KernelsView view;
+            view.setJobs(&jobs);
+            view.selectTask(QStringLiteral("rmsnorm"));
+            QVERIFY(view.loadCandidate(QStringLiteral(SKILLFORGE_SOURCE_DIR "/resources/kernels/rmsnorm/baseline.cu")));
+            view.executorBox()->comboBox()->setCurrentIndex(1);
+            view.checkCandidate();
+            QTRY_COMPARE_WITH_TIMEOUT(jobs.jobAt(0)->state(), Job::State::Failed, 10000); // refused; the choice stays
+        }
+        QCOMPARE(AppSettings().lastExecutor(), QStringLiteral("slurm"));
+        KernelsView next;
+        QVERIFY(next.executorBox()->choice().isSlurm());
+        QCOMPARE(next.executorBox()->comboBox()->currentIndex(), 1);
+    }
+
+    // OK in Preferences (Edit → Preferences…) renames the Kernels view's Slurm entry after the new profile.
+    void preferencesOk_refreshesTheKernelsViewsSlurmEntry()
+    {
+        FakeSlurmTools slurm;
+        ScopedPath path(slurm.path());
+        JobListModel jobs;
+        MainWindow window(&jobs);
+        auto *kernels = window.findChild<KernelsView *>();
+        QVERIFY(kernels);
+        QComboBox *entries = kernels->executorBox()->comboBox();
+        QCOMPARE(entries->itemText(1), QStringLiteral("Slurm cluster (partition debug)"));
+        QAction *preferences = nullptr;
+        for (QAction *menu : window.menuBar()->actions()) {
+            if (menu->menu() && menu->text().remove(u'&') == QStringLiteral("Edit")) {
+                for (QAction *item : menu->menu()->actions()) {
+                    if (item->text().remove(u'&') == QStringLiteral("Preferences…"))
+                        preferences = item;
+                }
+            }
+        }
+        QVERIFY(preferences);
+        bool edited = false;
+        QTimer::singleShot(0, [&] {
+            auto *dialog = qobject_cast<PreferencesDialog *>(QApplication::activeModalWidget());
+            if (!dialog)
+                return;
+            auto *partition = dialog->slurmPage()->findChild<QLineEdit *>(QStringLiteral("partition"));
+            if (partition) {
+                partition->setText(QStringLiteral("gpu"));
+                edited = true;
+            }
+            dialog->accept();
+        });
+        preferences->trigger();
+        QVERIFY(edited);
+        QCOMPARE(AppSettings().slurmProfile().partition, QStringLiteral("gpu"));
+        QCOMPARE(entries->itemText(1), QStringLiteral("Slurm cluster (partition gpu)"));
+    }
 };
 
-QTEST_MAIN(TestHeavyWorkChoice)
+SF_TEST_MAIN(TestHeavyWorkChoice)
 #include "test_heavy_work_choice.moc"

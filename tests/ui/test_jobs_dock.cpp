@@ -1,5 +1,6 @@
 // The Jobs dock as a user meets it (issue 35, item 17): it does not flash for work that ends at once, stays away once
 // closed while the status bar counts the jobs, comes back for a failure or when asked, and its rows are one line.
+#include "SkippedChecks.h"
 #include "common/JobsDock.h"
 #include "common/JobsPanel.h"
 #include "jobs/Job.h"
@@ -145,6 +146,6 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestJobsDock)
+SF_TEST_MAIN(TestJobsDock)
 
 #include "test_jobs_dock.moc"

@@ -1,4 +1,5 @@
 #include "FakeSlurmTools.h"
+#include "SkippedChecks.h"
 #include "cluster/SlurmJobFeed.h"
 #include "cluster/SlurmJobRunner.h"
 #include "common/JobsPanel.h"
@@ -154,5 +155,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestJobsPanelSlurm)
+SF_TEST_MAIN(TestJobsPanelSlurm)
 #include "test_jobs_panel_slurm.moc"

@@ -1,3 +1,4 @@
+#include "SkippedChecks.h"
 #include "jobs/Job.h"
 #include "jobs/JobListModel.h"
 #include "kernels/KernelVerdictView.h"
@@ -238,5 +239,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestKernelsView)
+SF_TEST_MAIN(TestKernelsView)
 #include "test_kernels_view.moc"

@@ -1,6 +1,7 @@
 // The status-bar button of the local model where the model is not installed: it offers the install, runs it
 // as a job with progress, and a cancel from the Jobs panel ends it. The installer runs for real in a cache of
 // the test's own; its pip is a stand-in that never finishes, so nothing is fetched.
+#include "SkippedChecks.h"
 #include "TestFiles.h"
 #include "jobs/Job.h"
 #include "jobs/JobListModel.h"
@@ -74,5 +75,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestLocalModelStatus)
+SF_TEST_MAIN(TestLocalModelStatus)
 #include "test_local_model_status.moc"

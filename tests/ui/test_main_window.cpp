@@ -1,5 +1,6 @@
 #include "MainWindow.h"
 #include "OffscreenScreen.h"
+#include "SkippedChecks.h"
 #include "TestFiles.h"
 #include "common/JobsPanel.h"
 #include "common/ProjectSidebar.h"
@@ -254,7 +255,7 @@ int main(int argc, char **argv)
     QApplication app(argc, argv);
     TestMainWindow test;
     QTEST_SET_MAIN_SOURCE_PATH
-    return QTest::qExec(&test, argc, argv);
+    return sf::test::execCountingSkips(&test, argc, argv);
 }
 
 #include "test_main_window.moc"

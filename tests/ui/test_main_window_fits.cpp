@@ -3,6 +3,7 @@
 // in every view, in both themes, and a saved geometry larger than the screen is brought back onto it.
 #include "MainWindow.h"
 #include "OffscreenScreen.h"
+#include "SkippedChecks.h"
 #include "TestFiles.h"
 #include "common/Theme.h"
 #include "compare/CompareView.h"
@@ -214,7 +215,7 @@ int main(int argc, char **argv)
     QApplication app(argc, argv);
     TestMainWindowFits test;
     QTEST_SET_MAIN_SOURCE_PATH
-    return QTest::qExec(&test, argc, argv);
+    return sf::test::execCountingSkips(&test, argc, argv);
 }
 
 #include "test_main_window_fits.moc"

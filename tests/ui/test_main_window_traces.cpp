@@ -2,6 +2,7 @@
 // shows it in the sidebar, the sample's trace is open on a first start whichever view opens, and the sidebar's
 // context menu opens, reveals and compares.
 #include "MainWindow.h"
+#include "SkippedChecks.h"
 #include "common/ProjectSidebar.h"
 #include "common/ViewPage.h"
 #include "jobs/JobListModel.h"
@@ -135,5 +136,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestMainWindowTraces)
+SF_TEST_MAIN(TestMainWindowTraces)
 #include "test_main_window_traces.moc"

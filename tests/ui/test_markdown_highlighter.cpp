@@ -1,4 +1,5 @@
 // Highlighting of SKILL.md: front matter, Markdown and fenced code per language; and the outline's headings.
+#include "SkippedChecks.h"
 #include "skill/MarkdownHighlighter.h"
 #include "skill/MarkdownOutline.h"
 
@@ -199,5 +200,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestMarkdownHighlighter)
+SF_TEST_MAIN(TestMarkdownHighlighter)
 #include "test_markdown_highlighter.moc"

@@ -1,3 +1,4 @@
+#include "SkippedChecks.h"
 #include "llm/HttpEngine.h"
 #include "settings/PricesDialog.h"
 #include "usage/Pricing.h"
@@ -90,5 +91,5 @@ private:
     QTemporaryDir m_home;
 };
 
-QTEST_MAIN(TestPricesDialog)
+SF_TEST_MAIN(TestPricesDialog)
 #include "test_prices_dialog.moc"

@@ -2,6 +2,7 @@
 // student, one proposal rejected and one accepted, the table and the lift chart filled in.
 #include "ChatReplies.h"
 #include "ScriptedHttpServer.h"
+#include "SkippedChecks.h"
 #include "generate/RefineDialog.h"
 #include "generate/RefineIterationsModel.h"
 #include "jobs/Job.h"
@@ -13,6 +14,7 @@
 #include "project/AppSettings.h"
 #include "project/Project.h"
 #include "skill/DiffView.h"
+#include "skill/SkillVersionStore.h"
 
 #include <QAbstractItemModelTester>
 #include <QComboBox>
@@ -63,6 +65,7 @@ private:
     int m_teacherCalls = 0;
     bool m_teacherRefuses = false;     ///< the teacher answers with prose instead of a skill
     QList<QByteArray> m_teacherWrites; ///< when set: the markers the teacher writes, one per request, in order
+    int m_teacherDelayMs = 0;          ///< how long the teacher thinks before answering
 
 private Q_SLOTS:
     void initTestCase()
@@ -80,7 +83,10 @@ private Q_SLOTS:
                     return scriptedReply(u"Sorry, I would rather not rewrite this skill today."_s);
                 const QByteArray marker =
                     m_teacherWrites.isEmpty() ? QByteArray("MAGIC-V2") : m_teacherWrites.takeFirst();
-                return scriptedReply(u"=== FILE: SKILL.md ===\n"_s + QString::fromUtf8(skillText(marker.constData())));
+                ReplyShape shape;
+                shape.delayMs = m_teacherDelayMs;
+                return scriptedReply(u"=== FILE: SKILL.md ===\n"_s + QString::fromUtf8(skillText(marker.constData())),
+                                     shape);
             }
             return scriptedReply(request.body.contains("MAGIC-V2") ? u"PASS-TOKEN"_s : u"no idea"_s);
         });
@@ -305,7 +311,52 @@ private Q_SLOTS:
                  qPrintable(dialog.statusText()));
         QVERIFY(changed.count() >= 2);
     }
+
+    // Cancel in the Jobs panel while the teacher writes: the job ends Cancelled, and its version is never stored.
+    void cancelWhileTheTeacherWrites_jobCancelled_noNewVersion_skillUnchanged()
+    {
+        m_teacherCalls = 0;
+        m_teacherRefuses = false;
+        m_teacherWrites.clear();
+        m_teacherDelayMs = 120000; // longer than the test: the teacher answers only if nobody cancels
+        const QString skillDir = m_project->skillsPath() + u"/demo"_s;
+        const QString skillPath = skillDir + u"/SKILL.md"_s;
+        QFile skill(skillPath);
+        QVERIFY(skill.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        skill.write(skillText("MAGIC-V1"));
+        skill.close();
+        RefineDialog dialog(*m_client, m_jobs, *m_project, refusingCommandRunner(u"none"_s));
+        dialog.show();
+        QVERIFY(dialog.setSkill(u"demo"_s));
+        QVERIFY(dialog.setSuite(u"demo.json"_s));
+        dialog.setTeacher(u"openai:teacher"_s);
+        dialog.setStudents({u"openai:student"_s});
+        dialog.setAttended(false);
+        dialog.setIterations(1);
+        dialog.start();
+        Job *job = m_jobs.jobAt(0);
+        QVERIFY(job);
+        QCOMPARE(job->title(), u"Refine demo"_s);
+
+        // The skill as it was is evaluated and stored; then the teacher is asked and takes its time.
+        QTRY_COMPARE_WITH_TIMEOUT(m_teacherCalls, 1, 30000);
+        QCOMPARE(job->state(), Job::State::Running);
+        QVERIFY(job->isCancellable());
+        const qsizetype versionsBefore = SkillVersionStore(skillDir).versions().size();
+        QVERIFY(versionsBefore >= 1);
+
+        job->requestCancel();
+        QTRY_COMPARE_WITH_TIMEOUT(job->state(), Job::State::Cancelled, 10000);
+        QVERIFY2(dialog.statusText().startsWith(u"Stopped: cancelled."_s), qPrintable(dialog.statusText()));
+        QCOMPARE(SkillVersionStore(skillDir).versions().size(), versionsBefore);
+        QFile onDisk(skillPath);
+        QVERIFY(onDisk.open(QIODevice::ReadOnly));
+        QCOMPARE(onDisk.readAll(), skillText("MAGIC-V1"));
+        QCOMPARE(m_teacherCalls, 1);
+        QCOMPARE(dialog.iterationsModel()->rowCount(), 1); // the evaluation of the skill as it was stands
+        m_teacherDelayMs = 0;
+    }
 };
 
-QTEST_MAIN(TestRefineDialog)
+SF_TEST_MAIN(TestRefineDialog)
 #include "test_refine_dialog.moc"

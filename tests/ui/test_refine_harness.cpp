@@ -3,6 +3,7 @@
 // choice handed to the refine loop and remembered. The CLIs are small scripts answering `--version` as the real ones
 // do; no evaluation runs.
 #include "HarnessChoiceTesting.h"
+#include "SkippedChecks.h"
 #include "agents/Harness.h"
 #include "generate/RefineDialog.h"
 #include "jobs/JobListModel.h"
@@ -221,7 +222,7 @@ int main(int argc, char **argv)
 {
     QApplication app(argc, argv);
     TestRefineHarness test;
-    return QTest::qExec(&test, argc, argv);
+    return sf::test::execCountingSkips(&test, argc, argv);
 }
 
 #include "test_refine_harness.moc"

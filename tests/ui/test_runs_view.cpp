@@ -1,5 +1,6 @@
 #include "ChatReplies.h"
 #include "ScriptedHttpServer.h"
+#include "SkippedChecks.h"
 #include "common/Theme.h"
 #include "eval/EvalRunner.h"
 #include "eval/EvalSession.h"
@@ -510,6 +511,13 @@ private Q_SLOTS:
             return n;
         };
         QCOMPARE(count(RunGridModel::CellState::Error), 4); // case b: 2 repeats x 2 arms
+        // The Jobs panel says how many items erred and points to Resume, which runs only those again.
+        QCOMPARE(jobs.rowCount(), 1);
+        Job *job = jobs.jobAt(0);
+        QCOMPARE(job->state(), Job::State::Failed);
+        QVERIFY2(job->detail().startsWith(QStringLiteral("4 of 8 items ended in errors (the first: ")) &&
+                     job->detail().endsWith(QStringLiteral("Select the run and press Resume to run them again.")),
+                 qPrintable(job->detail()));
         QPushButton *resume = nullptr;
         for (QPushButton *button : view.findChildren<QPushButton *>())
             if (button->text() == QLatin1String("Resume"))
@@ -527,5 +535,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestRunsView)
+SF_TEST_MAIN(TestRunsView)
 #include "test_runs_view.moc"

@@ -1,5 +1,6 @@
 // The Skill view's building blocks on their own: the source editor, the debounced background task, the
 // problems model, the recovery store and the side-by-side diff.
+#include "SkippedChecks.h"
 #include "skill/DebouncedTask.h"
 #include "skill/DiffView.h"
 #include "skill/ProblemsModel.h"
@@ -179,5 +180,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestSkillEditorParts)
+SF_TEST_MAIN(TestSkillEditorParts)
 #include "test_skill_editor_parts.moc"

@@ -1,4 +1,5 @@
 #include "../support/TestFiles.h"
+#include "SkippedChecks.h"
 #include "skill/SkillShareButton.h"
 
 #include <QApplication>
@@ -97,5 +98,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestSkillShareButton)
+SF_TEST_MAIN(TestSkillShareButton)
 #include "test_skill_share_button.moc"

@@ -1,6 +1,7 @@
 // The Skill view as a user drives it: typing, the preview, problems, outline, the front-matter form,
 // find/replace, the files panel, versions, crash recovery and changes made on disk by another program.
 #include "../support/TestFiles.h"
+#include "SkippedChecks.h"
 #include "common/AtomicFile.h"
 #include "common/Confirm.h"
 #include "common/FindBar.h"
@@ -608,5 +609,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestSkillView)
+SF_TEST_MAIN(TestSkillView)
 #include "test_skill_view.moc"

@@ -1,4 +1,5 @@
 #include "FakeSlurmTools.h"
+#include "SkippedChecks.h"
 #include "project/AppSettings.h"
 #include "settings/PreferencesDialog.h"
 #include "settings/SlurmPage.h"
@@ -132,5 +133,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestSlurmPage)
+SF_TEST_MAIN(TestSlurmPage)
 #include "test_slurm_page.moc"

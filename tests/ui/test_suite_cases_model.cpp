@@ -1,3 +1,4 @@
+#include "SkippedChecks.h"
 #include "suite/SuiteCasesModel.h"
 #include "suite/SuiteDocument.h"
 
@@ -129,5 +130,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestSuiteCasesModel)
+SF_TEST_MAIN(TestSuiteCasesModel)
 #include "test_suite_cases_model.moc"

@@ -1,4 +1,5 @@
 #include "MainWindow.h"
+#include "SkippedChecks.h"
 #include "common/ProjectSidebar.h"
 #include "eval/TestSuite.h"
 #include "jobs/JobListModel.h"
@@ -398,6 +399,40 @@ private Q_SLOTS:
         QCOMPARE(QFileInfo(path), QFileInfo(other));
     }
 
+    // With a skill selected and one suite in the project, Tools → Edit Test Suite… opens it without asking which.
+    void toolsEditTestSuite_projectWithOneSuite_opensItWithoutAsking()
+    {
+        const QString project = m_dir.filePath(QStringLiteral("one-suite"));
+        QCOMPARE(SampleProject::ensureInstalled(project), QString());
+        QVERIFY(QFile::remove(QDir(project).filePath(QStringLiteral("tests/rmsnorm-cpu-checks.json"))));
+        const QString suite = QDir(project).filePath(QStringLiteral("tests/rmsnorm-kernels.json"));
+        JobListModel jobs;
+        MainWindow window(&jobs);
+        QCOMPARE(window.openProject(project, true), QString());
+        QVERIFY(window.sidebar()->selectFirst(ProjectItem::Kind::Skill));
+        QAction *edit = nullptr;
+        for (QAction *action : window.toolsMenu()->actions()) {
+            if (action->text().remove(u'&') == QStringLiteral("Edit Test Suite…"))
+                edit = action;
+        }
+        QVERIFY(edit);
+        QString path = QStringLiteral("unset");
+        QStringList asked;
+        QTimer::singleShot(0, [&] {
+            QWidget *modal = QApplication::activeModalWidget();
+            if (auto *ask = qobject_cast<QInputDialog *>(modal)) {
+                asked = ask->comboBoxItems(); // asking is the failure; close it so the test ends
+                ask->reject();
+            } else if (auto *dialog = qobject_cast<SuiteEditorDialog *>(modal)) {
+                path = dialog->editor()->document()->path();
+                dialog->reject();
+            }
+        });
+        edit->trigger();
+        QVERIFY2(asked.isEmpty(), qPrintable(asked.join(QStringLiteral(", "))));
+        QCOMPARE(QFileInfo(path), QFileInfo(suite));
+    }
+
     void editSuiteInTheLaunchDialog_aSuiteSavedInTestsIsListedAndChosen()
     {
         const QString folder = m_dir.filePath(QStringLiteral("launch-project"));
@@ -487,5 +522,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestSuiteEditor)
+SF_TEST_MAIN(TestSuiteEditor)
 #include "test_suite_editor.moc"

@@ -2,6 +2,7 @@
 // (issue 35, item 6): item models' coloured cells, labels coloured by a style sheet, a palette or inline rich text,
 // editors' marked lines, and the colours the timeline's delegate paints with.
 #include "MainWindow.h"
+#include "SkippedChecks.h"
 #include "common/Theme.h"
 #include "common/ViewPage.h"
 #include "jobs/JobListModel.h"
@@ -262,5 +263,5 @@ private Q_SLOTS:
     void cleanupTestCase() { Theme::apply(Theme::Mode::System); }
 };
 
-QTEST_MAIN(TestThemeContrast)
+SF_TEST_MAIN(TestThemeContrast)
 #include "test_theme_contrast.moc"

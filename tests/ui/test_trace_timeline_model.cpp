@@ -1,3 +1,4 @@
+#include "SkippedChecks.h"
 #include "trace/TraceFilterModel.h"
 #include "trace/TraceImport.h"
 #include "trace/TraceTimelineModel.h"
@@ -149,5 +150,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestTraceTimelineModel)
+SF_TEST_MAIN(TestTraceTimelineModel)
 #include "test_trace_timeline_model.moc"

@@ -1,3 +1,4 @@
+#include "SkippedChecks.h"
 #include "common/StatusMessages.h"
 #include "common/Theme.h"
 #include "jobs/JobListModel.h"
@@ -67,6 +68,8 @@ private Q_SLOTS:
         QCOMPARE(view.timeline()->model()->rowCount(), 79);
         QVERIFY(view.statusText().contains(u"claude-code"_s));
         QVERIFY2(view.statusText().contains(u"cache read 718"_s), qPrintable(view.statusText()));
+        // The trace's total cost by the pricing table, the figure `skillforge trace stats` gives ($1.09112075).
+        QVERIFY2(view.statusText().contains(u"cost $1.09 by the pricing table"_s), qPrintable(view.statusText()));
         QCOMPARE(view.contextChart()->pointCount(), 25);
         QCOMPARE(jobs.rowCount(), 1);
         QVERIFY(!view.textEditor()->toPlainText().isEmpty());
@@ -85,7 +88,8 @@ private Q_SLOTS:
         QVERIFY(second.row() > first.row());
         QVERIFY(view.findNext(u"rsqrt"_s, true));
         QCOMPARE(view.timeline()->currentIndex().row(), first.row());
-        // The counter counts matches, not steps; Previous from the first wraps to the last, Next from there to the first.
+        // The counter counts matches, not steps; Previous from the first wraps to the last, Next from there to the
+        // first.
         const QString status = view.findStatus();
         QVERIFY2(status.startsWith(u"Match 1 of "_s), qPrintable(status));
         const int total = status.section(u' ', 3).remove(u',').toInt();
@@ -356,5 +360,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestTraceView)
+SF_TEST_MAIN(TestTraceView)
 #include "test_trace_view.moc"

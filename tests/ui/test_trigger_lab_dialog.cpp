@@ -1,4 +1,5 @@
 #include "ScriptedHttpServer.h"
+#include "SkippedChecks.h"
 #include "TriggerStudent.h"
 #include "llm/ChatClient.h"
 #include "llm/HttpEngine.h"
@@ -218,5 +219,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestTriggerLabDialog)
+SF_TEST_MAIN(TestTriggerLabDialog)
 #include "test_trigger_lab_dialog.moc"

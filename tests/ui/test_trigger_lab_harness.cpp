@@ -3,6 +3,7 @@
 // to named and Measure refused, the choice handed to the trigger runner and remembered. The CLIs are small scripts
 // answering `--version` as the real ones do; no trial runs.
 #include "HarnessChoiceTesting.h"
+#include "SkippedChecks.h"
 #include "agents/Harness.h"
 #include "llm/ChatClient.h"
 #include "llm/HttpEngine.h"
@@ -232,7 +233,7 @@ int main(int argc, char **argv)
 {
     QApplication app(argc, argv);
     TestTriggerLabHarness test;
-    return QTest::qExec(&test, argc, argv);
+    return sf::test::execCountingSkips(&test, argc, argv);
 }
 
 #include "test_trigger_lab_harness.moc"

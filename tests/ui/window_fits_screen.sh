@@ -42,8 +42,18 @@ launch() { # VIEW THEME PROFILE -> prints the app's pid
   local profile="$3"
   mkdir -p "$profile"
   HOME="$profile" XDG_CONFIG_HOME="$profile/config" XDG_DATA_HOME="$profile/data" XDG_CACHE_HOME="$profile/cache" \
-    QT_QPA_PLATFORM=xcb "$skillforge" gui "$work/project" --view "$1" --theme "$2" > "$profile/app.log" 2>&1 &
+    QT_QPA_PLATFORM=xcb "$skillforge" gui "$work/project" --view "$1" --theme "$2" --ready-file "$profile/ready" \
+    > "$profile/app.log" 2>&1 &
   echo $!
+}
+
+wait_ready() { # PROFILE PID: waits until the app says its views have loaded (gui --ready-file), at most 60 s
+  for _ in $(seq 1 600); do
+    [ -f "$1/ready" ] && return 0
+    kill -0 "$2" 2> /dev/null || return 1
+    sleep 0.1
+  done
+  return 1
 }
 
 window_of() { # PID -> the main window's id, once it is mapped: the largest visible window the process has
@@ -103,7 +113,11 @@ for view in trace skill compare runs kernels; do
       failures=$((failures + 1))
       continue
     fi
-    sleep 1 # the view fills its models after the window maps; a long name could still widen it
+    # The view fills its models after the window maps, and a long name could still widen it: measured once loaded.
+    if ! wait_ready "$profile" "$pid"; then
+      echo "FAIL: $view/$theme: the app never said its views had loaded" >&2
+      failures=$((failures + 1))
+    fi
     xdotool windowsize "$window" "$width" "$height"
     expect_fits "$window" "$view/$theme, sized by the window manager to ${width}x${height}"
     kill "$pid" 2> /dev/null || true
@@ -115,7 +129,7 @@ done
 profile="$work/profile-reopen"
 pid="$(launch compare dark "$profile")"
 window="$(window_of "$pid")"
-sleep 1
+wait_ready "$profile" "$pid" || { echo "FAIL: the app never said its views had loaded" >&2; failures=$((failures + 1)); }
 xdotool windowsize "$window" "$width" "$height"
 settled_size "$window" > /dev/null
 # File > Quit (Ctrl+Q), which saves the geometry: typed into the focused window through XTEST, as a user would.
@@ -132,9 +146,10 @@ if kill "$pid" 2> /dev/null; then
   failures=$((failures + 1))
 fi
 wait "$pid" 2> /dev/null || true
+rm -f "$profile/ready"
 pid="$(launch compare dark "$profile")"
 window="$(window_of "$pid")"
-sleep 1
+wait_ready "$profile" "$pid" || { echo "FAIL: the reopened app never said its views had loaded" >&2; failures=$((failures + 1)); }
 expect_fits "$window" "reopened after closing at ${width}x${height}"
 kill "$pid" 2> /dev/null || true
 wait "$pid" 2> /dev/null || true

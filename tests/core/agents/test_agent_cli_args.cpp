@@ -1,5 +1,6 @@
 // What each agent CLI is given for one item: its command line, its environment, where it finds project skills, and
 // the fingerprint that shows both arms gave it the same settings.
+#include "SkippedChecks.h"
 #include "agents/AgentCli.h"
 #include "agents/Harness.h"
 
@@ -113,5 +114,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestAgentCliArgs)
+SF_TEST_GUILESS_MAIN(TestAgentCliArgs)
 #include "test_agent_cli_args.moc"

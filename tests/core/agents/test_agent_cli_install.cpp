@@ -56,8 +56,10 @@ private:
         const QString inCache =
             LocalRuntime::cacheDir() + "/agent-clis/"_L1 + package + u'-' + pinnedAgentCliVersion(harness);
         if (qEnvironmentVariableIsEmpty(variable) && !QFileInfo::exists(inCache)) {
-            SF_SKIP(QByteArray(variable) + " is unset and " + inCache.toUtf8() +
-                    " does not exist: run scripts/setup (or scripts/setup-agent-clis) to install the pinned CLIs");
+            SF_SKIP_BECAUSE(
+                QByteArray(QByteArray(variable) + " is unset and " + inCache.toUtf8() +
+                           " does not exist: run scripts/setup (or scripts/setup-agent-clis) to install the pinned "
+                           "CLIs"));
         }
         const Result<AgentCliBinary> found = findAgentCli(harness, QString());
         QVERIFY2(found.ok(), qPrintable(found.error));

@@ -275,9 +275,9 @@ private Q_SLOTS:
     void claudeCode_wholeRun_skillInstalledNativelyLoadedAndMeasured()
     {
         if (const QString why = whyNoCli(Harness::ClaudeCode); !why.isEmpty())
-            SF_SKIP(why.toUtf8());
+            SF_SKIP_BECAUSE(why);
         if (!sandboxAvailable())
-            SF_SKIP("no bubblewrap sandbox here");
+            QSKIP("no bubblewrap sandbox here");
         const QString runDir = runEval(Harness::ClaudeCode, u"scripted:claude-sonnet-4-5"_s);
         QVERIFY(!runDir.isEmpty());
         checkRun(runDir, Harness::ClaudeCode, u"2.1.332"_s, u"scripted:claude-sonnet-4-5"_s);
@@ -286,9 +286,9 @@ private Q_SLOTS:
     void codex_wholeRun_skillInstalledNativelyLoadedAndMeasured()
     {
         if (const QString why = whyNoCli(Harness::Codex); !why.isEmpty())
-            SF_SKIP(why.toUtf8());
+            SF_SKIP_BECAUSE(why);
         if (!sandboxAvailable())
-            SF_SKIP("no bubblewrap sandbox here");
+            QSKIP("no bubblewrap sandbox here");
         const QString runDir = runEval(Harness::Codex, u"scripted-oai:model-x"_s);
         QVERIFY(!runDir.isEmpty());
         checkRun(runDir, Harness::Codex, u"0.163.0"_s, u"scripted-oai:model-x"_s);
@@ -309,15 +309,68 @@ private Q_SLOTS:
         QVERIFY(!QDir(plan.runsDir).exists());
     }
 
+    // 5e469cc: both arms of every case must meet the same CLI, so a run resumes only with the version run.json
+    // records (harness.version); another is refused before anything runs, pointing to --harness-cli. A stand-in
+    // CLI that only answers --version is enough: the refusal comes before any item would start one.
+    void resume_withAnotherCliVersion_isRefusedBeforeAnyRequest()
+    {
+        if (!sandboxAvailable())
+            QSKIP("no bubblewrap sandbox here: a CLI harness is refused without one, before the version is compared");
+        const QString cli = m_dir.filePath(u"bin/claude"_s);
+        const auto installCli = [&cli](const QByteArray &version) {
+            write(cli, "#!/bin/sh\necho '" + version + " (Claude Code)'\n");
+            QVERIFY(QFile::setPermissions(cli, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner));
+        };
+        installCli("2.1.0");
+        EvalPlan plan;
+        plan.skillDir = skillDir();
+        plan.suitePath = suitePath();
+        plan.runsDir = m_dir.filePath(u"runs"_s);
+        plan.config.models = {u"scripted:claude-sonnet-4-5"_s};
+        plan.config.harness = Harness::ClaudeCode;
+        plan.config.harnessCli = cli;
+        QString runDir;
+        {
+            auto prepared = EvalSession::prepare(*m_chat, plan, {});
+            if (const QString *e = std::get_if<QString>(&prepared))
+                QFAIL(qPrintable(*e));
+            runDir = std::get<std::unique_ptr<EvalSession>>(prepared)->store().dir();
+        }
+        const auto recordedVersion = [&runDir] {
+            QFile file(QDir(runDir).filePath(u"run.json"_s));
+            return file.open(QIODevice::ReadOnly)
+                       ? QJsonDocument::fromJson(file.readAll())["harness"_L1]["version"_L1].toString()
+                       : QString();
+        };
+        QCOMPARE(recordedVersion(), u"2.1.0"_s);
+        plan.resumeDir = runDir;
+        {
+            // The same version resumes (the refusal below is the version's doing, nothing else's).
+            auto prepared = EvalSession::prepare(*m_chat, plan, {});
+            if (const QString *e = std::get_if<QString>(&prepared))
+                QFAIL(qPrintable(*e));
+        }
+
+        installCli("2.10.7"); // the CLI updated itself in place
+        auto refused = EvalSession::prepare(*m_chat, plan, {});
+        const QString *error = std::get_if<QString>(&refused);
+        QVERIFY(error);
+        QVERIFY2(error->contains(u"Claude Code is 2.10.7 now"_s) && error->contains(u"was made with 2.1.0"_s) &&
+                     error->contains(u"start a new run, or choose that version with --harness-cli"_s),
+                 qPrintable(*error));
+        QCOMPARE(m_upstream->requests().size(), 0); // no model was asked anything
+        QCOMPARE(recordedVersion(), u"2.1.0"_s);    // and the run still says what it was made with
+    }
+
     // Issue 46: a Claude Code item of several requests, each of 80K input tokens, together past Sonnet's 200K tier.
     // Each request is billed at the base rates, as the provider bills it; pricing their sum would bill every token
     // at the tier's.
     void claudeCode_eachRequestPricedAtItsOwnTier_notByTheItemsSum()
     {
         if (const QString why = whyNoCli(Harness::ClaudeCode); !why.isEmpty())
-            SF_SKIP(why.toUtf8());
+            SF_SKIP_BECAUSE(why);
         if (!sandboxAvailable())
-            SF_SKIP("no bubblewrap sandbox here");
+            QSKIP("no bubblewrap sandbox here");
         const QString prices = Pricing::userFilePath();
         QDir().mkpath(QFileInfo(prices).absolutePath());
         write(prices, R"({"prices": [{"pattern": "scripted:claude-sonnet-4-5", "effective": "2025-01-01",

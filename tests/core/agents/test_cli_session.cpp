@@ -691,7 +691,7 @@ private Q_SLOTS:
         QByteArray why;
         const QString binary = cliFromEnvironment("SKILLFORGE_CLAUDE_CODE_CLI", &why);
         if (binary.isEmpty())
-            SF_SKIP(why);
+            SF_SKIP_BECAUSE(why);
         checkLiveItem(Harness::ClaudeCode, binary, u"anthropic:claude-sonnet-4-5"_s, "/v1/messages");
     }
 
@@ -700,7 +700,7 @@ private Q_SLOTS:
         QByteArray why;
         const QString binary = cliFromEnvironment("SKILLFORGE_CODEX_CLI", &why);
         if (binary.isEmpty())
-            SF_SKIP(why);
+            SF_SKIP_BECAUSE(why);
         checkLiveItem(Harness::Codex, binary, u"openai:gpt-5"_s, "/v1/responses");
     }
 

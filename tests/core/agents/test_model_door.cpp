@@ -1,4 +1,5 @@
 #include "ScriptedHttpServer.h"
+#include "SkippedChecks.h"
 #include "agents/DoorHttp.h"
 #include "agents/DoorWire.h"
 #include "agents/ModelDoor.h"
@@ -227,6 +228,26 @@ private:
     static inline QMutex s_mutex;
     static inline QStringList s_lines;
     QtMessageHandler m_previous = nullptr;
+};
+
+/** The fake llama-server behind a door to `local:qwen`, misbehaving on /v1/messages as @p fault says. */
+struct FakeLocal
+{
+    explicit FakeLocal(HttpEngine &engine, const QByteArray &fault)
+    {
+        qputenv("FAKE_LLAMA_MESSAGES_FAULT", fault); // read by the fake when the door starts it
+        LocalModelServer::Options options;
+        options.serverPath = QStringLiteral(FAKE_LLAMA_SERVER);
+        options.modelPath = QStringLiteral(FAKE_LLAMA_SERVER); // any existing file: the fake never reads it
+        options.startupTimeoutMs = 20000;
+        server = std::make_unique<LocalModelServer>(engine, options);
+    }
+    ~FakeLocal()
+    {
+        server->stop();
+        qunsetenv("FAKE_LLAMA_MESSAGES_FAULT");
+    }
+    std::unique_ptr<LocalModelServer> server;
 };
 
 } // namespace
@@ -873,6 +894,52 @@ private Q_SLOTS:
         QVERIFY(!noLocal.whyUnusable().isEmpty());
     }
 
+    void localResend_data()
+    {
+        QTest::addColumn<QByteArray>("fault");
+        // Before any byte, on a connection kept from the health checks, curl may retry by itself; either way the
+        // CLI gets one answer.
+        QTest::newRow("cut before any byte") << QByteArray("cut-before-any-byte");
+        // The half that arrived carries usage of its own (500 in, 300 out): it must not mix with the answer's.
+        QTest::newRow("cut mid-body") << QByteArray("cut-mid-body");
+    }
+
+    void localResend()
+    {
+        QFETCH(QByteArray, fault);
+        FakeLocal local(*m_engine, fault);
+        ModelDoor door(*m_engine, *m_providers, local.server.get(), u"local:qwen"_s, {});
+        QVERIFY(door.listenOnTcp());
+        const HttpResponse response = call(door, "/v1/messages", R"({"model":"m","max_tokens":10,"messages":[]})", {});
+        QCOMPARE(response.status, 200);
+        QCOMPARE(jsonOf(response.body).value("id"_L1).toString(), u"msg_fake"_s); // the resent request's answer
+        QTRY_COMPARE(door.records().size(), 1);                                   // one request, as the CLI sees it
+        const DoorRequestRecord record = door.records().first();
+        QCOMPARE(record.error, QString());
+        QCOMPARE(record.usage.uncachedInput, 9); // the answer's tokens, counted once
+        QCOMPARE(record.usage.output, 4);
+        QCOMPARE(door.totalTokens(), 13);
+    }
+
+    void localResend_keepsTheRequestsOneTimeLimit()
+    {
+        // Every attempt is cut mid-body after 1 s of silence; the request may take 1.5 s in all. Resent with a fresh
+        // limit each time, it ran three attempts (3 s) and ended 502; with one limit it ends at 1.5 s as a timeout.
+        FakeLocal local(*m_engine, "cut-after-ms:1000");
+        DoorLimits limits;
+        limits.requestTimeoutMs = 1500;
+        ModelDoor door(*m_engine, *m_providers, local.server.get(), u"local:qwen"_s, limits);
+        QVERIFY(door.listenOnTcp());
+        local.server->ensureStarted(); // started first, so that the latency below is the request's alone
+        QTRY_COMPARE_WITH_TIMEOUT(local.server->state(), LocalModelServer::State::Ready, 20000);
+        const HttpResponse response = call(door, "/v1/messages", R"({"model":"m","max_tokens":10,"messages":[]})", {});
+        QCOMPARE(response.status, 504);
+        QTRY_COMPARE(door.records().size(), 1);
+        QCOMPARE(door.records().first().status, 504);
+        QVERIFY2(door.records().first().latencyMs < 2900,
+                 qPrintable(u"the request ran %1 ms against a limit of 1500"_s.arg(door.records().first().latencyMs)));
+    }
+
     void localModel_serverStartedOnDemand_requestsGoToItsCurrentPort()
     {
         LocalModelServer::Options options;
@@ -901,5 +968,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestModelDoor)
+SF_TEST_GUILESS_MAIN(TestModelDoor)
 #include "test_model_door.moc"

@@ -197,7 +197,7 @@ private Q_SLOTS:
     {
         const QString claude = cliFromEnvironment("SKILLFORGE_CLAUDE_CODE_CLI");
         if (claude.isEmpty()) {
-            SF_SKIP("SKILLFORGE_CLAUDE_CODE_CLI does not name an executable Claude Code binary");
+            QSKIP("SKILLFORGE_CLAUDE_CODE_CLI does not name an executable Claude Code binary");
         }
         DoorLimits limits;
         limits.maxOutputTokens = 2000;
@@ -234,7 +234,7 @@ private Q_SLOTS:
     {
         const QString codex = cliFromEnvironment("SKILLFORGE_CODEX_CLI");
         if (codex.isEmpty()) {
-            SF_SKIP("SKILLFORGE_CODEX_CLI does not name an executable Codex binary");
+            QSKIP("SKILLFORGE_CODEX_CLI does not name an executable Codex binary");
         }
         DoorLimits limits;
         limits.maxOutputTokens = 2000;

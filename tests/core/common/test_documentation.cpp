@@ -1,5 +1,6 @@
 // Where Help → Documentation finds the user's guide: beside an installed executable first, else in the sources a
 // build tree was made from; and that an install puts it there with the pages and pictures its links name.
+#include "SkippedChecks.h"
 #include "common/Documentation.h"
 
 #include <QDir>
@@ -61,5 +62,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestDocumentation)
+SF_TEST_GUILESS_MAIN(TestDocumentation)
 #include "test_documentation.moc"

@@ -1,3 +1,4 @@
+#include "SkippedChecks.h"
 #include "common/LineDiff.h"
 
 #include <QRandomGenerator>
@@ -171,5 +172,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestLineDiff)
+SF_TEST_GUILESS_MAIN(TestLineDiff)
 #include "test_line_diff.moc"

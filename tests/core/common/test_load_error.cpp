@@ -1,3 +1,4 @@
+#include "SkippedChecks.h"
 #include "common/AtomicFile.h"
 #include "common/LoadError.h"
 
@@ -5,9 +6,7 @@
 #include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
-
 #include <csignal>
-
 #include <sys/resource.h>
 
 using namespace sf;
@@ -75,5 +74,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestLoadError)
+SF_TEST_GUILESS_MAIN(TestLoadError)
 #include "test_load_error.moc"

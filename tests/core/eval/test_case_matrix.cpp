@@ -1,3 +1,4 @@
+#include "SkippedChecks.h"
 #include "eval/RunAnalysis.h"
 
 #include <QDir>
@@ -170,5 +171,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCaseMatrix)
+SF_TEST_GUILESS_MAIN(TestCaseMatrix)
 #include "test_case_matrix.moc"

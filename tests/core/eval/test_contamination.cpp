@@ -1,3 +1,4 @@
+#include "SkippedChecks.h"
 #include "eval/Contamination.h"
 #include "eval/SuiteHealth.h"
 
@@ -98,7 +99,36 @@ private Q_SLOTS:
         QVERIFY(report.summary().contains(QStringLiteral("differ")));
         QCOMPARE(report.toJson().value(QStringLiteral("prompts_identical_but_for_the_skill")).toBool(), false);
     }
+
+    // 75e02bf: a with-skill arm whose prompts carried no skill section compared the student with itself; the prompts
+    // then match, so only this flag says the skill was never delivered.
+    void withSkillArmWithoutTheSkillSection_isFlagged()
+    {
+        QTemporaryDir dir;
+        const QList<ItemResult> results{item(dir.path(), kBaselineArm, QStringLiteral("a"), kBase, u"Task A"_qs),
+                                        item(dir.path(), kWithSkillArm, QStringLiteral("a"), kBase, u"Task A"_qs)};
+        const ContaminationReport report = checkContamination(analyzeResults(dir.path(), RunManifest{}, results));
+        QCOMPARE(report.transcriptsRead, 2);
+        QCOMPARE(report.arms.size(), 2);
+        QVERIFY(report.arms[1].skillsSeen.isEmpty());
+        const QString flag =
+            QStringLiteral("The with-skill prompts carried no skill section: check that the skill was delivered.");
+        QVERIFY2(report.summary().contains(flag), qPrintable(report.summary()));
+        QVERIFY(report.summary().contains(QStringLiteral("with the skill, it saw: none.")));
+        QVERIFY(report.toJson().value(QStringLiteral("summary")).toString().contains(flag));
+        const QJsonArray arms = report.toJson().value(QStringLiteral("arms")).toArray();
+        QVERIFY(arms[1][QStringLiteral("skills_seen")].toArray().isEmpty());
+
+        // A run that delivered the skill is not flagged.
+        QTemporaryDir clean;
+        const QList<ItemResult> delivered{
+            item(clean.path(), kBaselineArm, QStringLiteral("a"), kBase, u"Task A"_qs),
+            item(clean.path(), kWithSkillArm, QStringLiteral("a"), kWithSkill, u"Task A"_qs)};
+        const QString cleanSummary =
+            checkContamination(analyzeResults(clean.path(), RunManifest{}, delivered)).summary();
+        QVERIFY2(!cleanSummary.contains(QStringLiteral("carried no skill section")), qPrintable(cleanSummary));
+    }
 };
 
-QTEST_GUILESS_MAIN(TestContamination)
+SF_TEST_GUILESS_MAIN(TestContamination)
 #include "test_contamination.moc"

@@ -1,3 +1,4 @@
+#include "SkippedChecks.h"
 #include "eval/CostEffectiveness.h"
 
 #include <QJsonObject>
@@ -76,5 +77,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCostEffectiveness)
+SF_TEST_GUILESS_MAIN(TestCostEffectiveness)
 #include "test_cost_effectiveness.moc"

@@ -1,5 +1,6 @@
 // The cuda_kernel verifier through core/kernels: the student's kernel from its workspace or from the
 // fenced cuda block of its answer, built with nvcc; without a GPU it is "not available", never a pass.
+#include "SkippedChecks.h"
 #include "eval/CudaKernelVerifier.h"
 #include "kernels/CudaToolchain.h"
 
@@ -96,12 +97,10 @@ private Q_SLOTS:
 int main(int argc, char *argv[])
 {
     QCoreApplication app(argc, argv);
-    // QSKIP would count as a pass; 77 is reported as skipped.
     if (CudaToolchain::findNvcc().isEmpty()) {
-        std::fprintf(stderr, "SKIP: nvcc is not installed, so no kernel can be built\n");
-        return 77;
+        return sf::test::skipAll(QStringLiteral("nvcc is not installed, so no kernel can be built"));
     }
     TestCudaKernelVerifier test;
-    return QTest::qExec(&test, argc, argv);
+    return sf::test::execCountingSkips(&test, argc, argv);
 }
 #include "test_cuda_kernel_verifier.moc"

@@ -1,13 +1,17 @@
 #include "ChatReplies.h"
 #include "ScriptedHttpServer.h"
+#include "SkippedChecks.h"
 #include "eval/EvalRunner.h"
+#include "eval/EvalSession.h"
 #include "eval/LocalExecutor.h"
 #include "eval/RunSummary.h"
+#include "eval/SandboxCommand.h"
 #include "llm/ChatClient.h"
 #include "llm/HttpEngine.h"
 #include "llm/ProviderRegistry.h"
 #include "usage/Pricing.h"
 
+#include <QDeadlineTimer>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -18,6 +22,7 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QThread>
 #include <memory>
 
 using namespace sf;
@@ -64,6 +69,36 @@ QStringList toolResults(const RecordedRequest &request)
             results.append(m.toObject().value(QStringLiteral("content")).toString());
     }
     return results;
+}
+
+// The tools a request offers; nullopt when it has no "tools" at all (a request offering none must not send an empty
+// list either, so the two are told apart).
+std::optional<QJsonArray> toolsOf(const RecordedRequest &request)
+{
+    const QJsonObject body = QJsonDocument::fromJson(request.body).object();
+    if (!body.contains(QStringLiteral("tools")))
+        return std::nullopt;
+    return body.value(QStringLiteral("tools")).toArray();
+}
+
+// results.jsonl's lines as written, each parsed.
+QList<QJsonObject> resultLines(const QString &runDir)
+{
+    QFile file(QDir(runDir).filePath(QStringLiteral("results.jsonl")));
+    QList<QJsonObject> lines;
+    if (!file.open(QIODevice::ReadOnly))
+        return lines;
+    for (const QByteArray &line : file.readAll().split('\n')) {
+        if (!line.trimmed().isEmpty())
+            lines.append(QJsonDocument::fromJson(line).object());
+    }
+    return lines;
+}
+
+QJsonObject readJson(const QString &path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? QJsonDocument::fromJson(file.readAll()).object() : QJsonObject();
 }
 
 // A student that does what the skill says only when the skill is in its prompt.
@@ -600,7 +635,323 @@ private Q_SLOTS:
         QCOMPARE(keys.size(), 12);
         QCOMPARE(summarizeRun(results).comparison(QStringLiteral("generic:student"))->lift, 1.0);
     }
+
+    // 089eaf1: "auto", the default tool offer, gives the student its tools only where the case needs them (files it
+    // gives, a verifier that reads the workspace or runs a command), to both arms of that case alike, so a question
+    // answered in text is not turned into a tool loop; each result line says whether its student had them.
+    void toolsAuto_offeredOnlyWhereTheCaseNeedsThem_inBothArms_andEachResultSaysSo()
+    {
+        m_server->route("POST", "/v1/chat/completions", reply(QStringLiteral("USE-RMSNORM-EPS")));
+        AgentSetup s = setup(1);
+        s.config.studentTools = EvalConfig().studentTools; // the default, which setup() pins to Never
+        QVERIFY(s.config.studentTools == ToolOffer::Auto);
+        const TestSuite cases = suite(R"([{"id": "text", "input": "Answer in words", "expected": {"contains": "EPS"}},
+            {"id": "given", "input": "Sum up the given file", "context": {"files": {"in.txt": "x"}},
+             "expected": {"contains": "EPS"}},
+            {"id": "reads", "input": "Write the kernel", "verifiers": [{"type": "file_exists", "path": "out.cu"}]},
+            {"id": "runs", "input": "Make the build pass", "verifiers": [{"type": "command", "command": "true"}]}])");
+        const QHash<QString, QString> caseOfInput{{QStringLiteral("Answer in words"), QStringLiteral("text")},
+                                                  {QStringLiteral("Sum up the given file"), QStringLiteral("given")},
+                                                  {QStringLiteral("Write the kernel"), QStringLiteral("reads")},
+                                                  {QStringLiteral("Make the build pass"), QStringLiteral("runs")}};
+        RunStore store = newStore();
+        const QList<ItemResult> results = runAll(s, cases, store);
+        QCOMPARE(results.size(), 8);
+
+        QHash<QString, QSet<QString>> armsAsked;
+        for (const RecordedRequest &r : m_server->requests()) {
+            QString caseId;
+            for (auto it = caseOfInput.cbegin(); it != caseOfInput.cend(); ++it) {
+                if (r.body.contains(it.key().toUtf8()))
+                    caseId = it.value();
+            }
+            QVERIFY2(!caseId.isEmpty(), r.body.constData());
+            const QString arm = systemOf(r).contains(QStringLiteral("## Skill:")) ? kWithSkillArm : kBaselineArm;
+            armsAsked[caseId].insert(arm);
+            const std::optional<QJsonArray> tools = toolsOf(r);
+            const QByteArray where = (caseId + u'/' + arm).toUtf8();
+            if (caseId == QLatin1String("text")) {
+                QVERIFY2(!tools, where.constData());
+            } else {
+                QVERIFY2(tools, where.constData());
+                QCOMPARE(tools->size(), 4); // read_file, write_file, list_files, run_command
+            }
+        }
+        for (const QString &caseId : caseOfInput)
+            QCOMPARE(armsAsked.value(caseId).size(), 2);
+        for (const ItemResult &r : results)
+            QCOMPARE(r.toolsOffered, std::optional<bool>(r.key.caseId != QLatin1String("text")));
+        const QList<QJsonObject> lines = resultLines(store.dir());
+        QCOMPARE(lines.size(), 8);
+        for (const QJsonObject &line : lines) {
+            QVERIFY2(line.value(QStringLiteral("tools_offered")).isBool(),
+                     QJsonDocument(line).toJson(QJsonDocument::Compact).constData());
+            QCOMPARE(line.value(QStringLiteral("tools_offered")).toBool(),
+                     line.value(QStringLiteral("case")).toString() != QLatin1String("text"));
+        }
+
+        // In agentic mode the skill is loaded with a tool: even a text question gets the tools, in both arms.
+        const qsizetype before = m_server->requests().size();
+        s.config.mode = QStringLiteral("agentic");
+        RunStore agentic = newStore();
+        const TestSuite textOnly =
+            suite(R"([{"id": "text", "input": "Answer in words", "expected": {"contains": "EPS"}}])");
+        const QList<ItemResult> agenticResults = runAll(s, textOnly, agentic);
+        QCOMPARE(agenticResults.size(), 2);
+        for (const ItemResult &r : agenticResults)
+            QCOMPARE(r.toolsOffered, std::optional<bool>(true));
+        const QList<RecordedRequest> requests = m_server->requests();
+        QCOMPARE(requests.size() - before, 2);
+        for (qsizetype i = before; i < requests.size(); ++i) {
+            const std::optional<QJsonArray> tools = toolsOf(requests[i]);
+            QVERIFY(tools);
+            QCOMPARE(tools->size(), systemOf(requests[i]).contains(QStringLiteral("<skill name=")) ? 5 : 4);
+        }
+    }
+
+    // 089eaf1: a run recorded before "auto" holds student_tools as a flag, and true offered the tools to every case.
+    // A resume takes the settings from run.json, so the items it runs now meet the tools the first ones met, not the
+    // new default.
+    void resume_ofARunRecordedBeforeAuto_keepsTheToolsItRecorded()
+    {
+        bool providerDown = true;
+        m_server->routeHandler("POST", "/v1/chat/completions", [&providerDown](const RecordedRequest &) {
+            return providerDown ? ScriptedResponse::json(400, R"({"error":{"message":"upstream overloaded"}})")
+                                : reply(QStringLiteral("USE-RMSNORM-EPS"));
+        });
+        const QString suitePath = m_dir.filePath(QStringLiteral("text-suite.json"));
+        {
+            QFile file(suitePath);
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            file.write(R"([{"id": "text", "input": "Answer in words", "expected": {"contains": "EPS"}}])");
+        }
+        EvalPlan plan;
+        plan.skillDir = m_skillDir;
+        plan.suitePath = suitePath;
+        plan.config = setup(1).config;
+        plan.config.studentTools = ToolOffer::Auto;
+        plan.runsDir = m_dir.filePath(QStringLiteral("older-runs"));
+        QString runDir;
+        {
+            auto prepared = EvalSession::prepare(*m_chat, plan, refusingCommandRunner(QStringLiteral("no sandbox")));
+            if (const QString *error = std::get_if<QString>(&prepared))
+                QFAIL(qPrintable(*error));
+            EvalSession &session = *std::get<std::unique_ptr<EvalSession>>(prepared);
+            QSignalSpy finished(&session.runner(), &EvalRunner::finished);
+            session.start();
+            QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 20000);
+            runDir = session.store().dir();
+            QCOMPARE(session.store().results().size(), 2);
+            for (const ItemResult &r : session.store().results()) {
+                QVERIFY(r.isError()); // resumed below
+                QCOMPARE(r.toolsOffered, std::optional<bool>(false));
+            }
+        }
+        // What an older Skillforge wrote in run.json's parameters: the flag, where this one writes the choice's name.
+        const QString manifestPath = QDir(runDir).filePath(QStringLiteral("run.json"));
+        QJsonObject manifest = readJson(manifestPath);
+        QJsonObject parameters = manifest.value(QStringLiteral("parameters")).toObject();
+        QCOMPARE(parameters.value(QStringLiteral("student_tools")).toString(), QStringLiteral("auto"));
+        parameters.insert(QStringLiteral("student_tools"), true);
+        manifest.insert(QStringLiteral("parameters"), parameters);
+        {
+            QFile file(manifestPath);
+            QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+            file.write(QJsonDocument(manifest).toJson());
+        }
+
+        providerDown = false;
+        const qsizetype before = m_server->requests().size();
+        plan.resumeDir = runDir; // plan.config still says auto: a resume takes run.json's settings instead
+        {
+            auto prepared = EvalSession::prepare(*m_chat, plan, refusingCommandRunner(QStringLiteral("no sandbox")));
+            if (const QString *error = std::get_if<QString>(&prepared))
+                QFAIL(qPrintable(*error));
+            EvalSession &session = *std::get<std::unique_ptr<EvalSession>>(prepared);
+            QVERIFY(session.config().studentTools == ToolOffer::Always);
+            QSignalSpy finished(&session.runner(), &EvalRunner::finished);
+            session.start();
+            QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 20000);
+            QCOMPARE(session.store().results().size(), 2);
+            for (const ItemResult &r : session.store().results()) {
+                QVERIFY2(!r.isError(), qPrintable(r.error));
+                QCOMPARE(r.toolsOffered, std::optional<bool>(true));
+            }
+        }
+        const QList<RecordedRequest> requests = m_server->requests();
+        QCOMPARE(requests.size() - before, 2);
+        for (qsizetype i = before; i < requests.size(); ++i) {
+            const std::optional<QJsonArray> tools = toolsOf(requests[i]);
+            QVERIFY(tools);
+            QCOMPARE(tools->size(), 4);
+        }
+        // The other spellings run.json has held: false refused the tools; a name is the choice; none is the default.
+        QVERIFY(EvalConfig::fromJson({{QStringLiteral("student_tools"), false}}).studentTools == ToolOffer::Never);
+        QVERIFY(EvalConfig::fromJson({{QStringLiteral("student_tools"), QStringLiteral("never")}}).studentTools ==
+                ToolOffer::Never);
+        QVERIFY(EvalConfig::fromJson({{QStringLiteral("models"), QJsonArray()}}).studentTools == ToolOffer::Auto);
+    }
+
+    // 225b1bd: the cap decides on what the next item may cost, the dearest item of its model and arm so far, not
+    // their mean: with items of uneven cost a mean lets through an item that takes the spend past the cap.
+    void spendingCap_unevenItems_decidesOnTheDearestSoFar_andNeverPassesTheCap()
+    {
+        priceStudent(R"({"input": 1, "output": 5})");
+        m_server->routeHandler("POST", "/v1/chat/completions", [](const RecordedRequest &request) {
+            const int prompt = request.body.contains("Cheap question") ? 10000 : 100000;
+            return scriptedReply(QStringLiteral("Done."), {prompt, 300, QStringLiteral("student-2026-01")});
+        });
+        const double cheap = (10000 * 1 + 300 * 5) / 1e6; // $0.0115
+        const double dear = (100000 * 1 + 300 * 5) / 1e6; // $0.1015
+        const TestSuite uneven = suite(R"([{"id": "cheap", "input": "Cheap question", "expected": {"contains": "x"}},
+            {"id": "dear", "input": "Dear question", "expected": {"contains": "x"}},
+            {"id": "dear2", "input": "Another dear question", "expected": {"contains": "x"}}])");
+        AgentSetup s = setup(1);
+        s.config.concurrency = 1;
+        const double cap = 0.30;
+        RunStore store = newStore();
+        LocalExecutor executor(*m_chat, s);
+        EvalRunner runner(executor, store, uneven, s.config);
+        runner.setSpendingCap(cap, 10);
+        QSignalSpy started(&runner, &EvalRunner::itemStarted);
+        QSignalSpy finished(&runner, &EvalRunner::finished);
+        runner.start();
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 20000);
+        // In the matrix's order: cheap's baseline and with_skill, then dear's with_skill and baseline, $0.2260 in all.
+        // dear2's baseline comes next: it may cost $0.1015 (the dearest baseline so far) and so would pass the cap.
+        // The mean of the baselines ($0.0565) would have let it start, and the spend end at $0.3275.
+        QCOMPARE(started.count(), 4);
+        QCOMPARE(store.results().size(), 4);
+        QVERIFY(runner.capReached());
+        QVERIFY2(runner.spend().spentUsd() <= cap, qPrintable(QString::number(runner.spend().spentUsd())));
+        QVERIFY(qAbs(runner.spend().spentUsd() - 2 * (cheap + dear)) < 1e-12);
+        QVERIFY2(
+            runner.stopReason().startsWith(QStringLiteral("the spending cap of $0.3000 was reached: $0.2260 spent, "
+                                                          "and the next item may cost $0.1015")),
+            qPrintable(runner.stopReason()));
+        QCOMPARE(store.manifest().status, QStringLiteral("stopped"));
+    }
+
+    // 9a52fff: the student's run_command runs in the bubblewrap sandbox: as an unprivileged user (65534, "nobody"),
+    // able to write only its item's workspace; what the command printed goes back to the model and into the
+    // transcript.
+    void runCommand_runsInTheSandbox_asNobody_writingOnlyTheWorkspace()
+    {
+        QString why;
+        if (!sandboxAvailable(&why))
+            SF_SKIP_BECAUSE(QStringLiteral("no sandbox here: ") + why);
+        // Two places this test may write on the host, outside every workspace. One is under /tmp, which the sandbox
+        // replaces with an empty tmpfs of its own: a write there may succeed but must not reach the host. The other,
+        // beside the test (in the build tree), is not in the sandbox at all: the write is refused.
+        const QString inTmp = m_dir.filePath(QStringLiteral("escape.txt"));
+        QTemporaryDir besideTheTest(QDir::current().filePath(QStringLiteral("sandbox-escape-XXXXXX")));
+        QVERIFY(besideTheTest.isValid());
+        const QString outside = besideTheTest.filePath(QStringLiteral("escape.txt"));
+        const QString command = QStringLiteral("id -u; touch '%1' 2>/dev/null; touch '%2' 2>/dev/null || echo refused; "
+                                               "echo hi > out.txt; echo done")
+                                    .arg(inTmp, outside);
+        m_server->routeHandler("POST", "/v1/chat/completions", [command](const RecordedRequest &request) {
+            if (toolResults(request).isEmpty())
+                return toolCall(QStringLiteral("run_command"), {{QStringLiteral("command"), command}});
+            return reply(QStringLiteral("ran it"));
+        });
+        AgentSetup s = setup(1);
+        s.config.studentTools = ToolOffer::Always;
+        s.runCommand = sandboxCommandRunner();
+        RunStore store = newStore();
+        const TestSuite writesAFile = suite(R"([{"id": "cmd", "input": "Run the build",
+            "verifiers": [{"type": "file_contains", "path": "out.txt", "text": "hi"}]}])");
+        const QList<ItemResult> results = runAll(s, writesAFile, store);
+        QCOMPARE(results.size(), 2);
+        QVERIFY(!QFile::exists(inTmp));
+        QVERIFY(!QFile::exists(outside));
+        for (const ItemResult &r : results) {
+            QVERIFY2(r.passed, qPrintable(r.verifiers.first().evidence));
+            QCOMPARE(r.toolCallCounts.value(QStringLiteral("run_command")), 1);
+            QCOMPARE(r.toolErrors, 0);
+            QFile written(
+                QDir(store.dir()).filePath(QStringLiteral("artifacts/%1/workspace/out.txt").arg(r.key.fileName())));
+            QVERIFY(written.open(QIODevice::ReadOnly));
+            QCOMPARE(written.readAll(), QByteArray("hi\n"));
+
+            // The transcript holds the call and what it printed: the sandbox's uid, the refused write, the end.
+            const QJsonArray messages =
+                readJson(QDir(store.dir()).filePath(r.transcript)).value(QStringLiteral("messages")).toArray();
+            QString called;
+            QString output;
+            for (const QJsonValue &m : messages) {
+                for (const QJsonValue &call : m[QStringLiteral("tool_calls")].toArray()) {
+                    const QJsonObject c = call.toObject();
+                    called = c[QStringLiteral("name")].toString() + u' ' + c[QStringLiteral("arguments")].toString();
+                }
+                if (m[QStringLiteral("role")].toString() == QLatin1String("tool"))
+                    output = m[QStringLiteral("content")].toString();
+            }
+            QVERIFY2(called.startsWith(QStringLiteral("run_command ")) && called.contains(QStringLiteral("id -u")),
+                     qPrintable(called));
+            QCOMPARE(output, QStringLiteral("exit code 0\n65534\nrefused\ndone\n"));
+        }
+        // The model was handed the same output.
+        for (const RecordedRequest &r : m_server->requests()) {
+            const QStringList fromTools = toolResults(r);
+            if (!fromTools.isEmpty())
+                QCOMPARE(fromTools.first(), QStringLiteral("exit code 0\n65534\nrefused\ndone\n"));
+        }
+    }
+
+    // d707c4f: each item's transcript and result line are written on the run's writer thread; run.json says
+    // "finished", and the writer lock goes, only once every line is on disk. A reader on another thread watches the
+    // two files throughout and must never see "finished" beside a short results.jsonl; the cases' inputs are large,
+    // so each transcript takes a while to write and a line written late would show.
+    void finished_isInRunJsonOnlyOnceEveryResultLineIsWritten()
+    {
+        m_server->routeHandler("POST", "/v1/chat/completions", skillFollower);
+        TestSuite big = threeCases();
+        for (TestCase &c : big.cases)
+            c.input += u' ' + QString(4 << 20, u'x');
+        AgentSetup s = setup(1);
+        RunStore store = newStore();
+        const QString runJson = QDir(store.dir()).filePath(QStringLiteral("run.json"));
+        const QString resultsJsonl = QDir(store.dir()).filePath(QStringLiteral("results.jsonl"));
+        const auto linesIn = [](const QString &path) {
+            QFile file(path);
+            return file.open(QIODevice::ReadOnly) ? int(file.readAll().count('\n')) : 0;
+        };
+        int linesWhenFinishedSeen = -1;
+        std::unique_ptr<QThread> watcher(QThread::create([&] {
+            QDeadlineTimer deadline(60000);
+            while (!deadline.hasExpired()) {
+                if (readJson(runJson).value(QStringLiteral("status")).toString() == QLatin1String("finished")) {
+                    linesWhenFinishedSeen = linesIn(resultsJsonl);
+                    return;
+                }
+            }
+        }));
+        watcher->start();
+
+        LocalExecutor executor(*m_chat, s);
+        EvalRunner runner(executor, store, big, s.config);
+        int linesAtSignal = -1;
+        QJsonObject manifestAtSignal;
+        std::optional<QString> lockHolderAtSignal = QStringLiteral("not read");
+        connect(&runner, &EvalRunner::finished, this, [&] {
+            linesAtSignal = linesIn(resultsJsonl);
+            manifestAtSignal = readJson(runJson);
+            lockHolderAtSignal = RunLock::holder(store.dir());
+        });
+        QSignalSpy finished(&runner, &EvalRunner::finished);
+        runner.start();
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 60000);
+        QVERIFY(watcher->wait(QDeadlineTimer(60000)));
+
+        QCOMPARE(runner.total(), 6);
+        QCOMPARE(linesAtSignal, 6);
+        QCOMPARE(manifestAtSignal.value(QStringLiteral("status")).toString(), QStringLiteral("finished"));
+        QCOMPARE(manifestAtSignal.value(QStringLiteral("planned_items")).toInt(), 6);
+        QVERIFY2(!lockHolderAtSignal, qPrintable(lockHolderAtSignal.value_or(QString())));
+        QCOMPARE(linesWhenFinishedSeen, 6);
+    }
 };
 
-QTEST_GUILESS_MAIN(TestEvalRunner)
+SF_TEST_GUILESS_MAIN(TestEvalRunner)
 #include "test_eval_runner.moc"

@@ -1,3 +1,4 @@
+#include "SkippedChecks.h"
 #include "eval/LiftAcrossRuns.h"
 
 #include <QTest>
@@ -60,5 +61,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestLiftAcrossRuns)
+SF_TEST_GUILESS_MAIN(TestLiftAcrossRuns)
 #include "test_lift_across_runs.moc"

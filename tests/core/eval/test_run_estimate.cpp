@@ -1,3 +1,4 @@
+#include "SkippedChecks.h"
 #include "eval/RunEstimate.h"
 #include "eval/RunStore.h"
 #include "llm/LocalRuntime.h"
@@ -162,5 +163,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestRunEstimate)
+SF_TEST_GUILESS_MAIN(TestRunEstimate)
 #include "test_run_estimate.moc"

@@ -1,3 +1,4 @@
+#include "SkippedChecks.h"
 #include "eval/RunExport.h"
 #include "eval/RunSummary.h"
 
@@ -316,5 +317,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestRunExport)
+SF_TEST_GUILESS_MAIN(TestRunExport)
 #include "test_run_export.moc"

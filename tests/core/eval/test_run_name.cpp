@@ -1,4 +1,5 @@
 // Runs named for people (issue 35, item 8): by what tells them apart, never by their id.
+#include "SkippedChecks.h"
 #include "eval/RunName.h"
 
 #include <QTest>
@@ -136,5 +137,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestRunName)
+SF_TEST_GUILESS_MAIN(TestRunName)
 #include "test_run_name.moc"

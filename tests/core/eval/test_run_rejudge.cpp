@@ -1,7 +1,6 @@
 #include "ChatReplies.h"
 #include "ScriptedHttpServer.h"
 #include "SkippedChecks.h"
-
 #include "eval/RunRejudge.h"
 #include "llm/ChatClient.h"
 #include "llm/HttpEngine.h"
@@ -209,5 +208,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestRunRejudge)
+SF_TEST_GUILESS_MAIN(TestRunRejudge)
 #include "test_run_rejudge.moc"

@@ -1,6 +1,7 @@
 // Issue 46: a run recorded before each request was priced (usage, no cost) is priced when it is opened, from the
 // requests its transcripts recorded, each at its own tier, or from its token totals where there is no such record;
 // either way marked, and results.jsonl is never rewritten.
+#include "SkippedChecks.h"
 #include "eval/CostEffectiveness.h"
 #include "eval/RunRepricing.h"
 #include "eval/RunSpend.h"
@@ -219,5 +220,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestRunRepricing)
+SF_TEST_GUILESS_MAIN(TestRunRepricing)
 #include "test_run_repricing.moc"

@@ -1,3 +1,4 @@
+#include "SkippedChecks.h"
 #include "eval/RunStore.h"
 
 #include <QCoreApplication>
@@ -182,5 +183,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestRunStore)
+SF_TEST_GUILESS_MAIN(TestRunStore)
 #include "test_run_store.moc"

@@ -1,3 +1,4 @@
+#include "SkippedChecks.h"
 #include "TestFiles.h"
 #include "eval/RunAnalysis.h"
 #include "eval/RunStore.h"
@@ -539,5 +540,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestSkillCreatorWorkspace)
+SF_TEST_GUILESS_MAIN(TestSkillCreatorWorkspace)
 #include "test_skill_creator_workspace.moc"

@@ -1,3 +1,4 @@
+#include "SkippedChecks.h"
 #include "eval/RunSummary.h"
 #include "eval/Statistics.h"
 
@@ -213,7 +214,21 @@ private Q_SLOTS:
         QCOMPARE(with->triggerRate->successes, 2);
         QCOMPARE(with->triggerRate->trials, 3);
     }
+
+    // b940095: every report table and verdict writes a lift through liftInPoints; a lift that rounds to zero at one
+    // decimal reads "0.0 pp" whichever side of zero it lies, never "-0.0 pp" (nor "+0.0 pp").
+    void liftInPoints_signedToOneDecimal_andZeroNeverNegative()
+    {
+        QCOMPARE(liftInPoints(0.5), QStringLiteral("+50.0 pp"));
+        QCOMPARE(liftInPoints(-0.125), QStringLiteral("-12.5 pp"));
+        QCOMPARE(liftInPoints(-0.001), QStringLiteral("-0.1 pp"));
+        QCOMPARE(liftInPoints(0.0), QStringLiteral("0.0 pp"));
+        QCOMPARE(liftInPoints(-0.0), QStringLiteral("0.0 pp"));
+        QCOMPARE(liftInPoints(-0.0004), QStringLiteral("0.0 pp"));
+        QCOMPARE(liftInPoints(-0.00049), QStringLiteral("0.0 pp"));
+        QCOMPARE(liftInPoints(0.0004), QStringLiteral("0.0 pp"));
+    }
 };
 
-QTEST_GUILESS_MAIN(TestStatistics)
+SF_TEST_GUILESS_MAIN(TestStatistics)
 #include "test_statistics.moc"

@@ -1,3 +1,4 @@
+#include "SkippedChecks.h"
 #include "eval/SuiteHealth.h"
 
 #include <QJsonArray>
@@ -167,5 +168,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestSuiteHealth)
+SF_TEST_GUILESS_MAIN(TestSuiteHealth)
 #include "test_suite_health.moc"

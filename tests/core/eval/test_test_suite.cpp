@@ -1,3 +1,4 @@
+#include "SkippedChecks.h"
 #include "TestFiles.h"
 #include "eval/TestSuite.h"
 
@@ -377,5 +378,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestTestSuite)
+SF_TEST_GUILESS_MAIN(TestTestSuite)
 #include "test_test_suite.moc"

@@ -1,3 +1,4 @@
+#include "SkippedChecks.h"
 #include "eval/RunSummary.h"
 #include "eval/Verdict.h"
 
@@ -80,6 +81,38 @@ private Q_SLOTS:
         const stats::Interval large = stats::pairedDifferenceCi(20, 20, 10, 50);
         QVERIFY(large.high - large.low < small.high - small.low);
         QVERIFY(small.low < 0 && large.low > 0);
+    }
+
+    // f604cb3: the lift's interval is Newcombe's method 10 (Stat Med 17:2635-2650, 1998), pinned to 4 decimals where
+    // the Wald interval (in brackets) differs in the 3rd: a simpler interval would pass the two checks above. The
+    // numbers come from an independent Python implementation, written for this test, not from this code:
+    //   z = NormalDist().inv_cdf(0.975)
+    //   def wilson(x, n): p = x / n; a = 2*n*p + z*z; b = z*sqrt(z*z + 4*n*p*(1 - p)); return ((a-b) / (2*(n + z*z)),
+    //                                                                                        (a+b) / (2*(n + z*z)))
+    //   def method10(a, b, c, d):  # both pass, only the first, only the second, both fail; CI of p2 - p1
+    //       n = a+b+c+d; p1, p2 = (a+b)/n, (a+c)/n; l1, u1 = wilson(a+b, n); l2, u2 = wilson(a+c, n)
+    //       den = (a+b)*(c+d)*(a+c)*(b+d); phi = (a*d - b*c)/sqrt(den) if den > 0 else 0
+    //       lo = p2-p1 - sqrt((p2-l2)**2 - 2*phi*(p2-l2)*(u1-p1) + (u1-p1)**2)
+    //       hi = p2-p1 + sqrt((u2-p2)**2 - 2*phi*(u2-p2)*(p1-l1) + (p1-l1)**2); return max(-1, lo), min(1, hi)
+    void pairedInterval_isNewcombesMethod10_toFourDecimals_notWald()
+    {
+        struct Pinned
+        {
+            stats::PairedTable table; // bothPass, bothFail, onlyFirst, onlySecond: method10(a, d, b, c) above
+            double low;
+            double high;
+        };
+        const Pinned pinned[] = {
+            {{12, 3, 2, 8}, 0.003445, 0.443606},  // [Wald 0.010626, 0.469374]
+            {{36, 0, 2, 12}, 0.056930, 0.340428}, // [Wald 0.064210, 0.335790]; negative phi
+            {{0, 10, 0, 4}, 0.012308, 0.546491},  // [Wald 0.049075, 0.522353]; the first arm passes none: phi is 0
+            {{5, 3, 1, 1}, -0.242049, 0.242049},  // [Wald -0.277181, 0.277181]
+        };
+        for (const Pinned &p : pinned) {
+            const stats::Interval ci = stats::pairedDifferenceCi(p.table);
+            const QByteArray got = QByteArray::number(ci.low, 'f', 6) + ", " + QByteArray::number(ci.high, 'f', 6);
+            QVERIFY2(qAbs(ci.low - p.low) < 5e-5 && qAbs(ci.high - p.high) < 5e-5, got.constData());
+        }
     }
 
     void clearLift_isKeep()
@@ -173,5 +206,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestVerdicts)
+SF_TEST_GUILESS_MAIN(TestVerdicts)
 #include "test_verdicts.moc"

@@ -1,8 +1,7 @@
+#include "SkippedChecks.h"
 #include "eval/SandboxCommand.h"
 #include "eval/Verifiers.h"
 #include "sandbox/Sandbox.h"
-
-#include "SkippedChecks.h"
 
 #include <QDir>
 #include <QFile>
@@ -161,7 +160,7 @@ private Q_SLOTS:
     {
         QString why;
         if (!sandboxAvailable(&why))
-            SF_SKIP(qPrintable(QStringLiteral("no sandbox here: ") + why));
+            SF_SKIP_BECAUSE(QStringLiteral("no sandbox here: ") + why);
         VerifyContext c = context(QString());
         c.runCommand = sandboxCommandRunner();
         VerifierSpec s = spec(QStringLiteral("command"));
@@ -185,7 +184,7 @@ private Q_SLOTS:
     {
         QString why;
         if (!sandboxAvailable(&why))
-            SF_SKIP(qPrintable(QStringLiteral("no sandbox here: ") + why));
+            SF_SKIP_BECAUSE(QStringLiteral("no sandbox here: ") + why);
         // A student's commands in one item: each alone stays under the limit, together they pass it.
         const CommandRunner run = sandboxCommandRunner(8LL << 20);
         const QString writeFive = QStringLiteral("head -c 5242880 /dev/zero > part$N && sleep 2 && echo done");

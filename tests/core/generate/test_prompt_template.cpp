@@ -1,4 +1,5 @@
 // Prompt templates: values, optional sections, and errors instead of silently empty prompts.
+#include "SkippedChecks.h"
 #include "generate/PromptTemplate.h"
 
 #include <QDir>
@@ -89,5 +90,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestPromptTemplate)
+SF_TEST_GUILESS_MAIN(TestPromptTemplate)
 #include "test_prompt_template.moc"

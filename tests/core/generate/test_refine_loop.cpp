@@ -2,6 +2,7 @@
 // criterion is met, shows the teacher only training failures, and lets the user accept or reject.
 #include "ChatReplies.h"
 #include "ScriptedHttpServer.h"
+#include "SkippedChecks.h"
 #include "generate/RefineLoop.h"
 #include "llm/ChatClient.h"
 #include "llm/HttpEngine.h"
@@ -354,5 +355,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestRefineLoop)
+SF_TEST_GUILESS_MAIN(TestRefineLoop)
 #include "test_refine_loop.moc"

@@ -2,6 +2,7 @@
 // whole-or-nothing install, the prompt stored with the version, and nothing of the user's lost.
 #include "ChatReplies.h"
 #include "ScriptedHttpServer.h"
+#include "SkippedChecks.h"
 #include "generate/SkillGenerator.h"
 #include "llm/ChatClient.h"
 #include "llm/HttpEngine.h"
@@ -275,6 +276,49 @@ private Q_SLOTS:
         QVERIFY(QDir(skillsFolder()).isEmpty(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot));
     }
 
+    void generate_replyCutAtTheTokenLimit_repairAndErrorSaySo()
+    {
+        // A JSON draft that stopped mid-description because the teacher ran out of tokens (finish_reason "length").
+        const QString whole = QString::fromUtf8(
+            QJsonDocument(QJsonObject{{u"name"_s, u"rmsnorm-kernels"_s},
+                                      {u"description"_s, u"Writes fused RMSNorm CUDA kernels for diffusers models."_s},
+                                      {u"body"_s, u"# RMSNorm\n\nOne block per row."_s}})
+                .toJson(QJsonDocument::Compact));
+        const QString cut = whole.left(whole.indexOf(u"CUDA"_s));
+        const QJsonObject message{{u"role"_s, u"assistant"_s}, {u"content"_s, cut}};
+        const QByteArray cutReply = openAiCompletionBody(message, u"length"_s, {1000, 1200});
+        m_server->route("POST", "/v1/chat/completions", ScriptedResponse::json(200, cutReply));
+        SkillGenerationRequest req = request();
+        req.replyFormat = ReplyFormat::Json;
+        req.maxTokens = 1200;
+        QString failure;
+        generate(req, &failure);
+
+        const QString said = u"the reply was cut off at the token limit (1200 tokens)"_s;
+        QCOMPARE(m_server->requests().size(), 2);
+        const QJsonArray messages = sentBody(1).value(u"messages"_s).toArray();
+        QCOMPARE(messages.size(), 4); // system, task, the cut draft, the repair request
+        QCOMPARE(messages.at(2).toObject().value(u"content"_s).toString(), cut);
+        const QString repair = messages.at(3).toObject().value(u"content"_s).toString();
+        QVERIFY2(repair.contains(said), qPrintable(repair));
+        QVERIFY2(failure.contains(u"no usable skill"_s) && failure.contains(said), qPrintable(failure));
+        QVERIFY(QDir(skillsFolder()).isEmpty(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot));
+
+        // The same unusable text from a reply that ended by itself is not blamed on the limit.
+        cleanup();
+        init();
+        const QByteArray stopped = openAiCompletionBody(message, u"stop"_s, {1000, 300});
+        m_server->route("POST", "/v1/chat/completions", ScriptedResponse::json(200, stopped));
+        req.skillsFolder = skillsFolder();
+        failure.clear();
+        generate(req, &failure);
+        QVERIFY2(failure.contains(u"no usable skill"_s), qPrintable(failure));
+        QVERIFY2(!failure.contains(u"cut off"_s), qPrintable(failure));
+        const QString plainRepair =
+            sentBody(1).value(u"messages"_s).toArray().at(3).toObject().value(u"content"_s).toString();
+        QVERIFY2(!plainRepair.isEmpty() && !plainRepair.contains(u"cut off"_s), qPrintable(plainRepair));
+    }
+
     void generate_teacherRefuses_failsWithTheServersMessage()
     {
         m_server->route("POST", "/v1/chat/completions",
@@ -334,5 +378,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestSkillGenerator)
+SF_TEST_GUILESS_MAIN(TestSkillGenerator)
 #include "test_skill_generator.moc"

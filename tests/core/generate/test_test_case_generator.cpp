@@ -2,6 +2,7 @@
 // held-out share chosen here, existing files never replaced.
 #include "ChatReplies.h"
 #include "ScriptedHttpServer.h"
+#include "SkippedChecks.h"
 #include "generate/TestCaseGenerator.h"
 #include "llm/ChatClient.h"
 #include "llm/HttpEngine.h"
@@ -251,6 +252,42 @@ private Q_SLOTS:
         QVERIFY(!QFile::exists(request().outputPath));
     }
 
+    void generate_replyCutAtTheTokenLimit_repairAndErrorSaySo()
+    {
+        // The suite stopped mid-case because the model ran out of tokens (finish_reason "length"): nothing reads.
+        const QString whole = sixCases();
+        const QString cut = whole.left(whole.indexOf(u"hidden size 1004"_s));
+        const QJsonObject message{{u"role"_s, u"assistant"_s}, {u"content"_s, cut}};
+        m_server->route("POST", "/v1/chat/completions",
+                        ScriptedResponse::json(200, openAiCompletionBody(message, u"length"_s, {300, 900})));
+        TestGenerationRequest req = request();
+        req.maxTokens = 900;
+        QString failure;
+        generate(req, &failure);
+
+        const QString said = u"(the reply was cut off at the token limit of 900 tokens)"_s;
+        QCOMPARE(m_server->requests().size(), 2);
+        const QJsonArray messages =
+            QJsonDocument::fromJson(m_server->requests().at(1).body).object().value(u"messages"_s).toArray();
+        QCOMPARE(messages.at(messages.size() - 2).toObject().value(u"content"_s).toString(), cut);
+        const QString repair = messages.last().toObject().value(u"content"_s).toString();
+        QVERIFY2(repair.contains(said), qPrintable(repair));
+        QVERIFY2(failure.contains(u"still not a readable test suite"_s) && failure.contains(said), qPrintable(failure));
+        QVERIFY(!QFile::exists(req.outputPath));
+
+        // The same text from a reply that ended by itself is not blamed on the limit.
+        cleanup();
+        init();
+        m_server->route("POST", "/v1/chat/completions",
+                        ScriptedResponse::json(200, openAiCompletionBody(message, u"stop"_s, {300, 400})));
+        req = request();
+        req.maxTokens = 900;
+        failure.clear();
+        generate(req, &failure);
+        QVERIFY2(failure.contains(u"still not a readable test suite"_s), qPrintable(failure));
+        QVERIFY2(!failure.contains(u"cut off"_s), qPrintable(failure));
+    }
+
     void generate_existingSuite_isNeverReplaced()
     {
         QFile existing(request().outputPath);
@@ -279,5 +316,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestTestCaseGenerator)
+SF_TEST_GUILESS_MAIN(TestTestCaseGenerator)
 #include "test_test_case_generator.moc"

@@ -1,4 +1,5 @@
 // Condensing a trace for the teacher: what matters first, never a blind cut, gaps marked.
+#include "SkippedChecks.h"
 #include "generate/TraceCondenser.h"
 
 #include <QTest>
@@ -101,5 +102,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestTraceCondenser)
+SF_TEST_GUILESS_MAIN(TestTraceCondenser)
 #include "test_trace_condenser.moc"

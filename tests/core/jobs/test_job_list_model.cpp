@@ -1,3 +1,4 @@
+#include "SkippedChecks.h"
 #include "jobs/JobListModel.h"
 
 #include <QAbstractItemModelTester>
@@ -123,5 +124,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestJobListModel)
+SF_TEST_GUILESS_MAIN(TestJobListModel)
 #include "test_job_list_model.moc"

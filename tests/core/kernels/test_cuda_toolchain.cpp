@@ -1,3 +1,4 @@
+#include "SkippedChecks.h"
 #include "kernels/CudaToolchain.h"
 
 #include <QSignalSpy>
@@ -35,5 +36,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCudaToolchain)
+SF_TEST_GUILESS_MAIN(TestCudaToolchain)
 #include "test_cuda_toolchain.moc"

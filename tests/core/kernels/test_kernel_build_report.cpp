@@ -1,3 +1,4 @@
+#include "SkippedChecks.h"
 #include "kernels/KernelBuild.h"
 #include "kernels/KernelBuilder.h"
 
@@ -156,5 +157,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestKernelBuildReport)
+SF_TEST_GUILESS_MAIN(TestKernelBuildReport)
 #include "test_kernel_build_report.moc"

@@ -1,6 +1,5 @@
-#include "kernels/KernelCheck.h"
-
 #include "SkippedChecks.h"
+#include "kernels/KernelCheck.h"
 
 #include <QFile>
 #include <QJsonDocument>
@@ -100,7 +99,7 @@ private Q_SLOTS:
     {
         const CudaToolchainInfo info = CudaToolchain::detectNow();
         if (info.canRun())
-            SF_SKIP("a GPU is present: the not-run path does not apply");
+            QSKIP("a GPU is present: the not-run path does not apply");
         QFile baseline(u":/kernels/gelu_tanh/baseline.cu"_s);
         QVERIFY(baseline.open(QIODevice::ReadOnly));
         KernelCheckRequest request;

@@ -1,3 +1,4 @@
+#include "SkippedChecks.h"
 #include "kernels/KernelRunner.h"
 #include "kernels/KernelTask.h"
 #include "kernels/harness/Statistics.h"
@@ -5,15 +6,12 @@
 #include "kernels/harness/VerdictProtocol.h"
 #include "sandbox/Sandbox.h"
 
-#include "SkippedChecks.h"
-
 #include <QDir>
 #include <QFile>
 #include <QScopeGuard>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
-
 #include <cmath>
 
 using namespace sf;
@@ -30,7 +28,7 @@ const std::string Body = R"({"status":"passed","reason":"ok"})";
     do {                                                                                                               \
         QString why;                                                                                                   \
         if (!sandboxAvailable(&why))                                                                                   \
-            SF_SKIP(qPrintable(u"no sandbox here: "_s + why));                                                         \
+            SF_SKIP_BECAUSE(u"no sandbox here: "_s + why);                                                             \
     } while (false)
 
 /// The verdict pipe protocol, the runner process wrapper and the runner's statistics, all on the CPU.
@@ -215,9 +213,10 @@ private Q_SLOTS:
     {
         SKIP_WITHOUT_SANDBOX();
 #ifndef SKILLFORGE_KERNEL_RUNNER_BUILD_PATH
-        SF_SKIP("this build has no kernel runner (no CUDA compiler)");
+        QSKIP("this build has no kernel runner (no CUDA compiler)");
 #else
-        // Only the work folder and the libraries are visible in the sandbox: the task is copied in, as KernelCheck does.
+        // Only the work folder and the libraries are visible in the sandbox: the task is copied in, as KernelCheck
+        // does.
         const QString task = m_dir.filePath(u"task.json"_s);
         QFile::remove(task);
         QVERIFY(QFile::copy(QStringLiteral(SKILLFORGE_SOURCE_DIR "/resources/kernels/rmsnorm/task.json"), task));

@@ -1,9 +1,9 @@
+#include "SkippedChecks.h"
 #include "kernels/KernelTask.h"
 
 #include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
-
 #include <cmath>
 
 using namespace sf;
@@ -330,5 +330,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestKernelTasks)
+SF_TEST_GUILESS_MAIN(TestKernelTasks)
 #include "test_kernel_tasks.moc"

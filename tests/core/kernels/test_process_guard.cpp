@@ -2,6 +2,7 @@
 // child, installs the guard there (it is irreversible) and reports back through its exit status and stderr.
 // The refusals (ptrace, process_vm_*, /proc/self/mem writes, patching the GOT) and the things that must keep
 // working after it (threads, malloc from many threads, dlopen, writes to files and pipes) are both checked.
+#include "SkippedChecks.h"
 #include "harness/ProcessGuard.h"
 
 #include <QTest>
@@ -307,5 +308,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestProcessGuard)
+SF_TEST_GUILESS_MAIN(TestProcessGuard)
 #include "test_process_guard.moc"

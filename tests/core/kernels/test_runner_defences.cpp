@@ -1,6 +1,7 @@
 // The kernel runner's defences against 2026's reward hacks (issue 17), in the parts that need no GPU: the private
 // seed schedule, which timed calls are checked, the per-sample timer cross-check, the physics floor and the
 // fraction of peak. The GPU half is tests/gpu/candidates, run by tests/gpu/run.sh.
+#include "SkippedChecks.h"
 #include "kernels/harness/BufferRotation.h"
 #include "kernels/harness/SeedSchedule.h"
 #include "kernels/harness/TimingChecks.h"
@@ -175,5 +176,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestRunnerDefences)
+SF_TEST_GUILESS_MAIN(TestRunnerDefences)
 #include "test_runner_defences.moc"

@@ -6,6 +6,10 @@
 //   FAKE_LLAMA_BIND_FAIL_ONCE   a marker path: the first process to see it missing creates it and
 //                               exits complaining that the port is taken, as llama-server does
 //   FAKE_LLAMA_CHAT_DELAY_MS    silence before a chat answer, as a long generation (default 0)
+//   FAKE_LLAMA_MESSAGES_FAULT   how POST /v1/messages (a Claude Code student's requests) misbehaves before it
+//                               answers with usage (9 input, 4 output tokens): "cut-before-any-byte" or
+//                               "cut-mid-body" once, or "cut-after-ms:N" every time, mid-body after N ms of
+//                               silence
 #include "ScriptedHttpServer.h"
 
 #include <QCoreApplication>
@@ -37,6 +41,37 @@ int envInt(const char *name, int fallback)
     bool ok = false;
     const int value = qEnvironmentVariableIntValue(name, &ok);
     return ok ? value : fallback;
+}
+
+const QByteArray messagesAnswer = R"({"id":"msg_fake","type":"message","role":"assistant","model":"fake-model",)"
+                                  R"("content":[{"type":"text","text":"Fake reply."}],"stop_reason":"end_turn",)"
+                                  R"("usage":{"input_tokens":9,"output_tokens":4}})";
+
+/// POST /v1/messages: the answer, after the fault FAKE_LLAMA_MESSAGES_FAULT names (none: not served, 404).
+void routeMessages(ScriptedHttpServer &server, const QString &fault)
+{
+    const ScriptedResponse answer = ScriptedResponse::json(200, messagesAnswer);
+    if (fault == QLatin1String("cut-before-any-byte")) {
+        server.routeSequence("POST", "/v1/messages", {ScriptedResponse::abruptClose(), answer});
+    } else if (fault == QLatin1String("cut-mid-body")) {
+        // Half of a different answer, with its own usage in the half that arrives: none of it may be counted.
+        ScriptedResponse half;
+        half.headers = {{"Content-Type", "application/json"}};
+        half.chunks = {R"({"id":"msg_cut","type":"message","usage":{"input_tokens":500,"output_tokens":300},)"
+                       R"("content":[{"type":"text","text":"This answer never)",
+                       R"( ends"}]})"};
+        half.resetAfterChunks = 1;
+        server.routeSequence("POST", "/v1/messages", {half, answer});
+    } else if (fault.startsWith(QLatin1String("cut-after-ms:"))) {
+        // Some bytes, then the cut: a connection that died with nothing received curl retries by itself, and that
+        // retry would never reach the door.
+        ScriptedResponse cut;
+        cut.headers = {{"Content-Type", "application/json"}};
+        cut.chunks = {R"({"id":"msg_cut","type":"message",)", R"("never":"sent"})"};
+        cut.resetAfterChunks = 1;
+        cut.delayMs = fault.section(QLatin1Char(':'), 1).toInt();
+        server.route("POST", "/v1/messages", cut);
+    }
 }
 
 } // namespace
@@ -74,6 +109,7 @@ int main(int argc, char *argv[])
     ScriptedResponse answer = ScriptedResponse::json(200, chatAnswer);
     answer.delayMs = envInt("FAKE_LLAMA_CHAT_DELAY_MS", 0);
     server.route("POST", "/v1/chat/completions", answer);
+    routeMessages(server, qEnvironmentVariable("FAKE_LLAMA_MESSAGES_FAULT"));
     // The body of the last chat request, so a test sees what the client really sent.
     server.routeHandler("GET", "/fake/last-chat", [&server](const RecordedRequest &) {
         QByteArray body = "{}";

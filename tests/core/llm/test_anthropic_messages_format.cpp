@@ -1,3 +1,4 @@
+#include "SkippedChecks.h"
 #include "llm/AnthropicMessagesFormat.h"
 
 #include <QJsonArray>
@@ -274,5 +275,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestAnthropicMessagesFormat)
+SF_TEST_GUILESS_MAIN(TestAnthropicMessagesFormat)
 #include "test_anthropic_messages_format.moc"

@@ -1,4 +1,5 @@
 #include "ScriptedHttpServer.h"
+#include "SkippedChecks.h"
 #include "llm/ChatCall.h"
 #include "llm/ChatClient.h"
 #include "llm/HttpEngine.h"
@@ -456,5 +457,5 @@ private:
     }
 };
 
-QTEST_GUILESS_MAIN(TestChatClient)
+SF_TEST_GUILESS_MAIN(TestChatClient)
 #include "test_chat_client.moc"

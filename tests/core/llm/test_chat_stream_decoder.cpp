@@ -1,3 +1,4 @@
+#include "SkippedChecks.h"
 #include "llm/ChatStreamDecoder.h"
 
 #include <QFile>
@@ -301,5 +302,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestChatStreamDecoder)
+SF_TEST_GUILESS_MAIN(TestChatStreamDecoder)
 #include "test_chat_stream_decoder.moc"

@@ -1,4 +1,5 @@
 #include "ScriptedHttpServer.h"
+#include "SkippedChecks.h"
 #include "llm/ChatCall.h"
 #include "llm/ChatClient.h"
 #include "llm/HttpEngine.h"
@@ -351,11 +352,15 @@ private Q_SLOTS:
 
     void anthropic529AndOverloadedEvent_areRetried()
     {
-        const QByteArray overloaded = "event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}\n\n";
-        m_server->routeSequence("POST", "/v1/messages",
-                                {ScriptedResponse::json(529, R"({"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}})"),
-                                 ScriptedResponse::streamed({overloaded}, 0),
-                                 ScriptedResponse::streamed({fixture(u"anthropic_stream.sse"_s)}, 0)});
+        const QByteArray overloaded =
+            "event: error\ndata: "
+            "{\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}\n\n";
+        m_server->routeSequence(
+            "POST", "/v1/messages",
+            {ScriptedResponse::json(529,
+                                    R"({"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}})"),
+             ScriptedResponse::streamed({overloaded}, 0),
+             ScriptedResponse::streamed({fixture(u"anthropic_stream.sse"_s)}, 0)});
         std::unique_ptr<ChatCall> call(m_client->chat(u"anthropic:claude-sonnet-4-5"_s, streamed()));
         const ChatResponse response = finishedResponse(call.get());
         QCOMPARE(response.text, u"Let me check."_s);
@@ -442,5 +447,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestChatStreaming)
+SF_TEST_GUILESS_MAIN(TestChatStreaming)
 #include "test_chat_streaming.moc"

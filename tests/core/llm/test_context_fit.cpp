@@ -1,3 +1,4 @@
+#include "SkippedChecks.h"
 #include "llm/ContextFit.h"
 
 #include <QTest>
@@ -52,5 +53,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestContextFit)
+SF_TEST_GUILESS_MAIN(TestContextFit)
 #include "test_context_fit.moc"

@@ -1,4 +1,5 @@
 #include "ScriptedHttpServer.h"
+#include "SkippedChecks.h"
 #include "llm/HttpEngine.h"
 #include "llm/HttpReply.h"
 
@@ -311,5 +312,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestHttpEngine)
+SF_TEST_GUILESS_MAIN(TestHttpEngine)
 #include "test_http_engine.moc"

@@ -1,4 +1,5 @@
 // Keys in the OS keychain, and what happens where there is none (a headless session, CI).
+#include "SkippedChecks.h"
 #include "llm/KeychainKeyStore.h"
 #include "llm/ProviderConfig.h"
 
@@ -50,5 +51,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestKeychainKeyStore)
+SF_TEST_GUILESS_MAIN(TestKeychainKeyStore)
 #include "test_keychain_key_store.moc"

@@ -1,3 +1,4 @@
+#include "SkippedChecks.h"
 #include "llm/ChatCall.h"
 #include "llm/ChatClient.h"
 #include "llm/HttpEngine.h"
@@ -251,7 +252,9 @@ private Q_SLOTS:
         QSignalSpy failed(call.get(), &ChatCall::failed);
         QSignalSpy retrying(call.get(), &ChatCall::retrying);
         QTRY_COMPARE_WITH_TIMEOUT(ready.count(), 1, 15000);
-        QTest::qWait(500); // the request is with the server now
+        // Killed only once the request is with the server (it answers after 4 s), so it is that request the restart
+        // must answer; a kill before it arrived would be a plain retry.
+        QTRY_VERIFY_WITH_TIMEOUT(fakeGet(server, u"/fake/last-chat"_s).contains("Hello?"), 10000);
         const QUrl firstUrl = server.baseUrl();
         QCOMPARE(::kill(pid_t(server.processId()), SIGKILL), 0);
 
@@ -392,5 +395,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestLocalModelServer)
+SF_TEST_GUILESS_MAIN(TestLocalModelServer)
 #include "test_local_model_server.moc"

@@ -1,4 +1,5 @@
 #include "ScriptedHttpServer.h"
+#include "SkippedChecks.h"
 #include "llm/HttpEngine.h"
 #include "llm/ModelLister.h"
 #include "llm/ProviderRegistry.h"
@@ -113,5 +114,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestModelLister)
+SF_TEST_GUILESS_MAIN(TestModelLister)
 #include "test_model_lister.moc"

@@ -1,3 +1,4 @@
+#include "SkippedChecks.h"
 #include "llm/ModelName.h"
 
 #include <QStandardPaths>
@@ -62,5 +63,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestModelName)
+SF_TEST_GUILESS_MAIN(TestModelName)
 #include "test_model_name.moc"

@@ -1,3 +1,4 @@
+#include "SkippedChecks.h"
 #include "llm/OpenAiChatFormat.h"
 
 #include <QFile>
@@ -293,5 +294,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestOpenAiChatFormat)
+SF_TEST_GUILESS_MAIN(TestOpenAiChatFormat)
 #include "test_openai_chat_format.moc"

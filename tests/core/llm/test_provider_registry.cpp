@@ -1,6 +1,6 @@
-#include "llm/ProviderRegistry.h"
-
+#include "SkippedChecks.h"
 #include "common/Secrets.h"
+#include "llm/ProviderRegistry.h"
 
 #include <QStandardPaths>
 #include <QTest>
@@ -141,5 +141,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestProviderRegistry)
+SF_TEST_GUILESS_MAIN(TestProviderRegistry)
 #include "test_provider_registry.moc"

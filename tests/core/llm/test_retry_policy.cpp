@@ -1,8 +1,9 @@
+#include "SkippedChecks.h"
 #include "llm/RetryPolicy.h"
 
 #include <QStandardPaths>
-#include <QTimeZone>
 #include <QTest>
+#include <QTimeZone>
 
 using namespace sf;
 using namespace Qt::StringLiterals;
@@ -79,5 +80,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestRetryPolicy)
+SF_TEST_GUILESS_MAIN(TestRetryPolicy)
 #include "test_retry_policy.moc"

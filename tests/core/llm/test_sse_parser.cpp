@@ -1,3 +1,4 @@
+#include "SkippedChecks.h"
 #include "llm/SseParser.h"
 
 #include <QStandardPaths>
@@ -138,5 +139,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestSseParser)
+SF_TEST_GUILESS_MAIN(TestSseParser)
 #include "test_sse_parser.moc"

@@ -1,5 +1,6 @@
 // Tool calls that small local models write into their reply's text (seen with Qwen2.5-Coder-1.5B
 // through llama-server: a fenced JSON object instead of tool_calls).
+#include "SkippedChecks.h"
 #include "llm/ToolCallText.h"
 
 #include <QJsonDocument>
@@ -101,5 +102,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestToolCallText)
+SF_TEST_GUILESS_MAIN(TestToolCallText)
 #include "test_tool_call_text.moc"

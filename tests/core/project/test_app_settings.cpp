@@ -1,3 +1,4 @@
+#include "SkippedChecks.h"
 #include "project/AppSettings.h"
 
 #include <QCoreApplication>
@@ -184,5 +185,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestAppSettings)
+SF_TEST_GUILESS_MAIN(TestAppSettings)
 #include "test_app_settings.moc"

@@ -1,6 +1,6 @@
-#include "project/Project.h"
-
+#include "SkippedChecks.h"
 #include "common/AtomicFile.h"
+#include "project/Project.h"
 
 #include <QDir>
 #include <QTemporaryDir>
@@ -143,5 +143,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestProject)
+SF_TEST_GUILESS_MAIN(TestProject)
 #include "test_project.moc"

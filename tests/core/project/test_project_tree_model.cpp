@@ -1,6 +1,6 @@
-#include "project/ProjectTreeModel.h"
-
+#include "SkippedChecks.h"
 #include "common/AtomicFile.h"
+#include "project/ProjectTreeModel.h"
 
 #include <QAbstractItemModelTester>
 #include <QDir>
@@ -127,5 +127,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestProjectTreeModel)
+SF_TEST_GUILESS_MAIN(TestProjectTreeModel)
 #include "test_project_tree_model.moc"

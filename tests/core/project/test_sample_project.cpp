@@ -1,3 +1,4 @@
+#include "SkippedChecks.h"
 #include "project/Project.h"
 #include "project/SampleProject.h"
 
@@ -50,5 +51,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestSampleProject)
+SF_TEST_GUILESS_MAIN(TestSampleProject)
 #include "test_sample_project.moc"

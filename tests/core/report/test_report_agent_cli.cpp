@@ -1,6 +1,7 @@
 // Reports of a run made by a real agent CLI: the harness in the run's settings, how often each model loaded the
 // skill beside its lift, silent bypasses marked, and the CLI's own figures in the data formats.
 #include "AgentCliRun.h"
+#include "SkippedChecks.h"
 #include "report/Report.h"
 
 #include <QGuiApplication>
@@ -221,7 +222,7 @@ int main(int argc, char **argv)
 {
     QGuiApplication app(argc, argv); // PDF and Markdown draw their charts with fonts
     TestReportAgentCli test;
-    return QTest::qExec(&test, argc, argv);
+    return sf::test::execCountingSkips(&test, argc, argv);
 }
 
 #include "test_report_agent_cli.moc"

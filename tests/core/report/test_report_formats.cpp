@@ -1,12 +1,16 @@
 #include "ReportTestRuns.h"
+#include "SkippedChecks.h"
 #include "common/Secrets.h"
 #include "eval/Contamination.h"
 #include "eval/CostEffectiveness.h"
+#include "eval/RunExport.h"
+#include "eval/RunStore.h"
 #include "eval/SuiteHealth.h"
 #include "report/Report.h"
 #include "report/ReportCharts.h"
 
 #include <QDir>
+#include <QGuiApplication>
 #include <QImage>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -14,6 +18,7 @@
 #include <QSet>
 #include <QTemporaryDir>
 #include <QXmlStreamReader>
+#include <functional>
 
 using namespace sf;
 using namespace sf::test;
@@ -111,6 +116,30 @@ QString write(const RunAnalysis &run, ReportFormat format, const QString &path, 
               ReportOptions options = {})
 {
     return ReportWriter(run, compare, options).write(format, path);
+}
+
+/// Copies the v1 fixture run to @p runDir and lets @p edit change its result lines; how many it changed (edit returns
+/// true for those), or -1 when the run could not be copied or written back.
+int copyRunEditingResults(const QString &runDir, const std::function<bool(QJsonObject &)> &edit)
+{
+    if (!copyTree(fixtureRun(QStringLiteral("v1")), runDir))
+        return -1;
+    QFile results(runDir + QStringLiteral("/results.jsonl"));
+    if (!results.open(QIODevice::ReadOnly))
+        return -1;
+    QList<QByteArray> lines = results.readAll().split('\n');
+    results.close();
+    int edited = 0;
+    for (QByteArray &line : lines) {
+        QJsonObject o = QJsonDocument::fromJson(line).object();
+        if (o.isEmpty() || !edit(o))
+            continue;
+        line = QJsonDocument(o).toJson(QJsonDocument::Compact);
+        ++edited;
+    }
+    if (!results.open(QIODevice::WriteOnly | QIODevice::Truncate) || results.write(lines.join('\n')) < 0)
+        return -1;
+    return edited;
 }
 
 } // namespace
@@ -236,27 +265,16 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         const QString runDir = dir.filePath(QStringLiteral("run"));
-        QVERIFY(copyTree(fixtureRun(QStringLiteral("v1")), runDir));
         // Turn the failed first repeat of the cell that holds the fixture's error into an error as well.
-        QFile results(runDir + QStringLiteral("/results.jsonl"));
-        QVERIFY(results.open(QIODevice::ReadOnly));
-        QList<QByteArray> lines = results.readAll().split('\n');
-        results.close();
-        bool changed = false;
-        for (QByteArray &line : lines) {
-            QJsonObject o = QJsonDocument::fromJson(line).object();
-            if (o.value(u"model").toString() == kHaiku && o.value(u"arm").toString() == u"baseline" &&
-                o.value(u"case").toString() == u"layernorm-fused" && o.value(u"repeat").toInt() == 1) {
-                o.insert(QStringLiteral("error"), QStringLiteral("HTTP 500 from api.anthropic.com"));
-                o.insert(QStringLiteral("stop_reason"), QStringLiteral("error"));
-                line = QJsonDocument(o).toJson(QJsonDocument::Compact);
-                changed = true;
-            }
-        }
-        QVERIFY(changed);
-        QVERIFY(results.open(QIODevice::WriteOnly | QIODevice::Truncate));
-        results.write(lines.join('\n'));
-        results.close();
+        const int edited = copyRunEditingResults(runDir, [](QJsonObject &o) {
+            if (o.value(u"model").toString() != kHaiku || o.value(u"arm").toString() != u"baseline" ||
+                o.value(u"case").toString() != u"layernorm-fused" || o.value(u"repeat").toInt() != 1)
+                return false;
+            o.insert(QStringLiteral("error"), QStringLiteral("HTTP 500 from api.anthropic.com"));
+            o.insert(QStringLiteral("stop_reason"), QStringLiteral("error"));
+            return true;
+        });
+        QCOMPARE(edited, 1);
         const RunAnalysis run = loadRun(runDir);
         const QString path = dir.filePath(QStringLiteral("r.xml"));
         QCOMPARE(write(run, ReportFormat::JUnit, path), QString());
@@ -267,6 +285,65 @@ private Q_SLOTS:
         QCOMPARE(counts.errors, 1);
         QCOMPARE(counts.errorElements, 1);
         QVERIFY(xml.contains("HTTP 500 from api.anthropic.com"));
+    }
+
+    void junit_controlCharactersInEvidenceAndErrors_areLeftOut_soTheXmlReads()
+    {
+        // A command's output holds colour codes (ESC) and stray bytes (SOH): XML 1.0 allows neither, so a CI
+        // system's parser would refuse the whole file.
+        QTemporaryDir dir;
+        const QString runDir = dir.filePath(QStringLiteral("run"));
+        const int planted = copyRunEditingResults(runDir, [](QJsonObject &o) {
+            if (o.value(u"model").toString() != kHaiku || o.value(u"arm").toString() != u"baseline")
+                return false;
+            const QString caseId = o.value(u"case").toString();
+            if (caseId == u"rmsnorm-basic" && o.value(u"repeat").toInt() == 1) {
+                // A failed verifier's evidence: written as the failure's text.
+                QJsonArray verifiers = o.value(u"verifiers").toArray();
+                QJsonObject first = verifiers.at(0).toObject();
+                first.insert(QStringLiteral("evidence"), QStringLiteral("\x1b[31mno kernel\x1b[0m in\x01 the answer"));
+                verifiers.replace(0, first);
+                o.insert(QStringLiteral("verifiers"), verifiers);
+                return true;
+            }
+            if (caseId == u"layernorm-fused") {
+                // Both repeats errors: the first becomes the error element's message attribute as well.
+                o.insert(QStringLiteral("error"), QStringLiteral("HTTP 500\x01 from \x1b[1mapi.anthropic.com\x1b[0m"));
+                o.insert(QStringLiteral("passed"), false);
+                o.insert(QStringLiteral("stop_reason"), QStringLiteral("error"));
+                return true;
+            }
+            return false;
+        });
+        QCOMPARE(planted, 3);
+
+        const RunAnalysis run = loadRun(runDir);
+        const QString path = dir.filePath(QStringLiteral("r.xml"));
+        QCOMPARE(write(run, ReportFormat::JUnit, path), QString());
+        const QByteArray xml = readFile(path);
+
+        QXmlStreamReader reader(xml);
+        QString failureText, errorMessage, errorText;
+        while (!reader.atEnd()) {
+            if (reader.readNext() != QXmlStreamReader::StartElement)
+                continue;
+            if (reader.name() == u"failure") {
+                failureText += reader.readElementText();
+            } else if (reader.name() == u"error") {
+                errorMessage = reader.attributes().value(QStringLiteral("message")).toString();
+                errorText = reader.readElementText();
+            }
+        }
+        QVERIFY2(!reader.hasError(), qPrintable(reader.errorString()));
+        QVERIFY(readJUnit(xml).structureValid);
+        QCOMPARE(readJUnit(xml).errors, 1);
+
+        // The text around the control characters is kept; the characters themselves are gone.
+        QVERIFY2(failureText.contains(u"[31mno kernel[0m in the answer"), qPrintable(failureText));
+        QCOMPARE(errorMessage, QStringLiteral("HTTP 500 from [1mapi.anthropic.com[0m"));
+        QVERIFY2(errorText.contains(u"error: HTTP 500 from [1mapi.anthropic.com[0m"), qPrintable(errorText));
+        QVERIFY(!xml.contains('\x01') && !xml.contains('\x1b'));
+        QVERIFY(!xml.contains("&#x1;") && !xml.contains("&#x1b;") && !xml.contains("&#1;") && !xml.contains("&#27;"));
     }
 
     void junit_refusesASecondRun()
@@ -632,6 +709,56 @@ private Q_SLOTS:
         }
     }
 
+    void htmlAndMarkdown_factsSayWhereEachModelsPriceCameFrom()
+    {
+        QTemporaryDir dir;
+        const RunAnalysis run = loadRun(fixtureRun(QStringLiteral("v1")));
+        // Which table priced each model on the run's first day, named in one line.
+        const QString prices = runPricesText(run.manifest);
+        QVERIFY2(prices.startsWith(QStringLiteral("in force on 2026-11-21: ")), qPrintable(prices));
+        QVERIFY2(prices.contains(QStringLiteral("anthropic:claude-haiku-4-5 from genai-prices: anthropic/")),
+                 qPrintable(prices));
+        QVERIFY2(prices.contains(QStringLiteral("local:gemma-3-270m from Skillforge's table: local:*")),
+                 qPrintable(prices));
+
+        const QString htmlPath = dir.filePath(QStringLiteral("r.html"));
+        QCOMPARE(write(run, ReportFormat::Html, htmlPath), QString());
+        const QString html = QString::fromUtf8(readFile(htmlPath));
+        const QString htmlFact = QStringLiteral("<tr><th>Prices</th><td>%1</td>").arg(prices.toHtmlEscaped());
+        QVERIFY2(html.contains(htmlFact), qPrintable(htmlFact));
+
+        const QString mdPath = dir.filePath(QStringLiteral("r.md"));
+        QCOMPARE(write(run, ReportFormat::Markdown, mdPath), QString());
+        const QString md = QString::fromUtf8(readFile(mdPath));
+        const QString mdFact = QStringLiteral("| Prices | %1 |\n").arg(prices);
+        QVERIFY2(md.contains(mdFact), qPrintable(mdFact));
+    }
+
+    void importedUpskillRun_reportSaysItWasImported_andFromWhere()
+    {
+        QTemporaryDir dir;
+        const QString batch =
+            QStringLiteral(SKILLFORGE_SOURCE_DIR "/tests/fixtures/runs/upskill-0.2.1-runs/2026_12_01_10_15");
+        auto imported = importUpskillBatch(batch, dir.filePath(QStringLiteral("runs")));
+        if (const QString *error = std::get_if<QString>(&imported))
+            QFAIL(qPrintable(*error));
+        const RunAnalysis run = loadRun(std::get<RunStore>(imported).dir());
+        const QString madeWith = QStringLiteral("upskill, imported from %1").arg(QFileInfo(batch).absoluteFilePath());
+
+        const QString htmlPath = dir.filePath(QStringLiteral("r.html"));
+        QCOMPARE(write(run, ReportFormat::Html, htmlPath), QString());
+        const QString html = QString::fromUtf8(readFile(htmlPath));
+        const QString htmlFact = QStringLiteral("<tr><th>Run made with</th><td>%1</td>").arg(madeWith.toHtmlEscaped());
+        QVERIFY2(html.contains(htmlFact), qPrintable(htmlFact));
+        QVERIFY(!html.contains(QStringLiteral("<tr><th>Run made with</th><td>Skillforge")));
+
+        const QString mdPath = dir.filePath(QStringLiteral("r.md"));
+        QCOMPARE(write(run, ReportFormat::Markdown, mdPath), QString());
+        const QString md = QString::fromUtf8(readFile(mdPath));
+        const QString mdFact = QStringLiteral("| Run made with | %1 |\n").arg(madeWith);
+        QVERIFY2(md.contains(mdFact), qPrintable(mdFact));
+    }
+
     void html_detailsCap_isStatedInTheReport()
     {
         QTemporaryDir dir;
@@ -713,5 +840,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestReportFormats)
+SF_TEST_MAIN(TestReportFormats)
 #include "test_report_formats.moc"

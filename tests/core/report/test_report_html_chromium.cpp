@@ -1,6 +1,7 @@
 // The HTML report as a browser shows it: headless Chromium loads it from disk, logs no console error and
 // no failed resource, and paints a screenshot that is not blank. Skipped (77) where Chromium is not installed.
 #include "ReportTestRuns.h"
+#include "SkippedChecks.h"
 #include "report/Report.h"
 
 #include <QDir>
@@ -159,12 +160,12 @@ int main(int argc, char **argv)
     QGuiApplication app(argc, argv);
     const QString browser = chromium();
     if (browser.isEmpty()) {
-        std::fprintf(stderr, "SKIP: Chromium is not installed (Debian: apt-get install chromium); the HTML report "
-                             "was not rendered\n");
-        return 77;
+        return sf::test::skipAll(
+            QStringLiteral("Chromium is not installed (Debian: apt-get install chromium); the HTML "
+                           "report was not rendered"));
     }
     TestReportHtmlChromium test(browser);
-    return QTest::qExec(&test, argc, argv);
+    return sf::test::execCountingSkips(&test, argc, argv);
 }
 
 #include "test_report_html_chromium.moc"

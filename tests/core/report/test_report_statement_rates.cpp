@@ -2,6 +2,7 @@
 // pass rate side by side, each named, with benchmark.json's own figure, in HTML, Markdown and PDF alike; runs without
 // statements show no such table. The PDF check is skipped where pdftotext (poppler-utils) is missing.
 #include "ReportTestRuns.h"
+#include "SkippedChecks.h"
 #include "eval/SkillCreatorWorkspace.h"
 #include "report/Report.h"
 
@@ -108,7 +109,7 @@ int main(int argc, char **argv)
 {
     QGuiApplication app(argc, argv);
     TestReportStatementRates test;
-    return QTest::qExec(&test, argc, argv);
+    return sf::test::execCountingSkips(&test, argc, argv);
 }
 
 #include "test_report_statement_rates.moc"

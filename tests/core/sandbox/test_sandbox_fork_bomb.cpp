@@ -1,6 +1,7 @@
 // A real fork bomb in the sandbox. Run only where the kernel caps the sandbox's processes (a pids
 // cgroup, or RLIMIT_NPROC when not root): without that cap the bomb could fill the machine's
 // process table before the sandbox's process watch stops it, so the test reports itself skipped.
+#include "SkippedChecks.h"
 #include "sandbox/Sandbox.h"
 
 #include <QCoreApplication>
@@ -33,16 +34,14 @@ int main(int argc, char *argv[])
     QCoreApplication app(argc, argv);
     QString why;
     if (!sandboxAvailable(&why)) {
-        std::fprintf(stderr, "SKIP: %s\n", qPrintable(why));
-        return 77;
+        return sf::test::skipAll(why);
     }
     if (!sandboxProcessCapIsEnforced()) {
-        std::fprintf(stderr, "SKIP: running as root with no writable pids cgroup: the kernel cannot cap the "
-                             "sandbox's processes here, so a fork bomb is not let loose\n");
-        return 77;
+        return sf::test::skipAll(QStringLiteral("running as root with no writable pids cgroup: the kernel cannot cap "
+                                                "the sandbox's processes here, so a fork bomb is not let loose"));
     }
     TestSandboxForkBomb test;
-    return QTest::qExec(&test, argc, argv);
+    return sf::test::execCountingSkips(&test, argc, argv);
 }
 
 #include "test_sandbox_fork_bomb.moc"

@@ -1,3 +1,4 @@
+#include "SkippedChecks.h"
 #include "skill/SkillDocument.h"
 
 #include <QFile>
@@ -293,5 +294,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestSkillDocument)
+SF_TEST_GUILESS_MAIN(TestSkillDocument)
 #include "test_skill_document.moc"

@@ -1,4 +1,5 @@
 #include "SkillTestUtil.h"
+#include "SkippedChecks.h"
 #include "skill/SkillFolder.h"
 #include "skill/SkillMeta.h"
 
@@ -159,5 +160,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestSkillFolder)
+SF_TEST_GUILESS_MAIN(TestSkillFolder)
 #include "test_skill_folder.moc"

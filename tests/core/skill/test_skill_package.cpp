@@ -1,4 +1,5 @@
 #include "SkillTestUtil.h"
+#include "SkippedChecks.h"
 #include "skill/SkillPackage.h"
 
 #include <QTemporaryDir>
@@ -180,5 +181,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestSkillPackage)
+SF_TEST_GUILESS_MAIN(TestSkillPackage)
 #include "test_skill_package.moc"

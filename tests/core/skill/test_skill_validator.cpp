@@ -1,4 +1,5 @@
 #include "SkillTestUtil.h"
+#include "SkippedChecks.h"
 #include "skill/SkillValidator.h"
 
 #include <QTemporaryDir>
@@ -404,5 +405,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestSkillValidator)
+SF_TEST_GUILESS_MAIN(TestSkillValidator)
 #include "test_skill_validator.moc"

@@ -1,4 +1,5 @@
 #include "SkillTestUtil.h"
+#include "SkippedChecks.h"
 #include "skill/SkillVersionStore.h"
 
 #include <QJsonDocument>
@@ -172,5 +173,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestSkillVersionStore)
+SF_TEST_GUILESS_MAIN(TestSkillVersionStore)
 #include "test_skill_version_store.moc"

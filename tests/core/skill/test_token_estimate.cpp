@@ -1,3 +1,4 @@
+#include "SkippedChecks.h"
 #include "common/TokenEstimate.h"
 
 #include <QTest>
@@ -58,5 +59,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestTokenEstimate)
+SF_TEST_GUILESS_MAIN(TestTokenEstimate)
 #include "test_token_estimate.moc"

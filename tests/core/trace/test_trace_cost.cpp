@@ -1,6 +1,7 @@
-#include "usage/Pricing.h"
+#include "SkippedChecks.h"
 #include "trace/TraceCost.h"
 #include "trace/TraceImport.h"
+#include "usage/Pricing.h"
 
 #include <QStandardPaths>
 #include <QTest>
@@ -149,5 +150,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestTraceCost)
+SF_TEST_GUILESS_MAIN(TestTraceCost)
 #include "test_trace_cost.moc"

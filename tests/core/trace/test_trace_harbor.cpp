@@ -1,3 +1,4 @@
+#include "SkippedChecks.h"
 #include "trace/TraceImport.h"
 
 #include <QFile>
@@ -146,5 +147,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestTraceHarbor)
+SF_TEST_GUILESS_MAIN(TestTraceHarbor)
 #include "test_trace_harbor.moc"

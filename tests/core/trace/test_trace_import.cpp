@@ -1,3 +1,4 @@
+#include "SkippedChecks.h"
 #include "trace/TraceExport.h"
 #include "trace/TraceImport.h"
 
@@ -712,6 +713,67 @@ private Q_SLOTS:
         QCOMPARE(result.value->totalUsage().output, 5);
     }
 
+    void claudeCode_toolInputs_areQtsCompactJson_whicheverWayTheLineIsRead()
+    {
+        // Tool inputs are written as Qt's compact JSON of the input: keys sorted, the last of a repeated key, Qt's
+        // escapes. Straight from the parser where it can (strings, whole numbers, ASCII keys), through QJsonDocument
+        // for what only Qt renders exactly (fractions, integers past 2^53, non-ASCII keys): the same text either way.
+        const QList<QByteArray> inputs{
+            "{\"zeta\":1,\"alpha\":\"first\",\"Upper\":\"x\",\"command\":\"a\\\"b\\\\c\\/d\\u0001e\\u001b[0m\\u001f"
+            "\\n\\t\\r\\b\\f \\u00e9\\ud83d\\ude00\\u2028\\u007f\",\"mid\":{\"b\":[true,false,null,-42,[]],\"a\":{}},"
+            "\"alpha\":\"last wins\",\"empty\":\"\"}",
+            "{\"timeout\":1e-7,\"b\":9007199254740993,\"a\":0.1,\"c\":[2.5e300,-0.0,1E+2],\"d\":\"x\"}",
+            "{\"\\u00e9t\\u00e9\":1,\"z\":2,\"a\":{\"y\":1,\"x\":2}}"};
+        QStringList expected;
+        for (const QByteArray &input : inputs) {
+            QJsonParseError error;
+            const QJsonDocument document = QJsonDocument::fromJson(input, &error);
+            QVERIFY2(document.isObject(), qPrintable(error.errorString()));
+            expected << QString::fromUtf8(document.toJson(QJsonDocument::Compact));
+        }
+        // What that is, spelled out for the first: sorted, the later "alpha", escapes as Qt writes them.
+        const QString sortedStart = u"{\"Upper\":\"x\",\"alpha\":\"last wins\",\"command\":\"a\\\"b\\\\c/d\\u0001e"_s;
+        const QString sortedEnd = u",\"empty\":\"\",\"mid\":{\"a\":{},\"b\":[true,false,null,-42,[]]},\"zeta\":1}"_s;
+        QVERIFY2(expected[0].startsWith(sortedStart) && expected[0].endsWith(sortedEnd), qPrintable(expected[0]));
+
+        for (const bool lateParent : {false, true}) {
+            // With the user's prompt written after the call that answers it, the file is read again in parent order.
+            QTemporaryDir dir;
+            const QString path = dir.filePath(u"tool-inputs.jsonl"_s);
+            QFile file(path);
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            const QByteArray prompt = "{\"type\":\"user\",\"uuid\":\"p0\",\"parentUuid\":null,\"message\":{\"role\":"
+                                      "\"user\",\"content\":\"run it\"}}\n";
+            if (!lateParent)
+                file.write(prompt);
+            QByteArray parent = "p0";
+            for (qsizetype i = 0; i < inputs.size(); ++i) {
+                const QByteArray n = QByteArray::number(i);
+                const QByteArray call =
+                    "{\"type\":\"tool_use\",\"id\":\"t" + n + "\",\"name\":\"Bash\",\"input\":" + inputs[i] + "}";
+                file.write("{\"type\":\"assistant\",\"uuid\":\"a" + n + "\",\"parentUuid\":\"" + parent +
+                           "\",\"message\":{\"id\":\"m" + n +
+                           "\",\"role\":\"assistant\",\"model\":\"claude-opus-4-5\",\"content\":[" + call +
+                           "],\"usage\":{\"input_tokens\":3,\"output_tokens\":5}}}\n");
+                parent = "a" + n;
+            }
+            if (lateParent)
+                file.write(prompt);
+            file.close();
+
+            const Result<Trace> result = importTrace(path);
+            QVERIFY2(result, qPrintable(result.error));
+            const TraceThread &main = result.value->threads[0];
+            QCOMPARE(main.steps.size(), size_t(1 + inputs.size()));
+            QCOMPARE(main.steps[0].text.toString(), u"run it"_s);
+            for (qsizetype i = 0; i < inputs.size(); ++i) {
+                const TraceStep *call = findCall(main, u"t%1"_s.arg(i));
+                QVERIFY2(call, qPrintable(u"t%1"_s.arg(i)));
+                QCOMPARE(call->input.toString(), expected[i]);
+            }
+        }
+    }
+
     void progressCallback_canCancel()
     {
         QTemporaryDir dir;
@@ -738,5 +800,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestTraceImport)
+SF_TEST_GUILESS_MAIN(TestTraceImport)
 #include "test_trace_import.moc"

@@ -2,6 +2,7 @@
 // real-shaped sessions after every one of their lines and check that the trace is exactly what one thread reads:
 // steps, turns, usage counted once per response, lines, skipped lines, titles, subagents, stream-json's cost.
 
+#include "SkippedChecks.h"
 #include "trace/TraceImport.h"
 
 #include <QDir>
@@ -257,5 +258,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestTraceImportTwoThreads)
+SF_TEST_GUILESS_MAIN(TestTraceImportTwoThreads)
 #include "test_trace_import_two_threads.moc"

@@ -1,3 +1,4 @@
+#include "SkippedChecks.h"
 #include "trace/TraceImport.h"
 
 #include <QFile>
@@ -84,5 +85,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestTraceJsonLines)
+SF_TEST_GUILESS_MAIN(TestTraceJsonLines)
 #include "test_trace_json_lines.moc"

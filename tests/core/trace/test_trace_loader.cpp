@@ -1,3 +1,4 @@
+#include "SkippedChecks.h"
 #include "jobs/Job.h"
 #include "jobs/JobListModel.h"
 #include "trace/AgentSessions.h"
@@ -163,5 +164,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestTraceLoader)
+SF_TEST_GUILESS_MAIN(TestTraceLoader)
 #include "test_trace_loader.moc"

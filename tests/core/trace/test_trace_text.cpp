@@ -1,4 +1,5 @@
 // A trace's texts: UTF-8 in a store of chunks, viewed by the steps.
+#include "SkippedChecks.h"
 #include "trace/Trace.h"
 #include "trace/TraceTextFinder.h"
 
@@ -176,5 +177,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestTraceText)
+SF_TEST_GUILESS_MAIN(TestTraceText)
 #include "test_trace_text.moc"

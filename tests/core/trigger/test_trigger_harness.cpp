@@ -165,7 +165,7 @@ private:
     {
         QString noSandbox;
         if (!sandboxAvailable(&noSandbox))
-            SF_SKIP(noSandbox.toUtf8());
+            SF_SKIP_BECAUSE(noSandbox);
         ScriptedModel scripted;
         startScriptedModel(path, &scripted);
         const SkillCatalogue catalogue = writeCatalogue();
@@ -317,7 +317,7 @@ private Q_SLOTS:
         QByteArray why;
         const QString binary = cliFromEnvironment("SKILLFORGE_CLAUDE_CODE_CLI", &why);
         if (binary.isEmpty())
-            SF_SKIP(why);
+            SF_SKIP_BECAUSE(why);
         checkTrialsInCli(Harness::ClaudeCode, binary, u"anthropic:claude-sonnet-4-5"_s, "/v1/messages");
     }
 
@@ -326,10 +326,10 @@ private Q_SLOTS:
         QByteArray why;
         const QString binary = cliFromEnvironment("SKILLFORGE_CLAUDE_CODE_CLI", &why);
         if (binary.isEmpty())
-            SF_SKIP(why);
+            SF_SKIP_BECAUSE(why);
         QString noSandbox;
         if (!sandboxAvailable(&noSandbox))
-            SF_SKIP(noSandbox.toUtf8());
+            SF_SKIP_BECAUSE(noSandbox);
         ScriptedModel scripted;
         startScriptedModel("/v1/messages", &scripted);
         const SkillCatalogue catalogue = writeCatalogue();
@@ -351,7 +351,7 @@ private Q_SLOTS:
         QByteArray why;
         const QString binary = cliFromEnvironment("SKILLFORGE_CODEX_CLI", &why);
         if (binary.isEmpty())
-            SF_SKIP(why);
+            SF_SKIP_BECAUSE(why);
         checkTrialsInCli(Harness::Codex, binary, u"openai:gpt-5"_s, "/v1/responses");
     }
 };

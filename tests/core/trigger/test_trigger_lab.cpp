@@ -1,4 +1,5 @@
 #include "ScriptedHttpServer.h"
+#include "SkippedChecks.h"
 #include "TriggerStudent.h"
 #include "llm/ChatClient.h"
 #include "llm/HttpEngine.h"
@@ -558,5 +559,5 @@ private:
     std::unique_ptr<ChatClient> m_client;
 };
 
-QTEST_GUILESS_MAIN(TestTriggerLab)
+SF_TEST_GUILESS_MAIN(TestTriggerLab)
 #include "test_trigger_lab.moc"

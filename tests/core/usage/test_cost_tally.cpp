@@ -1,5 +1,6 @@
 // Issue 46: many requests' costs are added up request by request, never priced as one sum; a request without a price
 // makes the whole unknown, said as such, never $0.
+#include "SkippedChecks.h"
 #include "agents/ModelDoor.h"
 #include "usage/CostTally.h"
 #include "usage/Pricing.h"
@@ -134,5 +135,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCostTally)
+SF_TEST_GUILESS_MAIN(TestCostTally)
 #include "test_cost_tally.moc"

@@ -1,3 +1,4 @@
+#include "SkippedChecks.h"
 #include "usage/GenaiPriceTable.h"
 
 #include <QFile>
@@ -151,5 +152,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestGenaiPriceTable)
+SF_TEST_GUILESS_MAIN(TestGenaiPriceTable)
 #include "test_genai_price_table.moc"

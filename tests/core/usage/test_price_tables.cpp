@@ -1,3 +1,4 @@
+#include "SkippedChecks.h"
 #include "trace/TraceCost.h"
 #include "usage/OpenAiUsage.h"
 #include "usage/PriceTableUpdate.h"
@@ -95,6 +96,65 @@ private Q_SLOTS:
                  (250000 * 6.0 + 2000 * 22.5) / 1e6);
         QCOMPARE(*Pricing::costFor(u"anthropic:claude-sonnet-4-6"_s, longRequest, utc(2026, 4, 1)),
                  (250000 * 3.0 + 2000 * 15.0) / 1e6);
+    }
+
+    void longContextTiers_haiku55Above100K_openAiAbove272K_billAtTheTablesRates()
+    {
+        // genai-prices: Haiku 5.5 is 0.1 / 0.5 / 0.01 / 0.125 / 0.2, and 0.5 / 2.5 / 0.05 / 0.625 / 1 above 100K.
+        const QDate today(2026, 12, 6);
+        const ModelRates haiku = *price(u"anthropic:claude-haiku-5-5"_s, today);
+        QCOMPARE(haiku.input.at(100000), 0.1);
+        QCOMPARE(haiku.output.at(100000), 0.5);
+        QCOMPARE(haiku.input.at(100001), 0.5);
+        QCOMPARE(haiku.output.at(100001), 2.5);
+        QCOMPARE(haiku.cacheRead.at(100001), 0.05);
+        QCOMPARE(haiku.cacheWrite5m.at(100001), 0.625);
+        QCOMPARE(haiku.cacheWrite1h.at(100001), 1.0);
+
+        // GPT-5.5: 5 / 30 / cache 0.5, doubled input and cache and 1.5x output above 272K.
+        const ModelRates gpt55 = *price(u"openai:gpt-5.5"_s, today);
+        QCOMPARE(gpt55.input.at(272000), 5.0);
+        QCOMPARE(gpt55.output.at(272000), 30.0);
+        QCOMPARE(gpt55.input.at(272001), 10.0);
+        QCOMPARE(gpt55.output.at(272001), 45.0);
+        QCOMPARE(gpt55.cacheRead.at(272001), 1.0);
+        // GPT-6.2 Astra: 8 / 40, 16 / 60 above 272K.
+        const ModelRates astra = *price(u"openai:gpt-6.2-astra"_s, today);
+        QCOMPARE(astra.input.at(272001), 16.0);
+        QCOMPARE(astra.output.at(272001), 60.0);
+
+        // Every token of the long request, cached ones counting toward the threshold, is billed at the tier's rate.
+        TokenUsage longRequest;
+        longRequest.uncachedInput = 72001;
+        longRequest.cacheRead = 200000;
+        longRequest.output = 1000;
+        QCOMPARE(*Pricing::costFor(u"openai:gpt-5.5"_s, longRequest, utc(2026, 12, 6)),
+                 (72001 * 10.0 + 200000 * 1.0 + 1000 * 45.0) / 1e6);
+        longRequest.uncachedInput = 72000;
+        QCOMPARE(*Pricing::costFor(u"openai:gpt-5.5"_s, longRequest, utc(2026, 12, 6)),
+                 (72000 * 5.0 + 200000 * 0.5 + 1000 * 30.0) / 1e6);
+        TokenUsage haikuRequest;
+        haikuRequest.uncachedInput = 100001;
+        haikuRequest.output = 1000;
+        QCOMPARE(*Pricing::costFor(u"anthropic:claude-haiku-5-5"_s, haikuRequest, utc(2026, 12, 6)),
+                 (100001 * 0.5 + 1000 * 2.5) / 1e6);
+    }
+
+    void gpt5PointReleaseWithoutAConfirmedPrice_isUnpriced_notPricedAsItsElder()
+    {
+        const QDate today(2026, 12, 6);
+        // The families and their dated snapshots are priced...
+        QCOMPARE(price(u"openai:gpt-5"_s, today)->input.usdPerMillion, 1.25);
+        QCOMPARE(price(u"openai:gpt-5-2025-08-07"_s, today)->input.usdPerMillion, 1.25);
+        QCOMPARE(price(u"openai:gpt-5.4"_s, today)->input.usdPerMillion, 2.5);
+        QCOMPARE(price(u"openai:gpt-5.4-2026-03-05"_s, today)->input.usdPerMillion, 2.5);
+        // ...a point release or sub-release no table confirms is not (gpt-5.3 itself is priced in genai-prices).
+        for (const QString &model : {u"openai:gpt-5.7"_s, u"openai:gpt-5.4.1"_s, u"openai:gpt-5.5.2"_s,
+                                     u"openai:gpt-5.9-chat-latest"_s, u"openai:gpt-5-turbo"_s})
+            QVERIFY2(!price(model, today), qPrintable(model + u" has a price"_s));
+        TokenUsage usage;
+        usage.output = 1000;
+        QVERIFY(!Pricing::costFor(u"openai:gpt-5.7"_s, usage, utc(2026, 12, 6)));
     }
 
     void modelsReleasedBeforeToday_havePrices()
@@ -220,5 +280,5 @@ private:
     QTemporaryDir m_home;
 };
 
-QTEST_GUILESS_MAIN(TestPriceTables)
+SF_TEST_GUILESS_MAIN(TestPriceTables)
 #include "test_price_tables.moc"

@@ -1,3 +1,4 @@
+#include "SkippedChecks.h"
 #include "usage/Pricing.h"
 
 #include <QDir>
@@ -185,5 +186,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestPricing)
+SF_TEST_GUILESS_MAIN(TestPricing)
 #include "test_pricing.moc"

@@ -36,6 +36,15 @@ expect "the last adversarial case" "^got-patch .* fail  OK .*process tampering"
 expect "the cold build" "^kernel-check-cold .* OK .*exit 0; build [0-9]* ms, from cache: false"
 expect "the cached build" "^kernel-check-cached .* OK .*exit 0; build [0-9]* ms, from cache: true"
 expect "a spread per shape" "^stability flux-hidden .*medians(us): [0-9.]* [0-9.]* [0-9.]* [0-9.]* [0-9.]* *spread"
+# A GPU that nvidia-smi lists but the runner cannot use is a failure, never a skip.
+PATH="$here:$PATH" RUNNER="$here/fake-runner" FAKE_RUNNER_NO_DEVICE=1 OUT_DIR="$out/broken" \
+  RESULTS_DIR="$out/broken-results" "$here/../run.sh" validation >"$out/broken.log" 2>&1
+broken_rc=$?
+if [ $broken_rc -ne 1 ] || ! grep -q "^FAIL: nvidia-smi lists a GPU, but the kernel runner cannot use it" "$out/broken.log"; then
+  echo "DRY RUN FAILED: a runner that cannot use the listed GPU exited $broken_rc, not 1 with its reason:"
+  sed 's/^/  | /' "$out/broken.log"
+  problems=$((problems + 1))
+fi
 [ -s "$out/results/gpu-validation.txt" ] || { echo "DRY RUN FAILED: no gpu-validation.txt"; problems=$((problems + 1)); }
 [ $problems -eq 0 ] && echo "dry run: as expected"
 [ $problems -eq 0 ]
