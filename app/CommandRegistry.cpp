@@ -92,7 +92,8 @@ QString usageText()
     for (const Command &command : commands())
         text += QStringLiteral("  %1  %2\n").arg(command.words.join(u' ').leftJustified(width), command.summary);
     text += QStringLiteral("\n'skillforge COMMAND --help' describes a command. Exit codes: 0 success, 1 a check "
-                           "failed,\n2 bad usage or bad input.\n");
+                           "failed,\n2 bad usage, bad input or a failed model call, 3 an evaluation with items that "
+                           "ended in an error\n(or stopped at its spending cap: --resume finishes it).\n");
     return text;
 }
 

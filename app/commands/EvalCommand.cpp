@@ -2,6 +2,7 @@
 #include "EvalTestsFirst.h"
 #include "ExecutorOptions.h"
 #include "LlmServices.h"
+#include "StopOnSignal.h"
 #include "ToolOptions.h"
 #include "VerdictOptions.h"
 #include "agents/Harness.h"
@@ -241,6 +242,22 @@ QStringList unmetGates(const RunSummary &summary, const QStringList &models, std
 }
 
 /// Empty when every item of the run has a judged result; else why not, and the command that finishes the run.
+// A model that cannot be called (no key, an unknown provider, the local model not installed) is said before the run,
+// not found out from every one of its items ending in the same error.
+bool allCallable(LlmServices &services, const EvalConfig &config)
+{
+    QStringList models = config.models;
+    if (!config.judgeModel.isEmpty())
+        models.append(config.judgeModel);
+    for (const QString &model : std::as_const(models)) {
+        if (const QString why = services.chat().whyUnavailable(model); !why.isEmpty()) {
+            err(QStringLiteral("skillforge eval: %1: %2\n").arg(model, why));
+            return false;
+        }
+    }
+    return true;
+}
+
 QString unfinishedLine(const EvalRunner &runner, const RunStore &store)
 {
     const ErrorItems errors = errorItems(store.results());
@@ -415,6 +432,10 @@ int runEval(const QStringList &arguments)
     const std::shared_ptr<JobRunner> &jobs = std::get<std::shared_ptr<JobRunner>>(jobRunner);
     routeHeavyWork(plan, jobs, executor);
     LlmServices services;
+    services.loadKeys(3000); // a key kept in the keychain (Tools → Providers and Keys) counts too
+    // A new run's models are checked before anything is written; a resumed run's, once run.json is read.
+    if (plan.resumeDir.isEmpty() && !allCallable(services, plan.config))
+        return BadUsage;
     // A skill without tests: the teacher the user names writes them first; never a model of our choosing.
     if (plan.resumeDir.isEmpty() && plan.suitePath.isEmpty() && !hasSkillTestSuite(plan.skillDir)) {
         const QString teacher = parser.value(QStringLiteral("teacher"));
@@ -444,6 +465,8 @@ int runEval(const QStringList &arguments)
         return BadUsage;
     }
     EvalSession &session = *std::get<std::unique_ptr<EvalSession>>(prepared);
+    if (!plan.resumeDir.isEmpty() && !allCallable(services, session.config()))
+        return BadUsage;
     if (jobs)
         makeRoomForWaitingVerifiers(session);
     RunStore *store = &session.store();
@@ -485,6 +508,12 @@ int runEval(const QStringList &arguments)
                          QStringLiteral("  ") + progressLine(runner, *store)));
     });
     QObject::connect(&runner, &EvalRunner::finished, qApp, [] { QCoreApplication::quit(); });
+    // Ctrl-C or SIGTERM stops a local run in order: what finished stays recorded, and the last line says how to
+    // resume it (a Slurm run cancels its jobs instead, ExecutorOptions).
+    if (!jobs)
+        stopOnSignal(&session, [&runner](const QString &signal) {
+            runner.stop(QStringLiteral("interrupted by %1").arg(signal));
+        });
     QMetaObject::invokeMethod(&session, &EvalSession::start, Qt::QueuedConnection);
     QCoreApplication::exec();
     waitIfInterrupted();

@@ -199,6 +199,7 @@ int runGenerate(const QStringList &arguments)
     }
 
     LlmServices services;
+    services.loadKeys(3000); // a key kept in the keychain (Tools → Providers and Keys) counts too
     SkillGenerator generator(services.chat());
     int exitCode = CheckFailed;
     std::optional<QString> written; // the skill's folder, for the steps after it
@@ -267,7 +268,7 @@ Command generateCommand()
         "A new skill is written to DIR/<name>/ (default: the skills/ folder of the project in this\n"
         "folder or above it). With --from, the skill in SKILL_DIR is improved in place; its current\n"
         "content is kept as a version first. The prompt sent is stored with the version produced\n"
-        "(.versions/<id>/prompt.json); the templates are in resources/prompts.\n\n"
+        "(.versions/<id>/prompt.json); the templates are built in (resources/prompts in the sources).\n\n"
         "  --from TRACE       an agent session in any format Skillforge imports; it is condensed to the\n"
         "                     budget (default 12000 tokens): the steps selected in the trace view first,\n"
         "                     then prompts, reasoning, commands, errors and their fixes, long outputs\n"

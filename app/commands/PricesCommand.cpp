@@ -108,7 +108,7 @@ int runPricesShow(const QStringList &arguments)
     }
     if (!rates) {
         out(u"%1 at %2: price unknown — no table prices it, so its costs are shown as unknown, never $0. Add it to "
-            u"%3 (see resources/pricing/pricing.json for the shape) or run `skillforge prices update`.\n"_s.arg(
+            u"%3 (its shape: `skillforge prices show --help`) or run `skillforge prices update`.\n"_s.arg(
                 model, when, Pricing::userFilePath()));
         out(maintainedLine(*pricing));
         return CheckFailed;
@@ -162,12 +162,17 @@ Command pricesShowCommand()
     Command command;
     command.words = {u"prices"_s, u"show"_s};
     command.summary = u"show the price a model is billed at, its tiers and where it came from"_s;
-    command.help = u"Usage: skillforge prices show PROVIDER:MODEL [--at DATE] [--json]\n\n"
-                   "Prints the price in force for the model at --at (a day as YYYY-MM-DD, priced at noon UTC, or an\n"
-                   "ISO date and time; default now): dollars per million tokens for input, output, cache reads and\n"
-                   "writes, the long-prompt tiers, the period it is in force and the table it came from. Prices come\n"
-                   "from your pricing.json, then Skillforge's own table, then genai-prices (see `prices update`).\n\n"
-                   "Exit codes: 0 priced, 1 price unknown, 2 bad usage.\n"_s;
+    command.help =
+        u"Usage: skillforge prices show PROVIDER:MODEL [--at DATE] [--json]\n\n"
+        "Prints the price in force for the model at --at (a day as YYYY-MM-DD, priced at noon UTC, or an\n"
+        "ISO date and time; default now): dollars per million tokens for input, output, cache reads and\n"
+        "writes, the long-prompt tiers, the period it is in force and the table it came from. Prices come\n"
+        "from your pricing.json, then Skillforge's own table, then genai-prices (see `prices update`).\n\n"
+        "Your own prices go in pricing.json in Skillforge's config folder (%1), in dollars per\n"
+        "million tokens; the longest matching pattern wins, and an entry is in force from 'effective':\n"
+        "  {\"prices\": [{\"pattern\": \"generic:my-model*\", \"effective\": \"2026-01-01\",\n"
+        "               \"usdPerMillionTokens\": {\"input\": 0.5, \"output\": 1.5, \"cacheRead\": 0.05}}]}\n\n"
+        "Exit codes: 0 priced, 1 price unknown, 2 bad usage.\n"_s.arg(Pricing::userFilePath());
     command.run = runPricesShow;
     return command;
 }

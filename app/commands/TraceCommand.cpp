@@ -163,7 +163,7 @@ Command traceExportCommand()
 {
     Command command;
     command.words = {u"trace"_s, u"export"_s};
-    command.summary = u"convert a trace to Markdown or OpenAI chat messages"_s;
+    command.summary = u"convert a trace to Markdown, OpenAI chat messages or ATIF"_s;
     command.help = u"Usage: skillforge trace export FILE --to markdown|openai|atif [--format F]\n\n"
                    "Writes the trace to stdout: as Markdown (every thread, tool calls with their JSON input,\n"
                    "results, thinking), or as an OpenAI chat messages JSON list of the main thread (tool\n"

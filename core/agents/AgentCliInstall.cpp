@@ -191,16 +191,18 @@ Result<AgentCliBinary> findAgentCli(const QString &harness, const QString &choic
         if (!path.isEmpty()) {
             if (!isExecutableFile(path)) {
                 return Result<AgentCliBinary>::failure(
-                    u"%1 is not installed where %2 says: %3 is not an executable file. Run scripts/setup (it prints "
-                    "the right %2), or choose your own with --harness-cli path"_s.arg(label, variable, path));
+                    u"%1 is not installed where %2 says: %3 is not an executable file. Run scripts/setup from the "
+                    "Skillforge sources (it prints the right %2), or choose your own with --harness-cli path"_s.arg(
+                        label, variable, path));
             }
             source = pinnedSource; // until its version says otherwise, below
         } else {
             path = installedPath(*cli);
             if (!isExecutableFile(path)) {
                 return Result<AgentCliBinary>::failure(
-                    u"%1 is not installed (no %2): run scripts/setup, or choose your own with --harness-cli path"_s.arg(
-                        label, path));
+                    u"%1 is not installed (no %2): run scripts/setup from the Skillforge sources (it installs the "
+                    u"pinned "
+                    u"version), or choose your own with --harness-cli path"_s.arg(label, path));
             }
             source = pinnedSource;
         }

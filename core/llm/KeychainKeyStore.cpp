@@ -113,9 +113,9 @@ QString KeychainKeyStore::apiKey(const ProviderConfig &provider) const
 QString KeychainKeyStore::whereToSet(const ProviderConfig &provider) const
 {
     if (provider.apiKeyEnv.isEmpty()) {
-        return u"add it in Preferences > Providers"_s;
+        return u"add it in Tools → Providers and Keys"_s;
     }
-    return u"add it in Preferences > Providers, or set the environment variable %1"_s.arg(provider.apiKeyEnv);
+    return u"add it in Tools → Providers and Keys, or set the environment variable %1"_s.arg(provider.apiKeyEnv);
 }
 
 } // namespace sf

@@ -86,7 +86,8 @@ QString LocalModelServer::whyNotStartable() const
     for (const QString &path : {m_options.serverPath, m_options.modelPath}) {
         if (!QFileInfo::exists(path)) {
             return u"%1 does not exist: the local model is not installed (in the app: Tools → Install Local Model…; "
-                   u"on the command line: scripts/setup-local-model)"_s.arg(path);
+                   u"on the command line: scripts/setup-local-model in the sources, or "
+                   u"/usr/share/skillforge/local-model/setup-local-model from the Debian package)"_s.arg(path);
         }
     }
     return {};

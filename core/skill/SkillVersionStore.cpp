@@ -23,9 +23,12 @@ const QString kManifest = QStringLiteral("version.json");
 // The snapshot sits in its own folder so that a skill file named version.json cannot clash with the manifest.
 const QString kFilesFolder = QStringLiteral("files");
 
-QMap<QString, QByteArray> readTree(const QString &root, bool skipVersions)
+QMap<QString, QByteArray> readTree(const QString &folder, bool skipVersions)
 {
     QMap<QString, QByteArray> files;
+    // Absolute, so that each file's path is taken relative to the folder itself: from a relative folder ("gen/x"),
+    // the iterator's paths would keep that prefix ("gen/x/SKILL.md") and the snapshot would nest it.
+    const QString root = QFileInfo(folder).absoluteFilePath();
     const QDir dir(root);
     QDirIterator it(root, QDir::Files | QDir::Hidden | QDir::NoDotAndDotDot, QDirIterator::Subdirectories);
     while (it.hasNext()) {

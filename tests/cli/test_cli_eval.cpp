@@ -15,6 +15,7 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+#include <csignal>
 #include <memory>
 
 using namespace sf::test;
@@ -154,6 +155,27 @@ private Q_SLOTS:
         const Result r = run({QStringLiteral("eval"), m_skill, QStringLiteral("--tests"), m_suite});
         QCOMPARE(r.exitCode, 2);
         QVERIFY(r.err.contains(QStringLiteral("--model")));
+    }
+
+    // A model that cannot be called is refused before the run, naming what to set, rather than every item of it
+    // ending in the same error; the judge is checked too.
+    void eval_modelWithoutItsKey_isRefusedBeforeTheRun_namingTheVariable()
+    {
+        const int before = m_server.requestCount("/v1/chat/completions");
+        const QString runs = m_dir.filePath(QStringLiteral("runs-no-key"));
+        const Result noKey =
+            run({QStringLiteral("eval"), m_skill, QStringLiteral("--tests"), m_suite, QStringLiteral("--model"),
+                 QStringLiteral("anthropic:claude-haiku-4-5"), QStringLiteral("--out"), runs});
+        QCOMPARE(noKey.exitCode, 2);
+        QVERIFY2(noKey.err.contains(QStringLiteral("anthropic:claude-haiku-4-5: ")) &&
+                     noKey.err.contains(QStringLiteral("ANTHROPIC_API_KEY")),
+                 qPrintable(noKey.err));
+        const Result noJudgeKey =
+            run(evalArguments(runs, {QStringLiteral("--judge"), QStringLiteral("openai:gpt-4.1-mini")}));
+        QCOMPARE(noJudgeKey.exitCode, 2);
+        QVERIFY2(noJudgeKey.err.contains(QStringLiteral("OPENAI_API_KEY")), qPrintable(noJudgeKey.err));
+        QCOMPARE(m_server.requestCount("/v1/chat/completions"), before);
+        QVERIFY(!QFileInfo::exists(runs)); // nothing written for a run that did not start
     }
 
     // Issue 33: a skill without tests is evaluated on tests the teacher the user names writes first, kept in the
@@ -608,6 +630,52 @@ private Q_SLOTS:
                      .value(QStringLiteral("lift"))
                      .toDouble(),
                  1.0);
+    }
+
+    // Ctrl-C or SIGTERM stops a local run in order: exit 3, what finished kept, the last line the resume command.
+    void signalMidRun_stopsInOrder_exitThree_lastLineSaysHowToResume_data()
+    {
+        QTest::addColumn<int>("signal");
+        QTest::addColumn<QString>("named");
+        QTest::newRow("SIGTERM") << int(SIGTERM) << QStringLiteral("SIGTERM");
+        QTest::newRow("SIGINT") << int(SIGINT) << QStringLiteral("SIGINT (Ctrl-C)");
+    }
+
+    void signalMidRun_stopsInOrder_exitThree_lastLineSaysHowToResume()
+    {
+        QFETCH(int, signal);
+        QFETCH(QString, named);
+        m_server.routeHandler("POST", "/v1/chat/completions",
+                              [](const RecordedRequest &r) { return skillFollower(r, 300); });
+        const QString runs = m_dir.filePath(QStringLiteral("runs-signal-") + QString::number(signal));
+        QProcess process;
+        QSignalSpy finished(&process, &QProcess::finished);
+        startProcess(process, evalArguments(runs, {QStringLiteral("--concurrency"), QStringLiteral("1")}));
+        QTRY_VERIFY_WITH_TIMEOUT(!QDir(runs).entryList(QDir::Dirs | QDir::NoDotAndDotDot).isEmpty(), 20000);
+        const QString runDir = QDir(runs).filePath(QDir(runs).entryList(QDir::Dirs | QDir::NoDotAndDotDot).first());
+        QTRY_VERIFY_WITH_TIMEOUT(resultLines(runDir).size() >= 2, 20000);
+        QCOMPARE(::kill(pid_t(process.processId()), signal), 0);
+        QVERIFY(finished.wait(20000));
+        QCOMPARE(process.exitStatus(), QProcess::NormalExit); // stopped in order, not killed by the signal
+        QCOMPARE(process.exitCode(), 3);
+        const QString err = QString::fromUtf8(process.readAllStandardError());
+        QVERIFY2(err.contains(QStringLiteral("stopped: interrupted by ") + named), qPrintable(err));
+        const QString lastLine = err.trimmed().section(u'\n', -1);
+        QVERIFY2(lastLine.startsWith(QStringLiteral("run not finished: of 12 items, ")) &&
+                     lastLine.endsWith(QStringLiteral("finish it with: skillforge eval --resume ") + runDir),
+                 qPrintable(lastLine));
+        const qsizetype kept = resultLines(runDir).size();
+        QVERIFY(kept >= 2 && kept < 12);
+        const QJsonObject manifest = QJsonDocument::fromJson([&] {
+                                         QFile file(QDir(runDir).filePath(QStringLiteral("run.json")));
+                                         return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+                                     }())
+                                         .object();
+        QCOMPARE(manifest.value(QStringLiteral("status")).toString(), QStringLiteral("cancelled"));
+
+        const Result resumed = run({QStringLiteral("eval"), QStringLiteral("--resume"), runDir});
+        QVERIFY2(resumed.exitCode == 0, qPrintable(resumed.err));
+        QCOMPARE(resultLines(runDir).size(), 12);
     }
 };
 

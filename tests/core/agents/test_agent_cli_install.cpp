@@ -145,7 +145,8 @@ private Q_SLOTS:
         QVERIFY2(found.error.startsWith("Codex is not installed (no "_L1), qPrintable(found.error));
         QVERIFY2(found.error.contains(m_dir.filePath(u"empty-cache/agent-clis/openai-codex-cli-bin-0.163.0"_s)),
                  qPrintable(found.error));
-        QVERIFY2(found.error.endsWith("run scripts/setup, or choose your own with --harness-cli path"_L1),
+        QVERIFY2(found.error.endsWith("run scripts/setup from the Skillforge sources (it installs the pinned version), "
+                                      "or choose your own with --harness-cli path"_L1),
                  qPrintable(found.error));
     }
 

@@ -5,6 +5,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QRegularExpression>
+#include <QScopeGuard>
 #include <QSet>
 #include <QTemporaryDir>
 #include <QTest>
@@ -68,6 +69,22 @@ private Q_SLOTS:
         QCOMPARE(versions.size(), 1);
         QCOMPARE(versions.first().origin, QStringLiteral("teacher:anthropic:claude-opus-4-5"));
         QCOMPARE(versions.first().time, version.time);
+    }
+
+    void snapshot_ofARelativeFolder_storesPathsRelativeToTheSkill()
+    {
+        // `generate --out gen` names the skill as gen/<skill>: its snapshot held files/gen/<skill>/SKILL.md, and a
+        // restore wrote into a nested folder.
+        const QString previous = QDir::currentPath();
+        QVERIFY(QDir::setCurrent(m_root.path()));
+        const auto back = qScopeGuard([&] { QDir::setCurrent(previous); });
+        SkillVersionStore store(QStringLiteral("demo"));
+        const SkillVersion version = snapshot(store, QStringLiteral("test"), QStringLiteral("relative"));
+        QCOMPARE(
+            store.files(version.id).keys(),
+            (QStringList{QStringLiteral("SKILL.md"), QStringLiteral("references/a.md"), QStringLiteral("run.sh")}));
+        QVERIFY(QFile::exists(
+            m_root.filePath(QStringLiteral("demo/.versions/") + version.id + QStringLiteral("/files/SKILL.md"))));
     }
 
     void snapshot_unchangedContent_storesNothingNew()
