@@ -1,9 +1,9 @@
 #pragma once
 
-// The one way a Skillforge test executable ends: SF_TEST_MAIN (widgets), SF_TEST_GUILESS_MAIN (a core
-// application) or, for a main that checks a prerequisite first, sf::test::skipAll and
-// sf::test::execCountingSkips. Every QSKIP is counted and turns the exit code into 77, which ctest reports
-// as skipped: QtTest alone exits 0 after a skip, and ctest would count the skipped check as a pass.
+// The one way a Skillforge test executable ends: SF_TEST_MAIN (a QApplication, or a QGuiApplication where the test
+// links only Qt Gui), SF_TEST_GUILESS_MAIN (a core application) or, for a main that checks a prerequisite first,
+// sf::test::skipAll and sf::test::execCountingSkips. Every QSKIP is counted and turns the exit code into 77, which
+// ctest reports as skipped: QtTest alone exits 0 after a skip, and ctest would count the skipped check as a pass.
 // tests/CMakeLists.txt backs this up: any test that prints a skip and exits 0 fails.
 
 #include <QCoreApplication>
