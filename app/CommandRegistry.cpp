@@ -92,8 +92,9 @@ QString usageText()
     for (const Command &command : commands())
         text += QStringLiteral("  %1  %2\n").arg(command.words.join(u' ').leftJustified(width), command.summary);
     text += QStringLiteral("\n'skillforge COMMAND --help' describes a command. Exit codes: 0 success, 1 a check "
-                           "failed,\n2 bad usage, bad input or a failed model call, 3 an evaluation with items that "
-                           "ended in an error\n(or stopped at its spending cap: --resume finishes it).\n");
+                           "failed,\n2 bad usage, bad input or a failed model call, 3 work not finished (an "
+                           "evaluation's items\nended in errors, or it was stopped by its spending cap or Ctrl-C: "
+                           "the last line says how to finish it).\n");
     return text;
 }
 

@@ -201,8 +201,7 @@ Result<AgentCliBinary> findAgentCli(const QString &harness, const QString &choic
             if (!isExecutableFile(path)) {
                 return Result<AgentCliBinary>::failure(
                     u"%1 is not installed (no %2): run scripts/setup from the Skillforge sources (it installs the "
-                    u"pinned "
-                    u"version), or choose your own with --harness-cli path"_s.arg(label, path));
+                    u"pinned version), or choose your own with --harness-cli path"_s.arg(label, path));
             }
             source = pinnedSource;
         }
