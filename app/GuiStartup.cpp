@@ -236,9 +236,7 @@ int runGui(const GuiOptions &options)
     Theme::apply(Theme::modeFromName(options.theme.isEmpty() ? AppSettings().theme() : options.theme));
 
     JobListModel jobs;
-    LlmServices llm;
-    // Keys arrive from the keychain in the background; until then the environment's are used.
-    llm.keys().load(llm.providers().names());
+    LlmServices llm(LlmServices::KeyLoading::Background);
     const bool firstStart = AppSettings().lastView().isEmpty(); // the window stores the view it opens on
     MainWindow window(&jobs);
     wireModels(window, llm, jobs);

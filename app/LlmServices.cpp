@@ -27,7 +27,7 @@ std::unique_ptr<ApiKeyStore> makeKeyStore(KeychainKeyStore **keys)
 }
 } // namespace
 
-LlmServices::LlmServices()
+LlmServices::LlmServices(KeyLoading keys)
     : m_providers(makeKeyStore(&m_keys))
     , m_localServer(m_engine, localServerOptions())
     , m_chat(m_engine, m_providers, &m_localServer)
@@ -35,9 +35,13 @@ LlmServices::LlmServices()
 {
     QSettings settings(AppSettings::filePath(), QSettings::IniFormat);
     ProviderSettings::applyTo(m_providers, settings);
+    if (keys == KeyLoading::Wait)
+        waitForKeys(3000);
+    else
+        m_keys->load(m_providers.names());
 }
 
-void LlmServices::loadKeys(int timeoutMs)
+void LlmServices::waitForKeys(int timeoutMs)
 {
     QEventLoop loop;
     QObject::connect(m_keys, &KeychainKeyStore::loaded, &loop, &QEventLoop::quit);

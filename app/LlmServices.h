@@ -15,7 +15,16 @@ namespace sf {
 class LlmServices final
 {
 public:
-    LlmServices();
+    /// How the keys stored in the OS keychain are read. A command waits for them (at most 3 s: a system without a
+    /// keychain answers at once, and the environment is used) before it sends any request, so a key kept there counts
+    /// for every command; the GUI reads them in the background and uses the environment's until they arrive.
+    enum class KeyLoading
+    {
+        Wait,
+        Background
+    };
+
+    explicit LlmServices(KeyLoading keys = KeyLoading::Wait);
     ~LlmServices();
 
     HttpEngine &engine() { return m_engine; }
@@ -26,14 +35,9 @@ public:
     /** Keys stored in the OS keychain; the environment is the fallback. */
     KeychainKeyStore &keys() { return *m_keys; }
 
-    /**
-     * Reads the stored keys, waiting at most `timeoutMs` (a system without a keychain answers
-     * at once with an error, and the environment is used). The command line calls this before any
-     * request; the GUI lets it finish in the background.
-     */
-    void loadKeys(int timeoutMs);
-
 private:
+    void waitForKeys(int timeoutMs);
+
     KeychainKeyStore *m_keys; // owned by m_providers
     HttpEngine m_engine;
     ProviderRegistry m_providers;

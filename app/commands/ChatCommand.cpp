@@ -107,7 +107,6 @@ int runChat(const QStringList &arguments)
     request.stream = !json;
 
     LlmServices services;
-    services.loadKeys(3000);
     ChatCall *call = services.chat().chat(model, request);
     int exitCode = BadUsage;
     bool printedAny = false;

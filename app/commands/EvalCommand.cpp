@@ -432,7 +432,6 @@ int runEval(const QStringList &arguments)
     const std::shared_ptr<JobRunner> &jobs = std::get<std::shared_ptr<JobRunner>>(jobRunner);
     routeHeavyWork(plan, jobs, executor);
     LlmServices services;
-    services.loadKeys(3000); // a key kept in the keychain (Tools → Providers and Keys) counts too
     // A new run's models are checked before anything is written; a resumed run's, once run.json is read.
     if (plan.resumeDir.isEmpty() && !allCallable(services, plan.config))
         return BadUsage;

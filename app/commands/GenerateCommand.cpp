@@ -199,7 +199,6 @@ int runGenerate(const QStringList &arguments)
     }
 
     LlmServices services;
-    services.loadKeys(3000); // a key kept in the keychain (Tools → Providers and Keys) counts too
     SkillGenerator generator(services.chat());
     int exitCode = CheckFailed;
     std::optional<QString> written; // the skill's folder, for the steps after it

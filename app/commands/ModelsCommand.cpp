@@ -27,7 +27,6 @@ int runModelsList(const QStringList &arguments)
         return BadUsage;
     }
     LlmServices services;
-    services.loadKeys(3000);
     QStringList providers = services.providers().names();
     if (parser.isSet(QStringLiteral("provider"))) {
         const QString wanted = parser.value(QStringLiteral("provider"));

@@ -111,7 +111,6 @@ int runRefine(const QStringList &arguments)
     }
 
     LlmServices services;
-    services.loadKeys(3000); // a key kept in the keychain (Tools → Providers and Keys) counts too
     RefineLoop loop(services.chat(), sandboxCommandRunner());
     int exitCode = CheckFailed;
     QObject::connect(&loop, &RefineLoop::stage, qApp, [](const QString &what) { err(what + QStringLiteral("...\n")); });

@@ -147,7 +147,6 @@ int runRejudge(const QStringList &arguments)
     options.judgeModel = parser.value(QStringLiteral("judge"));
     options.runCommand = sandboxCommandRunner();
     LlmServices services;
-    services.loadKeys(3000); // a key kept in the keychain (Tools → Providers and Keys) counts too
     auto done = rejudgeRun(store, options, &services.chat());
     store.releaseWriterLock();
     if (const QString *e = std::get_if<QString>(&done)) {

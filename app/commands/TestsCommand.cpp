@@ -61,7 +61,6 @@ int runTriggerQueriesGenerate(const QCommandLineParser &parser, const QString &s
         return BadUsage;
     }
     LlmServices services;
-    services.loadKeys(3000); // a key kept in the keychain (Tools → Providers and Keys) counts too
     TriggerQueryGenerator generator(services.chat());
     int exitCode = CheckFailed;
     QObject::connect(&generator, &TriggerQueryGenerator::finished, qApp,
@@ -164,7 +163,6 @@ int runTestsGenerate(const QStringList &arguments)
     }
 
     LlmServices services;
-    services.loadKeys(3000); // a key kept in the keychain (Tools → Providers and Keys) counts too
     TestCaseGenerator generator(services.chat());
     int exitCode = CheckFailed;
     QObject::connect(&generator, &TestCaseGenerator::stage, qApp,

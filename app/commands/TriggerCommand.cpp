@@ -152,7 +152,6 @@ bool readConfig(const QCommandLineParser &parser, const QString &command, LlmSer
                 return usage(why);
         }
     }
-    services.loadKeys(3000);
     for (const QString &model : std::as_const(config->models)) {
         if (const QString why = services.chat().whyUnavailable(model); !why.isEmpty())
             return usage(why);

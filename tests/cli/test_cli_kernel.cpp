@@ -1,4 +1,5 @@
 #include "SkippedChecks.h"
+#include "sandbox/Sandbox.h"
 
 #include <QDir>
 #include <QFile>
@@ -58,16 +59,10 @@ private Q_SLOTS:
         QProcess smi;
         smi.start(u"nvidia-smi"_s, {u"-L"_s});
         m_haveGpu = smi.waitForFinished(15000) && smi.exitCode() == 0 && smi.readAll().contains("GPU");
-        // Kernel builds run only in bubblewrap: can it make its namespaces here (as sandboxAvailable asks, in core)?
-        QProcess bwrap;
-        bwrap.start(u"bwrap"_s,
-                    {u"--unshare-all"_s, u"--die-with-parent"_s, u"--ro-bind"_s, u"/"_s, u"/"_s, u"true"_s});
-        const bool haveSandbox =
-            bwrap.waitForFinished(15000) && bwrap.exitStatus() == QProcess::NormalExit && bwrap.exitCode() == 0;
         if (!m_haveNvcc)
             m_whyNoBuild = u"nvcc is not installed here"_s;
-        else if (!haveSandbox)
-            m_whyNoBuild = u"bubblewrap cannot make a sandbox here, and kernels are built only in one"_s;
+        else if (QString why; !sf::sandboxAvailable(&why))
+            m_whyNoBuild = u"kernels are built only in the sandbox, and there is none here: "_s + why;
     }
 
     void help_listsBothKernelCommands()
